@@ -1,0 +1,51 @@
+import type { CommandModule } from 'yargs';
+import { DEFAULT_HOST, DEFAULT_PORT, parseUserSpec } from '../options.js';
+import { startMock } from '../server.js';
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  data?: string;
+  user?: string[];
+  'public-url'?: string;
+  strict: boolean;
+  empty: boolean;
+}
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
+  builder: (y) =>
+    y
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0 picks a free one)' })
+      .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
+      .option('data', { type: 'string', describe: 'JSON state file (file bytes go to <data>.blobs/); default: in memory' })
+      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
+      .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
+      .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
+      .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' }) as never,
+  handler: async (args) => {
+    const users = args.user?.length ? parseUserSpec(args.user) : undefined;
+    const mock = await startMock({
+      port: args.port,
+      host: args.host,
+      data: args.data,
+      users,
+      publicUrl: args['public-url'],
+      strict: args.strict,
+      seed: args.empty ? 'empty' : 'demo',
+      log: true,
+    });
+    const who = Object.keys(users ?? { demo: 'demo' }).join(', ');
+    console.log(`csp-mock listening on ${mock.url} (REST ${mock.url}/v2, WebDAV ${mock.url}/dav; users: ${who})`);
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${signal}: stopping`);
+      void mock.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  },
+};

@@ -1,0 +1,77 @@
+import type { NodeRecord, StateData } from '../storage/schema.js';
+
+/** Read-only questions about the tree; the store's mutations build on them. */
+export class Tree {
+  readonly #state: () => StateData;
+
+  constructor(state: () => StateData) {
+    this.#state = state;
+  }
+
+  node(id: string): NodeRecord | undefined {
+    return Object.hasOwn(this.#state().nodes, id) ? this.#state().nodes[id] : undefined;
+  }
+
+  /** Live: not recycled and no recycled ancestor. */
+  isLive(node: NodeRecord): boolean {
+    for (let n: NodeRecord | undefined = node; n; n = n.parentId ? this.node(n.parentId) : undefined) {
+      if (n.recycled !== null) return false;
+    }
+    return true;
+  }
+
+  /** Live children, containers first, then files, each by name (inferred order). */
+  children(containerId: string): NodeRecord[] {
+    const kids = Object.values(this.#state().nodes).filter(
+      (n) => n.parentId === containerId && n.recycled === null,
+    );
+    return kids.sort((a, b) =>
+      a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  }
+
+  childNamed(containerId: string, name: string): NodeRecord | undefined {
+    const wanted = name.normalize('NFC');
+    return Object.values(this.#state().nodes).find(
+      (n) => n.parentId === containerId && n.recycled === null && n.name === wanted,
+    );
+  }
+
+  /** Every live node under (and including) `id`, parents before children. */
+  subtree(id: string): NodeRecord[] {
+    const root = this.node(id);
+    if (!root) return [];
+    const out: NodeRecord[] = [root];
+    for (let i = 0; i < out.length; i++) {
+      const n = out[i]!;
+      if (n.kind === 'container') out.push(...this.children(n.id));
+    }
+    return out;
+  }
+
+  subtreeBytes(id: string): number {
+    return this.subtree(id).reduce((sum, n) => sum + (n.kind === 'file' ? n.bytes : 0), 0);
+  }
+
+  /** True when `candidate` is `ancestorId` or lies below it. */
+  isWithin(candidate: string, ancestorId: string): boolean {
+    for (let n = this.node(candidate); n; n = n.parentId ? this.node(n.parentId) : undefined) {
+      if (n.id === ancestorId) return true;
+    }
+    return false;
+  }
+
+  /** Names from below the root down to `id` (the root itself has none). */
+  pathNames(id: string): string[] {
+    const names: string[] = [];
+    for (let n = this.node(id); n && n.parentId; n = this.node(n.parentId)) names.unshift(n.name);
+    return names;
+  }
+
+  /** Every blob id some node (live or recycled) still points at. */
+  referencedBlobs(): Set<string> {
+    const ids = new Set<string>();
+    for (const n of Object.values(this.#state().nodes)) if (n.blobId) ids.add(n.blobId);
+    return ids;
+  }
+}

@@ -1,0 +1,36 @@
+import type { RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import { HttpError, unauthorized } from './errors.js';
+
+export const REALM = 'csp-mock';
+
+/** Decodes "Authorization: Basic ..." into a login and password, or undefined. */
+export function parseBasicAuth(header: string | undefined): { user: string; password: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function samePassword(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** HTTP Basic against the configured users; sets res.locals.user. */
+export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHandler {
+  return (req, res, next) => {
+    const creds = parseBasicAuth(req.headers.authorization);
+    const expected = creds ? users().get(creds.user) : undefined;
+    if (!creds || expected === undefined || !samePassword(creds.password, expected)) {
+      const err: HttpError = unauthorized(REALM);
+      next(err);
+      return;
+    }
+    res.locals['user'] = creds.user;
+    next();
+  };
+}

@@ -1,0 +1,57 @@
+/** Options shared by the CLI and the programmatic API, with their defaults in one place. */
+export interface MockOptions {
+  /** Login name to password. Default: { demo: 'demo' }. */
+  users?: Record<string, string>;
+  /** JSON state file; file bytes are kept in "<data>.blobs/" beside it. Default: in memory. */
+  data?: string;
+  /** What a fresh state holds: 'demo' (a small tree per user, the default) or 'empty'. */
+  seed?: 'demo' | 'empty';
+  /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
+  publicUrl?: string;
+  /** Refuse requests without X-Client-Specification: 2 (400) instead of logging a warning. */
+  strict?: boolean;
+  /** true logs to stdout; a function receives each line. Default: silent. */
+  log?: boolean | ((line: string) => void);
+}
+
+export interface ResolvedOptions {
+  users: ReadonlyMap<string, string>;
+  data: string | undefined;
+  seed: 'demo' | 'empty';
+  publicUrl: string | undefined;
+  strict: boolean;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_USERS: Readonly<Record<string, string>> = { demo: 'demo' };
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const users = new Map(Object.entries(options.users ?? DEFAULT_USERS));
+  if (users.size === 0) throw new Error('at least one user is needed');
+  for (const name of users.keys()) {
+    if (!name || name.includes(':')) throw new Error(`invalid user name "${name}"`);
+  }
+  const log =
+    typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
+  return {
+    users,
+    data: options.data,
+    seed: options.seed ?? 'demo',
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    strict: options.strict ?? false,
+    log,
+  };
+}
+
+/** "--user NAME:PASSWORD" into a users map; the password may contain colons. */
+export function parseUserSpec(specs: string[]): Record<string, string> {
+  const users: Record<string, string> = {};
+  for (const spec of specs) {
+    const colon = spec.indexOf(':');
+    if (colon <= 0) throw new Error(`--user must be NAME:PASSWORD, got "${spec}"`);
+    users[spec.slice(0, colon)] = spec.slice(colon + 1);
+  }
+  return users;
+}

@@ -1,0 +1,80 @@
+import express, { Router, type Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import type { NodeKind } from '../storage/schema.js';
+import { metadataEntity, tagListEntity } from '../xml/entities.js';
+import { parseTagInfo } from '../xml/requests.js';
+import { notFoundError, unsupportedMediaType } from '../http/errors.js';
+import { MEDIA, bodyBuffer, linksOf, mediaTypeOf, only, pageOf, readEntityBody, param, sendCreated, sendXml, userOf } from './request-params.js';
+
+const KINDS: Array<[string, NodeKind]> = [
+  ['containers', 'container'],
+  ['files', 'file'],
+];
+
+/** Raw metadata values (a few MiB is plenty for key/value metadata). */
+const readRawValue = express.raw({ type: () => true, limit: '4mb' });
+
+/**
+ * Each object's own tags and metadata links (inferred shapes: no wire example survives).
+ * Tags: GET lists, POST a tag-info entity applies, PUT <tags>/<name> applies, DELETE removes.
+ * Metadata: GET lists metadata-item links; PUT/GET/DELETE <metadata>/<key> with the raw value.
+ */
+export function annotationsRouter(store: CloudStore): Router {
+  const router = Router();
+  for (const [segment, kind] of KINDS) {
+    const base = `/${segment}/:id`;
+    const subject = (res: Response, id: string) => store.get(userOf(res), id, kind);
+
+    router
+      .route(`${base}/tags`)
+      .get((req, res) => {
+        const node = subject(res, param(req, 'id'));
+        sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, [...node.tags].sort()), linksOf(res)));
+      })
+      .post(readEntityBody, async (req, res) => {
+        if (mediaTypeOf(req) !== MEDIA.tag) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.tag]);
+        const { name } = parseTagInfo(bodyBuffer(req));
+        await store.addTag(userOf(res), param(req, 'id'), name ?? '');
+        sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
+      })
+      .all(only('GET', 'POST'));
+
+    router
+      .route(`${base}/tags/:tag`)
+      .put(async (req, res) => {
+        await store.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        res.status(204).end();
+      })
+      .delete(async (req, res) => {
+        await store.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        res.status(204).end();
+      })
+      .all(only('PUT', 'DELETE'));
+
+    router
+      .route(`${base}/metadata`)
+      .get((req, res) => {
+        const node = subject(res, param(req, 'id'));
+        sendXml(res, MEDIA.other('metadata'), metadataEntity(linksOf(res).resource(kind, node.id), node.metadata));
+      })
+      .all(only('GET'));
+
+    router
+      .route(`${base}/metadata/:key`)
+      .get((req, res) => {
+        const node = subject(res, param(req, 'id'));
+        if (!Object.hasOwn(node.metadata, param(req, 'key'))) throw notFoundError('metadata item not found');
+        res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
+      })
+      .put(readRawValue, async (req, res) => {
+        await store.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), bodyBuffer(req).toString('utf8'));
+        res.status(204).end();
+      })
+      .delete(async (req, res) => {
+        await store.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
+        res.status(204).end();
+      })
+      .all(only('GET', 'PUT', 'DELETE'));
+  }
+  return router;
+}

@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { accountEntity, emptyCollectionEntity, recycleBinEntity } from '../xml/entities.js';
+import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
+import { accountView } from './views.js';
+
+/** Account, the recycle bin, and the collections the document only names (inferred: empty). */
+export function collectionsRouter(store: CloudStore): Router {
+  const router = Router();
+
+  router
+    .route('/account')
+    .get((_req, res) => sendXml(res, MEDIA.account, accountEntity(accountView(store, userOf(res)))))
+    .all(only('GET'));
+
+  for (const name of ['contacts', 'shares', 'projects', 'metacontainers']) {
+    router
+      .route(`/${name}`)
+      .get((_req, res) => sendXml(res, MEDIA.other(name), emptyCollectionEntity(name)))
+      .all(only('GET'));
+  }
+
+  router
+    .route('/recyclebin')
+    .get((req, res) => {
+      const page = pageOf(req, store.recycled(userOf(res)));
+      sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity(page, linksOf(res)));
+    })
+    .all(only('GET'));
+
+  router
+    .route('/recyclebin/:id')
+    .get((req, res) => {
+      const node = store.recycledItem(userOf(res), req.params.id);
+      sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)));
+    })
+    .post(async (req, res) => {
+      await store.restore(userOf(res), req.params.id);
+      res.status(204).end();
+    })
+    .delete(async (req, res) => {
+      await store.purge(userOf(res), req.params.id);
+      res.status(204).end();
+    })
+    .all(only('GET', 'POST', 'DELETE'));
+
+  return router;
+}

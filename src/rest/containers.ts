@@ -1,0 +1,109 @@
+import { Router, type Request, type Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { invalid } from '../domain/errors.js';
+import type { NodeRecord } from '../storage/schema.js';
+import { containerEntity, fileListEntity } from '../xml/entities.js';
+import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
+import { unsupportedMediaType } from '../http/errors.js';
+import { receiveUpload } from './multipart-upload.js';
+import {
+  MEDIA,
+  bodyBuffer,
+  depthOf,
+  idFromHref,
+  linksOf,
+  mediaTypeOf,
+  nameFilterOf,
+  only,
+  pageOf,
+  readEntityBody,
+  sendCreated,
+  sendXml,
+  param,
+  userOf,
+} from './request-params.js';
+import { copyObject, deleteObject } from './object-operations.js';
+import { containerView, itemView } from './views.js';
+
+const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
+
+/** Containers and their contents: rows 2, 3 and 4, listing, rename, move, copy, delete. */
+export function containersRouter(store: CloudStore): Router {
+  const router = Router();
+
+  router
+    .route('/containers/:id')
+    .get((req, res) => {
+      const user = userOf(res);
+      const node = store.get(user, param(req, 'id'), 'container');
+      // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link.
+      const contents = depthOf(req) >= 2 ? pageOf(req, store.children(user, node.id)) : undefined;
+      sendXml(res, MEDIA.container, containerEntity(containerView(store, node, contents), linksOf(res)));
+    })
+    .put(readEntityBody, async (req, res) => {
+      if (mediaTypeOf(req) !== MEDIA.container) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.container]);
+      const info = parseContainerInfo(bodyBuffer(req));
+      const parentId = parentIdFrom(info.parentHref);
+      await store.update(userOf(res), param(req, 'id'), { name: info.name, parentId });
+      res.status(204).end();
+    })
+    .post(async (req, res) => copyObject(store, req, res, 'container'))
+    .delete(async (req, res) => deleteObject(store, req, res, 'container'))
+    .all(only('GET', 'PUT', 'POST', 'DELETE'));
+
+  router
+    .route('/containers/:id/contents')
+    .get((req, res) => {
+      const user = userOf(res);
+      const filter = nameFilterOf(req);
+      const all = store.children(user, param(req, 'id')).filter((n) => !filter || filter(n.name));
+      const page = pageOf(req, all);
+      const view = { ...page, items: page.items.map((n) => itemView(store, n)) };
+      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
+    })
+    .post(async (req, res) => createInContainer(store, req, res))
+    .all(only('GET', 'POST'));
+
+  return router;
+}
+
+function parentIdFrom(href: string | undefined): string | undefined {
+  if (href === undefined) return undefined;
+  const id = idFromHref(href, 'containers');
+  if (!id) throw invalid(`parent must link to a container, got "${href}"`);
+  return id;
+}
+
+/** POST to ContainerContents: the three accepted media types, anything else 415 (rule 3). */
+async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {
+  const user = userOf(res);
+  const parentId = param(req, 'id');
+  const type = mediaTypeOf(req);
+  store.get(user, parentId, 'container');
+  const links = linksOf(res);
+  let node: NodeRecord;
+  switch (type) {
+    case MEDIA.container: {
+      await runMiddleware(req, res);
+      const info = parseContainerInfo(bodyBuffer(req));
+      node = await store.createContainer(user, parentId, info.name ?? '');
+      break;
+    }
+    case MEDIA.file: {
+      await runMiddleware(req, res);
+      const info = parseFileInfo(bodyBuffer(req));
+      node = await store.createFile(user, parentId, { name: info.name ?? '', mimeType: info.mimeType, public: info.public });
+      break;
+    }
+    case MEDIA.multipart:
+      node = await receiveUpload(store, req, res, user, parentId);
+      break;
+    default:
+      throw unsupportedMediaType(req.headers['content-type'], CREATE_TYPES);
+  }
+  sendCreated(res, links.resource(node.kind, node.id));
+}
+
+function runMiddleware(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => readEntityBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+}

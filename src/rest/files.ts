@@ -1,0 +1,85 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { invalid } from '../domain/errors.js';
+import { fileEntity, permissionsEntity } from '../xml/entities.js';
+import { parseFileInfo } from '../xml/requests.js';
+import { badRequest, notFoundError, unsupportedMediaType } from '../http/errors.js';
+import { parseContentRangeOffset, sendContent } from '../http/send-content.js';
+import {
+  MEDIA,
+  bodyBuffer,
+  idFromHref,
+  linksOf,
+  mediaTypeOf,
+  only,
+  readEntityBody,
+  sendXml,
+  param,
+  userOf,
+} from './request-params.js';
+import { copyObject, deleteObject } from './object-operations.js';
+
+/** Files: entity, rename/move/public, copy, delete, content read and write (rows 5 and 6). */
+export function filesRouter(store: CloudStore): Router {
+  const router = Router();
+
+  router
+    .route('/files/:id')
+    .get((req, res) => sendXml(res, MEDIA.file, fileEntity(store.get(userOf(res), param(req, 'id'), 'file'), linksOf(res))))
+    .put(readEntityBody, async (req, res) => {
+      if (mediaTypeOf(req) !== MEDIA.file) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.file]);
+      const info = parseFileInfo(bodyBuffer(req));
+      let parentId: string | undefined;
+      if (info.parentHref !== undefined) {
+        parentId = idFromHref(info.parentHref, 'containers');
+        if (!parentId) throw invalid(`parent must link to a container, got "${info.parentHref}"`);
+      }
+      await store.update(userOf(res), param(req, 'id'), {
+        name: info.name,
+        public: info.public,
+        mimeType: info.mimeType,
+        parentId,
+      });
+      res.status(204).end();
+    })
+    .post(async (req, res) => copyObject(store, req, res, 'file'))
+    .delete(async (req, res) => deleteObject(store, req, res, 'file'))
+    .all(only('GET', 'PUT', 'POST', 'DELETE'));
+
+  const download = (req: Request, res: Response, next: NextFunction): void => {
+    const node = store.get(userOf(res), param(req, 'id'), 'file');
+    store.touchAccessed(node);
+    sendContent(req, res, next, node, store.blobs);
+  };
+
+  router
+    .route('/files/:id/content')
+    .get(download)
+    .put(async (req, res) => {
+      const offset = parseContentRangeOffset(req.headers['content-range']);
+      if (offset === 'invalid') throw badRequest('Content-Range must look like "bytes a-b/*"');
+      const user = userOf(res);
+      store.get(user, param(req, 'id'), 'file');
+      await store.writeContent(user, param(req, 'id'), req, offset);
+      res.status(204).end();
+    })
+    .all(only('GET', 'PUT'));
+
+  // One sync client downloads from <file>/content/<file name>.
+  router.route('/files/:id/content/:name').get(download).all(only('GET'));
+
+  router
+    .route('/files/:id/permissions')
+    .get((req, res) => sendXml(res, MEDIA.other('permissions'), permissionsEntity(store.get(userOf(res), param(req, 'id'), 'file'))))
+    .all(only('GET'));
+
+  router
+    .route('/files/:id/thumbnail')
+    .get((req, res) => {
+      store.get(userOf(res), param(req, 'id'), 'file');
+      throw notFoundError('no thumbnail for this file (the mock renders none)');
+    })
+    .all(only('GET'));
+
+  return router;
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { notFoundError } from '../http/errors.js';
+import { annotationsRouter } from './annotations.js';
+import { collectionsRouter } from './collections.js';
+import { containersRouter } from './containers.js';
+import { entryRouter } from './entry.js';
+import { filesRouter } from './files.js';
+import { tagsRouter } from './tags.js';
+
+/** Everything under /v2, one router per resource; unknown addresses are 404. */
+export function restRouter(store: CloudStore): Router {
+  const router = Router();
+  router.use(entryRouter(store));
+  router.use(containersRouter(store));
+  router.use(filesRouter(store));
+  router.use(annotationsRouter(store));
+  router.use(tagsRouter(store));
+  router.use(collectionsRouter(store));
+  router.use((req, _res, next) => next(notFoundError(`no resource at /v2${req.path}`)));
+  return router;
+}

@@ -1,0 +1,39 @@
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { baseName } from '../domain/names.js';
+import type { NodeRecord } from '../storage/schema.js';
+import { badRequest } from '../http/errors.js';
+import { guessMimeType } from './mime-types.js';
+
+/**
+ * Row 4: multipart/form-data with one file part (named file, Filedata, or after the file; any name
+ * works). The part streams straight into the store; nothing is buffered whole or written twice.
+ */
+export async function receiveUpload(store: CloudStore, req: Request, res: Response, user: string, parentId: string): Promise<NodeRecord> {
+  if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) {
+    throw badRequest('multipart/form-data needs a boundary parameter in Content-Type');
+  }
+  const created: NodeRecord[] = [];
+  const engine: multer.StorageEngine = {
+    _handleFile(_req, file, done) {
+      const name = baseName(file.originalname);
+      store
+        .createFile(user, parentId, { name, mimeType: guessMimeType(name, file.mimetype) }, file.stream)
+        .then((node) => {
+          created.push(node);
+          done(null, { size: node.bytes });
+        }, done);
+    },
+    _removeFile(_req, _file, done) {
+      const node = created.pop();
+      if (!node) return done(null);
+      store.purge(user, node.id, true).then(() => done(null), done);
+    },
+  };
+  const upload = multer({ storage: engine, limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();
+  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const node = created[0];
+  if (!node) throw badRequest('the multipart body has no file part (a part with a filename)');
+  return node;
+}

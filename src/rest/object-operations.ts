@@ -1,0 +1,29 @@
+import type { Request, Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import type { NodeKind } from '../storage/schema.js';
+import { badRequest, unsupportedMediaType } from '../http/errors.js';
+import { MEDIA, idFromHref, linksOf, mediaTypeOf, param, sendCreated, userOf } from './request-params.js';
+
+/** Copy: POST <resource> with Content-Location naming the destination container and an empty entity. */
+export async function copyObject(store: CloudStore, req: Request, res: Response, kind: NodeKind): Promise<void> {
+  if (mediaTypeOf(req) === MEDIA.multipart) {
+    // Rule 1: only ContainerContents accepts a multipart POST.
+    throw unsupportedMediaType(req.headers['content-type'], ['(none: copy takes an empty entity)']);
+  }
+  const target = req.headers['content-location'];
+  if (!target) throw badRequest('copy needs a Content-Location header naming the destination container');
+  const targetId = idFromHref(target, 'containers');
+  if (!targetId) throw badRequest(`Content-Location must be a container address, got "${target}"`);
+  const user = userOf(res);
+  store.get(user, param(req, 'id'), kind);
+  const copy = await store.copy(user, param(req, 'id'), targetId);
+  sendCreated(res, linksOf(res).resource(copy.kind, copy.id));
+}
+
+/** DELETE: 204, and the object moves to the recycle bin (inferred). */
+export async function deleteObject(store: CloudStore, req: Request, res: Response, kind: NodeKind): Promise<void> {
+  const user = userOf(res);
+  store.get(user, param(req, 'id'), kind);
+  await store.recycle(user, param(req, 'id'));
+  res.status(204).end();
+}

@@ -1,0 +1,116 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { buildXml, type XmlNode } from '../xml/codec.js';
+import type { Page } from '../xml/entities.js';
+import type { Links } from '../xml/links.js';
+import { badRequest, methodNotAllowed } from '../http/errors.js';
+
+/** The typed values the auth and link middleware leave in res.locals. */
+export function userOf(res: Response): string {
+  return res.locals['user'] as string;
+}
+export function linksOf(res: Response): Links {
+  return res.locals['links'] as Links;
+}
+
+/** X-Cloud-Depth: 0 (default) links only, 1 wraps entities, 2 inlines a container's contents. */
+export function depthOf(req: Request): number {
+  const n = Number.parseInt(String(req.headers['x-cloud-depth'] ?? '0'), 10);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 2) : 0;
+}
+
+/** The media type without parameters, lowercased; undefined when absent. */
+export function mediaTypeOf(req: Request): string | undefined {
+  const raw = req.headers['content-type'];
+  if (!raw) return undefined;
+  return raw.split(';')[0]!.trim().toLowerCase();
+}
+
+function nonNegativeInt(req: Request, name: string): number | undefined {
+  const raw = req.query[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0) throw badRequest(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/** Paging by ?start=N&count=M (inferred from the count/start/total attributes). */
+export function pageOf<T>(req: Request, all: T[]): Page<T> {
+  const start = nonNegativeInt(req, 'start') ?? 0;
+  const count = nonNegativeInt(req, 'count');
+  const items = all.slice(start, count === undefined ? undefined : start + count);
+  return { items, start, total: all.length };
+}
+
+/** ?filterField=name&filterOperation=ILIKE&filterValue=Pi: case-insensitive substring of the name. */
+export function nameFilterOf(req: Request): ((name: string) => boolean) | undefined {
+  const { filterField, filterOperation, filterValue } = req.query;
+  if (filterField === undefined && filterValue === undefined) return undefined;
+  if (filterField !== 'name') throw badRequest('filterField must be "name"');
+  const value = typeof filterValue === 'string' ? filterValue : '';
+  const op = typeof filterOperation === 'string' ? filterOperation.toUpperCase() : 'ILIKE';
+  switch (op) {
+    case 'ILIKE':
+      return (name) => name.toLowerCase().includes(value.toLowerCase());
+    case 'LIKE':
+      return (name) => name.includes(value);
+    case 'EQ':
+      return (name) => name === value;
+    default:
+      throw badRequest('filterOperation must be ILIKE, LIKE or EQ');
+  }
+}
+
+/** Sends an entity; express adds the ETag and answers If-None-Match with 304. */
+export function sendXml(res: Response, mediaType: string, entity: XmlNode, status = 200): void {
+  res.status(status).type(mediaType).send(buildXml(entity));
+}
+
+/** 201 with the new address as the body followed by CRLF, and in Location, as clients read either. */
+export function sendCreated(res: Response, href: string): void {
+  res.status(201).location(href).setHeader('Content-Type', 'text/uri-list');
+  res.end(`${href}\r\n`);
+}
+
+/** The id from an address of the given kind, absolute or a path; also accepts the container's /contents. */
+export function idFromHref(href: string | undefined, kind: 'containers' | 'files'): string | undefined {
+  if (!href) return undefined;
+  let path = href.trim();
+  try {
+    path = new URL(path, 'http://placeholder').pathname;
+  } catch {
+    return undefined;
+  }
+  const match = new RegExp(`/v2/${kind}/([^/]+)(?:/contents)?/?$`).exec(path);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/** Reads a small XML entity into req.body as a Buffer (1 MiB is far above any entity). */
+export const readEntityBody: RequestHandler = express.raw({ type: () => true, limit: '1mb' });
+
+export function bodyBuffer(req: Request): Buffer {
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+/** Answers 405 with Allow for any method a route does not serve. */
+export function only(...allow: string[]): RequestHandler {
+  const allowed = allow.includes('GET') ? [...allow, 'HEAD'] : allow;
+  return (_req, _res, next) => next(methodNotAllowed(allowed));
+}
+
+export const MEDIA = {
+  cloud: 'application/vnd.csp.cloud+xml',
+  container: 'application/vnd.csp.container-info+xml',
+  file: 'application/vnd.csp.file-info+xml',
+  fileList: 'application/vnd.csp.file-list+xml',
+  tag: 'application/vnd.csp.tag-info+xml',
+  tagList: 'application/vnd.csp.tag-list+xml',
+  account: 'application/vnd.csp.account-info+xml',
+  multipart: 'multipart/form-data',
+  other: (name: string): string => `application/vnd.csp.${name}+xml`,
+} as const;
+
+/** A named route parameter as one string (express types allow arrays for wildcards). */
+export function param(req: Request, name: string): string {
+  const value = req.params[name] as string | string[] | undefined;
+  return Array.isArray(value) ? value.join('/') : (value ?? '');
+}

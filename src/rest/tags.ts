@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { fileListEntity, tagEntity, tagListEntity } from '../xml/entities.js';
+import { notFoundError } from '../http/errors.js';
+import { MEDIA, depthOf, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
+import { itemView } from './views.js';
+
+/** Rows 7, 8 and 9: the tags in use, one tag, and the objects carrying it (as the announced fix promises). */
+export function tagsRouter(store: CloudStore): Router {
+  const router = Router();
+
+  router
+    .route('/tags')
+    .get((req, res) => sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.tagsInUse(userOf(res))), linksOf(res))))
+    .all(only('GET'));
+
+  router
+    .route('/tags/:name')
+    .get((req, res) => {
+      if (!store.tagsInUse(userOf(res)).includes(req.params.name)) throw notFoundError('tag not found');
+      sendXml(res, MEDIA.tag, tagEntity(req.params.name, linksOf(res)));
+    })
+    .all(only('GET'));
+
+  // Inferred shape: a file-list of the tagged objects, paged like a container's contents.
+  router
+    .route('/tags/:name/objects')
+    .get((req, res) => {
+      const page = pageOf(req, store.taggedWith(userOf(res), req.params.name));
+      const view = { ...page, items: page.items.map((n) => itemView(store, n)) };
+      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
+    })
+    .all(only('GET'));
+
+  return router;
+}

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type MockApp } from './app.js';
+import { DEFAULT_HOST, type MockOptions } from './options.js';
+
+export interface StartOptions extends MockOptions {
+  /** Default 0: a free port, read it back from `port` or `url`. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+/** A running mock: its address, and the test-lifecycle calls. */
+export interface RunningMock {
+  /** Base URL, e.g. http://127.0.0.1:53211 (REST under /v2, WebDAV under /dav). */
+  url: string;
+  port: number;
+  app: MockApp['app'];
+  store: MockApp['store'];
+  /** State back to the seed; call it in beforeEach/afterEach. */
+  reset(): Promise<void>;
+  /** Stops listening, drops open connections and releases the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator on a port (0 by default) for a test suite:
+ * `const mock = await startMock(); ... await mock.close();`
+ */
+export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
+  const mock = await createApp(options);
+  const server = createServer(mock.app);
+  const host = options.host ?? DEFAULT_HOST;
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    app: mock.app,
+    store: mock.store,
+    reset: mock.reset,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await mock.close();
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

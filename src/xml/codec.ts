@@ -1,0 +1,86 @@
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** The one fast-xml-parser configuration of the project: attributes as "@_name", text kept as strings. */
+export const ATTR = '@_';
+export const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+export type XmlNode = { [key: string]: XmlValue };
+export type XmlValue = string | number | boolean | XmlNode | XmlValue[] | undefined;
+
+export class XmlSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'XmlSyntaxError';
+  }
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: ATTR,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  // Only the five predefined entities: a DOCTYPE is refused before parsing, so none can be declared.
+  processEntities: true,
+  htmlEntities: false,
+});
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: ATTR,
+  suppressEmptyNode: true,
+  format: false,
+});
+
+/** Parses XML text; never expands declared entities nor follows a DOCTYPE (entity bombs, XXE). */
+export function parseXml(text: string): XmlNode {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlSyntaxError('DOCTYPE and entity declarations are not accepted');
+  const verdict = XMLValidator.validate(text);
+  if (verdict !== true) {
+    throw new XmlSyntaxError(`malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`);
+  }
+  return parser.parse(text) as XmlNode;
+}
+
+/** Serialises an element tree; no XML declaration, so the body starts with the root element. */
+export function buildXml(root: XmlNode): string {
+  return builder.build(root) as string;
+}
+
+/** The text of a child element, whether it was parsed as a string or an element with attributes. */
+export function textOf(value: XmlValue): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return textOf(value[0]);
+  const inner = value['#text'];
+  return inner === undefined ? '' : textOf(inner);
+}
+
+/** The xlink:href of a link element, whatever prefix the sender bound to the XLink namespace. */
+export function hrefOf(value: XmlValue): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const [key, v] of Object.entries(value)) {
+    if (key.startsWith(ATTR) && (key === `${ATTR}href` || key.endsWith(':href')) && typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
+/**
+ * Bytes that cannot be an XML entity: not UTF-8, or control characters XML forbids.
+ * The real service answered such a body under an XML media type with 500 and a closed connection.
+ */
+export function looksBinary(body: Buffer): boolean {
+  if (body.length === 0) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(body.toString('latin1'))) return true;
+  return !isUtf8(body);
+}
+
+function isUtf8(body: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}

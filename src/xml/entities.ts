@@ -1,0 +1,182 @@
+import type { NodeRecord } from '../storage/schema.js';
+import { ATTR, XLINK_NS, type XmlNode } from './codec.js';
+import type { Links } from './links.js';
+
+/** Entity mappers: typed views in, element trees out. Field order follows real-service-notes.md. */
+
+export interface ContainerView {
+  node: NodeRecord;
+  /** Bytes stored in the container's subtree. */
+  bytes: number;
+  /** With X-Cloud-Depth 2, the container's children inline. */
+  contents?: Page<ItemView>;
+}
+export interface ItemView {
+  node: NodeRecord;
+  bytes: number;
+}
+export interface Page<T> {
+  items: T[];
+  start: number;
+  total: number;
+}
+export interface AccountView {
+  username: string;
+  allocated: number;
+  used: number;
+  bandwidthAllocated: number;
+}
+
+export const link = (href: string, extra: XmlNode = {}): XmlNode => ({
+  [`${ATTR}xlink:href`]: href,
+  [`${ATTR}xlink:type`]: 'simple',
+  ...extra,
+});
+export const rootElement = (name: string, body: XmlNode): XmlNode => ({ [name]: { [`${ATTR}xmlns:xlink`]: XLINK_NS, ...body } });
+const bool = (b: boolean): string => (b ? 'true' : 'false');
+const pageAttrs = (page: Page<unknown>): XmlNode => ({
+  [`${ATTR}count`]: page.items.length,
+  [`${ATTR}start`]: page.start,
+  [`${ATTR}total`]: page.total,
+});
+
+function commonFields(node: NodeRecord): XmlNode {
+  return {
+    name: node.name,
+    created: node.created,
+    inproject: 'false',
+    modified: node.modified,
+    owner: node.owner,
+    version: node.version,
+    shared: 'false',
+    accessed: node.accessed,
+  };
+}
+
+export function containerFields(view: ContainerView, links: Links): XmlNode {
+  const { node } = view;
+  const contents = view.contents
+    ? link(links.contents(node.id), { ...pageAttrs(view.contents), ...itemElements(view.contents.items, links, 'inline') })
+    : link(links.contents(node.id));
+  return {
+    ...commonFields(node),
+    bytes: view.bytes,
+    contents,
+    tags: link(`${links.container(node.id)}/tags`),
+    metadata: link(`${links.container(node.id)}/metadata`),
+    parent: link(links.container(node.parentId ?? node.id)),
+  };
+}
+
+export function fileFields(node: NodeRecord, links: Links): XmlNode {
+  const self = links.file(node.id);
+  return {
+    ...commonFields(node),
+    public: bool(node.public),
+    mime_type: node.mimeType,
+    bytes: node.bytes,
+    content: link(links.content(node.id)),
+    parent: link(links.container(node.parentId ?? node.id)),
+    permissions: link(`${self}/permissions`),
+    tags: link(`${self}/tags`),
+    metadata: link(`${self}/metadata`),
+    thumbnail: link(`${self}/thumbnail`),
+  };
+}
+
+/**
+ * Children of a listing. 'link': bare links; 'wrapped' (X-Cloud-Depth 1): each link wraps one full
+ * entity of the same name; 'inline' (depth 2 inside a container): fields directly in the link element.
+ */
+export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'wrapped' | 'inline'): XmlNode {
+  const containers: XmlNode[] = [];
+  const files: XmlNode[] = [];
+  for (const item of items) {
+    const { node } = item;
+    const href = links.resource(node.kind, node.id);
+    const fields = node.kind === 'container' ? containerFields({ node, bytes: item.bytes }, links) : fileFields(node, links);
+    const element =
+      shape === 'link' ? link(href) : shape === 'wrapped' ? link(href, { [node.kind]: fields }) : link(href, fields);
+    (node.kind === 'container' ? containers : files).push(element);
+  }
+  const out: XmlNode = {};
+  if (containers.length) out['container'] = containers;
+  if (files.length) out['file'] = files;
+  return out;
+}
+
+export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
+  rootElement('container', containerFields(view, links));
+
+export const fileEntity = (node: NodeRecord, links: Links): XmlNode => rootElement('file', fileFields(node, links));
+
+export const fileListEntity = (page: Page<ItemView>, links: Links, depth: number): XmlNode =>
+  rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, depth >= 1 ? 'wrapped' : 'link') });
+
+export function accountFields(view: AccountView): XmlNode {
+  return {
+    username: view.username,
+    account_type: 1,
+    storage: { allocated: view.allocated, used: view.used },
+    s3: { authid: `${view.username}-s3`, authkey: 'csp-mock-not-a-real-key' },
+    bandwidth: { allocated: view.bandwidthAllocated, total: 0, public: 0, private: 0 },
+  };
+}
+export const accountEntity = (view: AccountView): XmlNode => rootElement('account-info', accountFields(view));
+
+export function tagListFields(page: Page<string>, links: Links): XmlNode {
+  return { ...pageAttrs(page), ...(page.items.length ? { tag: page.items.map((t) => link(links.tag(t))) } : {}) };
+}
+export const tagListEntity = (page: Page<string>, links: Links): XmlNode => rootElement('tags', tagListFields(page, links));
+
+export const tagEntity = (name: string, links: Links): XmlNode =>
+  rootElement('tag', { name, objects: link(links.tagObjects(name)) });
+
+/** An empty collection (contacts, shares, projects, metacontainers): the document shows none of their fields. */
+export const emptyCollectionEntity = (name: string): XmlNode =>
+  rootElement(name, pageAttrs({ items: [], start: 0, total: 0 }));
+
+export function recycleBinFields(page: Page<NodeRecord>, links: Links): XmlNode {
+  const items = page.items.map((n) =>
+    link(links.recycled(n.id), {
+      originalname: n.name,
+      recycleddate: n.recycled ?? 0,
+      type: n.kind,
+      original: link(links.resource(n.kind, n.id)),
+    }),
+  );
+  return { ...pageAttrs(page), ...(items.length ? { 'recycled-item': items } : {}) };
+}
+export const recycleBinEntity = (page: Page<NodeRecord>, links: Links): XmlNode =>
+  rootElement('recyclebin', recycleBinFields(page, links));
+
+export function metadataEntity(resourceHref: string, metadata: Record<string, string>): XmlNode {
+  const keys = Object.keys(metadata).sort();
+  const items = keys.map((key) => link(`${resourceHref}/metadata/${encodeURIComponent(key)}`, { name: key }));
+  return rootElement('metadata', {
+    ...pageAttrs({ items: keys, start: 0, total: keys.length }),
+    ...(items.length ? { 'metadata-item': items } : {}),
+  });
+}
+
+export const permissionsEntity = (node: NodeRecord): XmlNode =>
+  rootElement('permissions', { owner: node.owner, read: 'true', write: 'true', delete: 'true', share: 'false' });
+
+/** The entry document: eight links in this order; with depth >= 1 each link wraps its entity. */
+export const CLOUD_LINKS = [
+  'rootContainer',
+  'contacts',
+  'shares',
+  'projects',
+  'metacontainers',
+  'account',
+  'tags',
+  'recyclebin',
+] as const;
+export type CloudLinkName = (typeof CLOUD_LINKS)[number];
+
+export function cloudEntity(hrefs: Record<CloudLinkName, string>, wrapped?: Record<CloudLinkName, XmlNode>): XmlNode {
+  const body: XmlNode = {};
+  for (const name of CLOUD_LINKS) body[name] = link(hrefs[name], wrapped?.[name] ?? {});
+  return rootElement('cloud', body);
+}

@@ -1,0 +1,54 @@
+/** Absolute addresses of every resource, all on one scheme, host and port (clients compare links by URI). */
+export class Links {
+  readonly base: string;
+
+  constructor(base: string) {
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  get cloud(): string {
+    return `${this.base}/v2`;
+  }
+  container(id: string): string {
+    return `${this.base}/v2/containers/${id}`;
+  }
+  contents(id: string): string {
+    return `${this.container(id)}/contents`;
+  }
+  file(id: string): string {
+    return `${this.base}/v2/files/${id}`;
+  }
+  content(id: string): string {
+    return `${this.file(id)}/content`;
+  }
+  /** `kind` is the node kind; the address of the object itself. */
+  resource(kind: 'container' | 'file', id: string): string {
+    return kind === 'container' ? this.container(id) : this.file(id);
+  }
+  collection(name: CollectionName): string {
+    return `${this.base}/v2/${name}`;
+  }
+  tag(name: string): string {
+    return `${this.collection('tags')}/${encodeURIComponent(name)}`;
+  }
+  tagObjects(name: string): string {
+    return `${this.tag(name)}/objects`;
+  }
+  recycled(id: string): string {
+    return `${this.collection('recyclebin')}/${id}`;
+  }
+  dav(path: string[]): string {
+    return `${this.base}/dav/${path.map(encodeURIComponent).join('/')}`;
+  }
+}
+
+export const COLLECTIONS = [
+  'contacts',
+  'shares',
+  'projects',
+  'metacontainers',
+  'account',
+  'tags',
+  'recyclebin',
+] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
