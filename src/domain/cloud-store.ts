@@ -5,6 +5,7 @@ import type { MetadataDb } from '../storage/metadata-store.js';
 import { emptyState, type NodeKind, type NodeRecord, type StateData } from '../storage/schema.js';
 import { conflict, duplicateName, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
+import { RecycleBin } from './recycle-bin.js';
 import { Tree } from './tree.js';
 
 export interface FileInfo {
@@ -34,13 +35,15 @@ export class CloudStore {
   readonly tree: Tree;
   readonly blobs: BlobStore;
   readonly #db: MetadataDb;
-  readonly #now: () => number;
+  readonly now: () => number;
+  readonly recycleBin: RecycleBin;
 
   constructor(db: MetadataDb, blobs: BlobStore, now: () => number = unixNow) {
     this.#db = db;
     this.blobs = blobs;
-    this.#now = now;
+    this.now = now;
     this.tree = new Tree(() => this.#db.data);
+    this.recycleBin = new RecycleBin(this);
   }
 
   get state(): StateData {
@@ -97,7 +100,7 @@ export class CloudStore {
     const name = checkName(rawName);
     this.#assertFree(user, parentId, name);
     const node = this.#newNode(user, 'container', name, parentId);
-    this.#touchParent(parentId);
+    this.touchParent(parentId);
     await this.persist();
     return node;
   }
@@ -118,7 +121,7 @@ export class CloudStore {
     node.public = info.public ?? false;
     node.blobId = blob.blobId;
     node.bytes = blob.size;
-    this.#touchParent(parentId);
+    this.touchParent(parentId);
     await this.persist();
     return node;
   }
@@ -138,9 +141,9 @@ export class CloudStore {
     current.blobId = blob.blobId;
     current.bytes = blob.size;
     current.version += 1;
-    current.modified = this.#now();
+    current.modified = this.now();
     await this.persist();
-    if (old) await this.#dropBlobIfUnused(old);
+    if (old) await this.dropBlobIfUnused(old);
     return current;
   }
 
@@ -158,15 +161,15 @@ export class CloudStore {
     if (parentId !== null && (name !== node.name || parentId !== node.parentId)) {
       const clash = this.tree.childNamed(parentId, name);
       if (clash && clash.id !== node.id) throw duplicateName(name);
-      if (node.parentId) this.#touchParent(node.parentId);
-      this.#touchParent(parentId);
+      if (node.parentId) this.touchParent(node.parentId);
+      this.touchParent(parentId);
       node.version += 1;
     }
     node.name = name;
     node.parentId = parentId;
     if (changes.public !== undefined) node.public = changes.public;
     if (changes.mimeType !== undefined && node.kind === 'file') node.mimeType = changes.mimeType || DEFAULT_MIME;
-    node.modified = this.#now();
+    node.modified = this.now();
     await this.persist();
     return node;
   }
@@ -195,66 +198,9 @@ export class CloudStore {
       return node;
     };
     const top = copyOf(source, targetId, name);
-    this.#touchParent(targetId);
+    this.touchParent(targetId);
     await this.persist();
     return top;
-  }
-
-  /** Moves the object (and so its subtree) to the recycle bin. */
-  async recycle(user: string, id: string): Promise<NodeRecord> {
-    const node = this.get(user, id);
-    if (node.parentId === null) throw conflict('the root container cannot be deleted');
-    node.recycled = this.#now();
-    this.#touchParent(node.parentId);
-    await this.persist();
-    return node;
-  }
-
-  /** Objects the user deleted, newest first (only the top of each deleted subtree). */
-  recycled(user: string): NodeRecord[] {
-    return Object.values(this.state.nodes)
-      .filter((n) => n.owner === user && n.recycled !== null)
-      .sort((a, b) => (b.recycled ?? 0) - (a.recycled ?? 0));
-  }
-
-  recycledItem(user: string, id: string): NodeRecord {
-    const node = this.tree.node(id);
-    if (!node || node.owner !== user || node.recycled === null) throw notFound('recycle bin item');
-    return node;
-  }
-
-  /** Puts a recycled object back where it was; 422 if its name was taken meanwhile. */
-  async restore(user: string, id: string): Promise<NodeRecord> {
-    const node = this.recycledItem(user, id);
-    const parent = node.parentId ? this.tree.node(node.parentId) : undefined;
-    if (!parent || !this.tree.isLive(parent)) throw conflict('the original container no longer exists');
-    if (this.tree.childNamed(parent.id, node.name)) throw duplicateName(node.name);
-    node.recycled = null;
-    this.#touchParent(parent.id);
-    await this.persist();
-    return node;
-  }
-
-  /** Deletes for good: a recycled item, or with `live` a live object straight away (WebDAV). */
-  async purge(user: string, id: string, live = false): Promise<void> {
-    const top = live ? this.get(user, id) : this.recycledItem(user, id);
-    if (top.parentId === null) throw conflict('the root container cannot be deleted');
-    const doomed = new Set<string>([top.id]);
-    // Children of a recycled container are not "live", so walk by parent id directly.
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const n of Object.values(this.state.nodes)) {
-        if (n.parentId && doomed.has(n.parentId) && !doomed.has(n.id)) {
-          doomed.add(n.id);
-          grew = true;
-        }
-      }
-    }
-    const blobs = [...doomed].map((d) => this.state.nodes[d]!.blobId).filter((b): b is string => !!b);
-    for (const d of doomed) delete this.state.nodes[d];
-    if (live && top.parentId) this.#touchParent(top.parentId);
-    await this.persist();
-    for (const b of new Set(blobs)) await this.#dropBlobIfUnused(b);
   }
 
   async addTag(user: string, id: string, rawTag: string): Promise<NodeRecord> {
@@ -302,7 +248,7 @@ export class CloudStore {
 
   /** Marks a read; not awaited by callers, since a read does not change the object. */
   touchAccessed(node: NodeRecord): void {
-    node.accessed = this.#now();
+    node.accessed = this.now();
     void this.persist().catch(() => undefined);
   }
 
@@ -331,17 +277,19 @@ export class CloudStore {
     if (this.tree.childNamed(parentId, name)) throw duplicateName(name);
   }
 
-  #touchParent(parentId: string): void {
+  /** Marks a container changed (its listing differs). */
+  touchParent(parentId: string): void {
     const parent = this.tree.node(parentId);
-    if (parent) parent.modified = this.#now();
+    if (parent) parent.modified = this.now();
   }
 
-  async #dropBlobIfUnused(blobId: string): Promise<void> {
+  /** Deletes a blob once no node (live or recycled) points at it. */
+  async dropBlobIfUnused(blobId: string): Promise<void> {
     if (!this.tree.referencedBlobs().has(blobId)) await this.blobs.delete(blobId);
   }
 
   #newNode(owner: string, kind: NodeKind, name: string, parentId: string | null): NodeRecord {
-    const now = this.#now();
+    const now = this.now();
     const node: NodeRecord = {
       id: newId(),
       kind,

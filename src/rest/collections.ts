@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { accountEntity, emptyCollectionEntity, recycleBinEntity } from '../xml/entities.js';
-import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
+import { MEDIA, linksOf, only, pageOf, param, sendXml, userOf } from './request-params.js';
 import { accountView } from './views.js';
 
 /** Account, the recycle bin, and the collections the document only names (inferred: empty). */
@@ -23,7 +23,7 @@ export function collectionsRouter(store: CloudStore): Router {
   router
     .route('/recyclebin')
     .get((req, res) => {
-      const page = pageOf(req, store.recycled(userOf(res)));
+      const page = pageOf(req, store.recycleBin.list(userOf(res)));
       sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity(page, linksOf(res)));
     })
     .all(only('GET'));
@@ -31,15 +31,15 @@ export function collectionsRouter(store: CloudStore): Router {
   router
     .route('/recyclebin/:id')
     .get((req, res) => {
-      const node = store.recycledItem(userOf(res), req.params.id);
+      const node = store.recycleBin.item(userOf(res), param(req, 'id'));
       sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)));
     })
     .post(async (req, res) => {
-      await store.restore(userOf(res), req.params.id);
+      await store.recycleBin.restore(userOf(res), param(req, 'id'));
       res.status(204).end();
     })
     .delete(async (req, res) => {
-      await store.purge(userOf(res), req.params.id);
+      await store.recycleBin.purge(userOf(res), param(req, 'id'));
       res.status(204).end();
     })
     .all(only('GET', 'POST', 'DELETE'));

@@ -28,7 +28,7 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
     _removeFile(_req, _file, done) {
       const node = created.pop();
       if (!node) return done(null);
-      store.purge(user, node.id, true).then(() => done(null), done);
+      store.recycleBin.purge(user, node.id, true).then(() => done(null), done);
     },
   };
   const upload = multer({ storage: engine, limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();

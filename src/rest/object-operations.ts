@@ -24,6 +24,6 @@ export async function copyObject(store: CloudStore, req: Request, res: Response,
 export async function deleteObject(store: CloudStore, req: Request, res: Response, kind: NodeKind): Promise<void> {
   const user = userOf(res);
   store.get(user, param(req, 'id'), kind);
-  await store.recycle(user, param(req, 'id'));
+  await store.recycleBin.add(user, param(req, 'id'));
   res.status(204).end();
 }
