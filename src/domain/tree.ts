@@ -20,14 +20,12 @@ export class Tree {
     return true;
   }
 
-  /** Live children, containers first, then files, each by name (inferred order). */
+  /** Live children, containers first, then files, each by name ignoring case (inferred order). */
   children(containerId: string): NodeRecord[] {
     const kids = Object.values(this.#state().nodes).filter(
       (n) => n.parentId === containerId && n.recycled === null,
     );
-    return kids.sort((a, b) =>
-      a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    return kids.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : byName(a.name, b.name)));
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {
@@ -74,4 +72,12 @@ export class Tree {
     for (const n of Object.values(this.#state().nodes)) if (n.blobId) ids.add(n.blobId);
     return ids;
   }
+}
+
+/** Case-insensitive name order, code points breaking ties, so listings are stable. */
+function byName(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

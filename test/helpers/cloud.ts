@@ -4,7 +4,8 @@ import { afterEach, beforeEach } from 'vitest';
 import { createApp, type MockApp, type MockOptions } from '../../src/index.js';
 
 export const AUTH = { user: 'demo', password: 'demo' };
-export const SPEC = { 'X-Client-Specification': '2' };
+/** A fixed Host: supertest listens on a new port per request, and links (so ETags) follow the Host. */
+export const SPEC = { 'X-Client-Specification': '2', Host: '127.0.0.1:8080' };
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: () => false });
 
