@@ -31,7 +31,8 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
       store.recycleBin.purge(user, node.id, true).then(() => done(null), done);
     },
   };
-  const upload = multer({ storage: engine, limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();
+  // Browsers and most clients send raw UTF-8 filenames without an RFC 5987 charset.
+  const upload = multer({ storage: engine, defParamCharset: 'utf8', limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();
   await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
   const node = created[0];
   if (!node) throw badRequest('the multipart body has no file part (a part with a filename)');
