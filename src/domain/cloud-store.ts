@@ -260,11 +260,13 @@ export class CloudStore {
   async clear(): Promise<void> {
     const blobs = this.tree.referencedBlobs();
     this.#db.data = emptyState();
+    this.tree.invalidate();
     await this.persist();
     for (const b of blobs) await this.blobs.delete(b);
   }
 
   async persist(): Promise<void> {
+    this.tree.invalidate();
     await this.#db.write();
   }
 
@@ -310,6 +312,7 @@ export class CloudStore {
       recycled: null,
     };
     this.state.nodes[node.id] = node;
+    this.tree.invalidate();
     return node;
   }
 }

@@ -1,11 +1,34 @@
 import type { NodeRecord, StateData } from '../storage/schema.js';
 
-/** Read-only questions about the tree; the store's mutations build on them. */
+/**
+ * Read-only questions about the tree; the store's mutations build on them.
+ * Children are found through a parent index rebuilt lazily after `invalidate()`, which the store
+ * calls whenever it creates nodes or persists a change, so listings stay linear in their size.
+ */
 export class Tree {
   readonly #state: () => StateData;
+  #byParent: Map<string, NodeRecord[]> | undefined;
 
   constructor(state: () => StateData) {
     this.#state = state;
+  }
+
+  invalidate(): void {
+    this.#byParent = undefined;
+  }
+
+  /** All children (live or recycled) of a container, unsorted. */
+  #childrenOf(containerId: string): NodeRecord[] {
+    if (!this.#byParent) {
+      this.#byParent = new Map();
+      for (const n of Object.values(this.#state().nodes)) {
+        if (n.parentId === null) continue;
+        const list = this.#byParent.get(n.parentId);
+        if (list) list.push(n);
+        else this.#byParent.set(n.parentId, [n]);
+      }
+    }
+    return this.#byParent.get(containerId) ?? [];
   }
 
   node(id: string): NodeRecord | undefined {
@@ -22,17 +45,13 @@ export class Tree {
 
   /** Live children, containers first, then files, each by name ignoring case (inferred order). */
   children(containerId: string): NodeRecord[] {
-    const kids = Object.values(this.#state().nodes).filter(
-      (n) => n.parentId === containerId && n.recycled === null,
-    );
+    const kids = this.#childrenOf(containerId).filter((n) => n.recycled === null);
     return kids.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : byName(a.name, b.name)));
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {
     const wanted = name.normalize('NFC');
-    return Object.values(this.#state().nodes).find(
-      (n) => n.parentId === containerId && n.recycled === null && n.name === wanted,
-    );
+    return this.#childrenOf(containerId).find((n) => n.recycled === null && n.name === wanted);
   }
 
   /** Every live node under (and including) `id`, parents before children. */
