@@ -5,8 +5,8 @@ import { HttpError } from '../http/errors.js';
 import { contentEtag } from '../http/send-content.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { parseIfHeader, submittedTokens, type IfCondition } from './if-header.js';
-import { namesOfUri } from './paths.js';
-import { baseOf } from './target.js';
+import { davNames, namesOfUri } from './paths.js';
+import { baseOf, resolveNames, type DavTarget } from './target.js';
 
 export const preconditionFailed = (why: string): HttpError => new HttpError(412, `precondition failed: ${why}`);
 
@@ -25,10 +25,13 @@ export function checkIfHeader(store: CloudStore, req: Request, user: string, nod
   const header = req.get('if');
   if (header === undefined || header.trim() === '') return new Set();
   const lists = parseIfHeader(header);
-  const holds = (c: IfCondition, subject: NodeRecord | undefined): boolean => {
+  const requestTarget = resolveNames(store, user, davNames(req.path));
+  const holds = (c: IfCondition, { node: subject, parent }: Subject): boolean => {
     let match: boolean;
     if (c.token !== undefined) {
-      match = !!subject && store.locks.covering(subject.id).some((l) => l.token === c.token);
+      // An unmapped URL is covered by its parent's depth-infinity locks (a PUT of a new member).
+      const locks = subject ? store.locks.covering(subject.id) : parent ? store.locks.coveringNewMember(parent.id) : [];
+      match = locks.some((l) => l.token === c.token);
     } else {
       const etag = subject ? davEtag(subject) : undefined;
       match = etag !== undefined && weakless(etag) === weakless(c.etag ?? '');
@@ -36,18 +39,20 @@ export function checkIfHeader(store: CloudStore, req: Request, user: string, nod
     return c.not ? !match : match;
   };
   const ok = lists.some((list) => {
-    const subject = list.resource === undefined ? node : resourceNode(store, req, user, list.resource);
+    const subject = list.resource === undefined ? { node, parent: requestTarget.parent } : resourceOf(store, req, user, list.resource);
     return list.conditions.every((c) => holds(c, subject));
   });
   if (!ok) throw preconditionFailed('no list of the If header matches the resource state');
   return submittedTokens(lists);
 }
 
-function resourceNode(store: CloudStore, req: Request, user: string, uri: string): NodeRecord | undefined {
+type Subject = Pick<DavTarget, 'node' | 'parent'>;
+
+function resourceOf(store: CloudStore, req: Request, user: string, uri: string): Subject {
   try {
-    return store.resolvePath(user, namesOfUri(uri, baseOf(req), req.headers.host));
+    return resolveNames(store, user, namesOfUri(uri, baseOf(req), req.headers.host));
   } catch {
-    return undefined; // a tag for a resource elsewhere matches nothing here
+    return { node: undefined, parent: undefined }; // a tag for a resource elsewhere matches nothing here
   }
 }
 

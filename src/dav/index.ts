@@ -4,31 +4,36 @@ import { methodNotAllowed } from '../http/errors.js';
 import { copyOrMove } from './copy-move.js';
 import { lock, unlock } from './lock.js';
 import { mkcol, remove } from './mkcol-delete.js';
-import { propfind } from './propfind.js';
+import { MAX_INFINITE_PROPFIND, propfind } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { getOrHead, put } from './read-write.js';
 
 type Handler = (store: CloudStore, req: Request, res: Response, next: NextFunction) => void | Promise<void>;
 
+export interface DavOptions {
+  /** Depth: infinity PROPFIND answers over more nodes are refused (default MAX_INFINITE_PROPFIND). */
+  maxInfiniteNodes?: number;
+}
+
 /** One handler per WebDAV method (class 1 and 2, RFC 4918). */
-const HANDLERS: Record<string, Handler> = {
-  OPTIONS: (_store, _req, res) => options(res),
+const handlers = (options: DavOptions): Record<string, Handler> => ({
+  OPTIONS: (_store, _req, res) => sendOptions(res),
   GET: getOrHead,
   HEAD: getOrHead,
   PUT: put,
   DELETE: remove,
   MKCOL: mkcol,
-  PROPFIND: propfind,
+  PROPFIND: (store, req, res) => propfind(store, req, res, options.maxInfiniteNodes ?? MAX_INFINITE_PROPFIND),
   PROPPATCH: proppatch,
   COPY: (store, req, res) => copyOrMove(store, req, res, 'copy'),
   MOVE: (store, req, res) => copyOrMove(store, req, res, 'move'),
   LOCK: lock,
   UNLOCK: unlock,
-};
+});
 
-export const DAV_METHODS = Object.keys(HANDLERS);
+export const DAV_METHODS = Object.keys(handlers({}));
 
-function options(res: Response): void {
+function sendOptions(res: Response): void {
   res.setHeader('DAV', '1, 2');
   res.setHeader('MS-Author-Via', 'DAV');
   res.setHeader('Allow', DAV_METHODS.join(', '));
@@ -38,10 +43,11 @@ function options(res: Response): void {
 }
 
 /** The WebDAV view of the same store as /v2: collections are containers, resources are files. */
-export function davRouter(store: CloudStore): Router {
+export function davRouter(store: CloudStore, options: DavOptions = {}): Router {
   const router = Router();
+  const byMethod = handlers(options);
   router.use(async (req, res, next) => {
-    const handler = HANDLERS[req.method];
+    const handler = byMethod[req.method];
     if (!handler) throw methodNotAllowed(DAV_METHODS);
     res.setHeader('DAV', '1, 2');
     await handler(store, req, res, next);

@@ -18,7 +18,7 @@ interface PropName {
 }
 type PropRequest = { mode: 'allprop'; include: PropName[] } | { mode: 'propname' } | { mode: 'prop'; names: PropName[] };
 
-export async function propfind(store: CloudStore, req: Request, res: Response): Promise<void> {
+export async function propfind(store: CloudStore, req: Request, res: Response, maxNodes = MAX_INFINITE_PROPFIND): Promise<void> {
   const target = targetOf(store, req, res);
   const depth = parseDepth(req.get('depth'));
   const request = parsePropfind(await readXmlBody(req));
@@ -29,7 +29,7 @@ export async function propfind(store: CloudStore, req: Request, res: Response): 
   else if (depth === '1') nodes = [node, ...store.children(target.user, node.id)];
   else {
     nodes = store.tree.subtree(node.id);
-    if (nodes.length > MAX_INFINITE_PROPFIND) {
+    if (nodes.length > maxNodes) {
       sendDavError(res, 403, 'propfind-finite-depth');
       return;
     }

@@ -45,7 +45,7 @@ export class LockTable {
   readonly #locks = new Map<string, ActiveLock>();
   readonly #clock: () => number;
 
-  constructor(tree: Tree, clock: () => number = Date.now) {
+  constructor(tree: Tree, clock: () => number = () => Date.now()) {
     this.#tree = tree;
     this.#clock = clock;
   }
@@ -55,6 +55,11 @@ export class LockTable {
     return this.#live().filter(
       (l) => l.rootId === nodeId || (l.depth === 'infinity' && this.#tree.isWithin(nodeId, l.rootId)),
     );
+  }
+
+  /** Locks that cover a URL not mapped yet, in container `parentId`: its depth-infinity locks. */
+  coveringNewMember(parentId: string): ActiveLock[] {
+    return this.covering(parentId).filter((l) => l.depth === 'infinity');
   }
 
   /** Locks rooted strictly below the node. */
