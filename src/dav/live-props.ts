@@ -20,8 +20,8 @@ export const LIVE_PROPS = [
   'quota-available-bytes',
 ] as const;
 
-/** allprop leaves out the RFC 4331 quota properties, which are only returned when asked for. */
-export const ALLPROP_LIVE = LIVE_PROPS.filter((p) => !p.startsWith('quota-'));
+/** allprop returns every live property: clients such as the npm webdav client read quota from allprop. */
+export const ALLPROP_LIVE = LIVE_PROPS;
 
 export function isLiveProp(local: string): boolean {
   return (LIVE_PROPS as readonly string[]).includes(local);

@@ -69,7 +69,8 @@ export function unlock(store: CloudStore, req: Request, res: Response): void {
   const target = targetOf(store, req, res);
   if (!target.node) throw notFoundError(`nothing at ${req.originalUrl}`);
   const header = req.get('lock-token');
-  const match = /^\s*<([^>]+)>\s*$/.exec(header ?? '');
+  // RFC 4918 wants "<token>"; some clients (the npm webdav client) send the bare token.
+  const match = /^\s*<?([^<>\s]+)>?\s*$/.exec(header ?? '');
   if (!match) throw badRequest('UNLOCK needs a Lock-Token header of the form <token>');
   store.locks.release(match[1]!, target.node.id);
   res.status(204).end();

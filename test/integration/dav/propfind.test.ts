@@ -42,7 +42,8 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
     expect(Object.keys(only!.props)).toEqual(
       expect.arrayContaining(['D:creationdate', 'D:getlastmodified', 'D:supportedlock', 'D:lockdiscovery']),
     );
-    expect(only!.props['D:quota-used-bytes']).toBeUndefined();
+    expect(only!.props['D:quota-used-bytes']!.status).toBe(200);
+    expect(only!.props['D:getetag']).toBeUndefined(); // collections have no ETag
   });
 
   it('Depth 1 lists the children with percent-encoded hrefs and file properties', async () => {
