@@ -262,9 +262,9 @@ export class CloudStore {
 
   /** Replaces the whole state with an empty one (then the caller seeds it). */
   async clear(): Promise<void> {
+    this.locks.clear();
     const blobs = this.tree.referencedBlobs();
     this.#db.data = emptyState();
-    this.locks.clear();
     await this.persist();
     for (const b of blobs) await this.blobs.delete(b);
   }
