@@ -63,6 +63,25 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
     await cloud.client.put(`/v2/files/${fileId}/content`).send(Buffer.from('rest')).expect(204);
   });
 
+  it('REST renames, moves, copies into, tags and metadata of locked objects are refused with 423', async () => {
+    await dav(app(), 'MKCOL', '/dav/locked').expect(201);
+    await dav(app(), 'MKCOL', '/dav/free').expect(201);
+    await dav(app(), 'PUT', '/dav/free/f.txt').send('x').expect(201);
+    await dav(app(), 'PUT', '/dav/g.txt').send('x').expect(201);
+    const lockedId = store().resolvePath('demo', ['locked'])!.id;
+    const fileId = store().resolvePath('demo', ['free', 'f.txt'])!.id;
+    const gId = store().resolvePath('demo', ['g.txt'])!.id;
+    await lock('/dav/locked', 'exclusive', 'infinity');
+    await lock('/dav/g.txt');
+    const fileInfo = (body: string) => cloud.client.put(`/v2/files/${fileId}`).set('Content-Type', 'application/vnd.csp.file-info+xml').send(body);
+    await fileInfo(`<file><name>f.txt</name><parent xlink:href="/v2/containers/${lockedId}" xmlns:xlink="http://www.w3.org/1999/xlink"/></file>`).expect(423);
+    await cloud.client.post(`/v2/files/${fileId}`).set('Content-Location', `/v2/containers/${lockedId}`).expect(423);
+    await cloud.client.put(`/v2/files/${gId}`).set('Content-Type', 'application/vnd.csp.file-info+xml').send('<file><name>renamed.txt</name></file>').expect(423);
+    await cloud.client.put(`/v2/files/${gId}/metadata/colour`).send('blue').expect(423);
+    await cloud.client.put(`/v2/files/${gId}/tags/urgent`).expect(423);
+    await fileInfo('<file><name>still-free.txt</name></file>').expect(204);
+  });
+
   it('a depth-infinity collection lock covers members: new members need the token, lockdiscovery shows it', async () => {
     await dav(app(), 'MKCOL', '/dav/dir').expect(201);
     const token = await lock('/dav/dir', 'exclusive', 'infinity');
