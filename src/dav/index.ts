@@ -1,28 +1,56 @@
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { notFoundError } from '../http/errors.js';
-import { sendContent } from '../http/send-content.js';
-import { only, userOf } from '../rest/request-params.js';
-import { davNames } from './paths.js';
+import { methodNotAllowed } from '../http/errors.js';
+import { copyOrMove } from './copy-move.js';
+import { lock, unlock } from './lock.js';
+import { mkcol, remove } from './mkcol-delete.js';
+import { MAX_INFINITE_PROPFIND, propfind } from './propfind.js';
+import { proppatch } from './proppatch.js';
+import { getOrHead, put } from './read-write.js';
 
-/** Row 10 and rule 2: GET /dav/<container names>/<file name> returns the file's content. */
-export function davRouter(store: CloudStore): Router {
+type Handler = (store: CloudStore, req: Request, res: Response, next: NextFunction) => void | Promise<void>;
+
+export interface DavOptions {
+  /** Depth: infinity PROPFIND answers over more nodes are refused (default MAX_INFINITE_PROPFIND). */
+  maxInfiniteNodes?: number;
+}
+
+/** One handler per WebDAV method (class 1 and 2, RFC 4918). */
+const handlers = (options: DavOptions): Record<string, Handler> => ({
+  OPTIONS: (_store, _req, res) => sendOptions(res),
+  GET: getOrHead,
+  HEAD: getOrHead,
+  PUT: put,
+  DELETE: remove,
+  MKCOL: mkcol,
+  PROPFIND: (store, req, res) => propfind(store, req, res, options.maxInfiniteNodes ?? MAX_INFINITE_PROPFIND),
+  PROPPATCH: proppatch,
+  COPY: (store, req, res) => copyOrMove(store, req, res, 'copy'),
+  MOVE: (store, req, res) => copyOrMove(store, req, res, 'move'),
+  LOCK: lock,
+  UNLOCK: unlock,
+});
+
+export const DAV_METHODS = Object.keys(handlers({}));
+
+function sendOptions(res: Response): void {
+  res.setHeader('DAV', '1, 2');
+  res.setHeader('MS-Author-Via', 'DAV');
+  res.setHeader('Allow', DAV_METHODS.join(', '));
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.status(200).setHeader('Content-Length', '0');
+  res.end();
+}
+
+/** The WebDAV view of the same store as /v2: collections are containers, resources are files. */
+export function davRouter(store: CloudStore, options: DavOptions = {}): Router {
   const router = Router();
-  router
-    .route('/{*path}')
-    .get((req, res, next) => {
-      const user = userOf(res);
-      const node = store.resolvePath(user, davNames(req.path));
-      if (!node) throw notFoundError(`nothing at /dav${req.path}`);
-      if (node.kind === 'file') {
-        store.touchAccessed(node);
-        sendContent(req, res, next, node, store.blobs);
-        return;
-      }
-      // A collection: its children's names, one a line (directories end with "/").
-      const lines = store.children(user, node.id).map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
-      res.type('text/plain; charset=utf-8').send(lines.join('\n') + (lines.length ? '\n' : ''));
-    })
-    .all(only('GET'));
+  const byMethod = handlers(options);
+  router.use(async (req, res, next) => {
+    const handler = byMethod[req.method];
+    if (!handler) throw methodNotAllowed(DAV_METHODS);
+    res.setHeader('DAV', '1, 2');
+    await handler(store, req, res, next);
+  });
   return router;
 }

@@ -4,6 +4,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { MetadataDb } from '../storage/metadata-store.js';
 import { emptyState, type NodeKind, type NodeRecord, type StateData } from '../storage/schema.js';
 import { conflict, duplicateName, invalid, notFound } from './errors.js';
+import { LockTable } from './locks.js';
 import { checkName } from './names.js';
 import { RecycleBin } from './recycle-bin.js';
 import { Tree } from './tree.js';
@@ -37,6 +38,8 @@ export class CloudStore {
   readonly #db: MetadataDb;
   readonly now: () => number;
   readonly recycleBin: RecycleBin;
+  /** WebDAV locks (in memory); REST writes check them too. */
+  readonly locks: LockTable;
 
   constructor(db: MetadataDb, blobs: BlobStore, now: () => number = unixNow) {
     this.#db = db;
@@ -44,6 +47,7 @@ export class CloudStore {
     this.now = now;
     this.tree = new Tree(() => this.#db.data);
     this.recycleBin = new RecycleBin(this);
+    this.locks = new LockTable(this.tree);
   }
 
   get state(): StateData {
@@ -258,6 +262,7 @@ export class CloudStore {
 
   /** Replaces the whole state with an empty one (then the caller seeds it). */
   async clear(): Promise<void> {
+    this.locks.clear();
     const blobs = this.tree.referencedBlobs();
     this.#db.data = emptyState();
     this.tree.invalidate();

@@ -34,6 +34,7 @@ export function filesRouter(store: CloudStore): Router {
         parentId = idFromHref(info.parentHref, 'containers');
         if (!parentId) throw invalid(`parent must link to a container, got "${info.parentHref}"`);
       }
+      store.locks.assertCanWrite({ remove: param(req, 'id'), members: parentId ? [parentId] : [] });
       await store.update(userOf(res), param(req, 'id'), {
         name: info.name,
         public: info.public,
@@ -60,6 +61,7 @@ export function filesRouter(store: CloudStore): Router {
       if (offset === 'invalid') throw badRequest('Content-Range must look like "bytes a-b/*"');
       const user = userOf(res);
       store.get(user, param(req, 'id'), 'file');
+      store.locks.assertCanWrite({ content: param(req, 'id') });
       await store.writeContent(user, param(req, 'id'), req, offset);
       res.status(204).end();
     })

@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import { HttpError, badRequest } from '../http/errors.js';
+import { XmlSyntaxError } from '../xml/codec.js';
+import { parseNamespacedXml, type XmlElement } from '../xml/namespaced.js';
+
+/** PROPFIND, PROPPATCH and LOCK bodies are small; 1 MiB is far above any real one. */
+const XML_BODY_LIMIT = 1024 * 1024;
+
+/** True when the request announces a body (a length above 0, or chunked). */
+export function hasBody(req: Request): boolean {
+  const length = Number(req.headers['content-length'] ?? '0');
+  return length > 0 || /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''));
+}
+
+export async function readBody(req: Request, limit = XML_BODY_LIMIT): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The request's XML body as a namespace-resolved tree; undefined when empty; 400 when malformed. */
+export async function readXmlBody(req: Request): Promise<XmlElement | undefined> {
+  const body = await readBody(req);
+  const text = body.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') return undefined;
+  try {
+    return parseNamespacedXml(text);
+  } catch (err) {
+    if (err instanceof XmlSyntaxError) throw badRequest(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Request } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import type { WriteIntent } from '../domain/locks.js';
+import { HttpError } from '../http/errors.js';
+import { contentEtag } from '../http/send-content.js';
+import type { NodeRecord } from '../storage/schema.js';
+import { parseIfHeader, submittedTokens, type IfCondition } from './if-header.js';
+import { davNames, namesOfUri } from './paths.js';
+import { baseOf, resolveNames, type DavTarget } from './target.js';
+
+export const preconditionFailed = (why: string): HttpError => new HttpError(412, `precondition failed: ${why}`);
+
+/** A node's ETag in the WebDAV view: files share REST's content ETag; collections have none. */
+export function davEtag(node: NodeRecord): string | undefined {
+  return node.kind === 'file' ? contentEtag(node) : undefined;
+}
+
+const weakless = (etag: string): string => etag.replace(/^W\//, '');
+
+/**
+ * Evaluates the If header (RFC 4918 10.4): true when any list holds for its resource (untagged lists
+ * for the request URI). False is 412. Returns the lock tokens the client submitted.
+ */
+export function checkIfHeader(store: CloudStore, req: Request, user: string, node: NodeRecord | undefined): Set<string> {
+  const header = req.get('if');
+  if (header === undefined || header.trim() === '') return new Set();
+  const lists = parseIfHeader(header);
+  const requestTarget = resolveNames(store, user, davNames(req.path));
+  const holds = (c: IfCondition, { node: subject, parent }: Subject): boolean => {
+    let match: boolean;
+    if (c.token !== undefined) {
+      // An unmapped URL is covered by its parent's depth-infinity locks (a PUT of a new member).
+      const locks = subject ? store.locks.covering(subject.id) : parent ? store.locks.coveringNewMember(parent.id) : [];
+      match = locks.some((l) => l.token === c.token);
+    } else {
+      const etag = subject ? davEtag(subject) : undefined;
+      match = etag !== undefined && weakless(etag) === weakless(c.etag ?? '');
+    }
+    return c.not ? !match : match;
+  };
+  const ok = lists.some((list) => {
+    const subject = list.resource === undefined ? { node, parent: requestTarget.parent } : resourceOf(store, req, user, list.resource);
+    return list.conditions.every((c) => holds(c, subject));
+  });
+  if (!ok) throw preconditionFailed('no list of the If header matches the resource state');
+  return submittedTokens(lists);
+}
+
+type Subject = Pick<DavTarget, 'node' | 'parent'>;
+
+function resourceOf(store: CloudStore, req: Request, user: string, uri: string): Subject {
+  try {
+    return resolveNames(store, user, namesOfUri(uri, baseOf(req), req.headers.host));
+  } catch {
+    return { node: undefined, parent: undefined }; // a tag for a resource elsewhere matches nothing here
+  }
+}
+
+/** If-Match / If-None-Match on a write (GET and HEAD get them from `send`). */
+export function checkEntityTags(req: Request, node: NodeRecord | undefined): void {
+  const etag = node ? davEtag(node) ?? '"collection"' : undefined;
+  const list = (h: string): string[] => h.split(',').map((t) => weakless(t.trim()));
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch !== undefined) {
+    const wanted = list(ifMatch);
+    if (!etag || !(wanted.includes('*') || wanted.includes(weakless(etag)))) throw preconditionFailed('If-Match');
+  }
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && etag) {
+    const unwanted = list(ifNoneMatch);
+    if (unwanted.includes('*') || unwanted.includes(weakless(etag))) throw preconditionFailed('If-None-Match');
+  }
+}
+
+/** The If header, then the locks the write touches (423 unless their tokens were submitted). */
+export function checkWrite(store: CloudStore, req: Request, user: string, node: NodeRecord | undefined, intent: WriteIntent): Set<string> {
+  const tokens = checkIfHeader(store, req, user, node);
+  store.locks.assertCanWrite(intent, tokens);
+  return tokens;
+}

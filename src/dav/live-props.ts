@@ -1,0 +1,69 @@
+import type { CloudStore } from '../domain/cloud-store.js';
+import { STORAGE_ALLOCATED } from '../rest/views.js';
+import type { NodeRecord } from '../storage/schema.js';
+import { escapeText } from '../xml/namespaced.js';
+import { davEtag } from './conditions.js';
+import { SUPPORTED_LOCK_XML, lockDiscoveryXml } from './lock-xml.js';
+
+/** Live properties (all in DAV:) the server computes; clients cannot set them. */
+export const LIVE_PROPS = [
+  'creationdate',
+  'displayname',
+  'getcontentlength',
+  'getcontenttype',
+  'getetag',
+  'getlastmodified',
+  'lockdiscovery',
+  'resourcetype',
+  'supportedlock',
+  'quota-used-bytes',
+  'quota-available-bytes',
+] as const;
+
+/** allprop returns every live property: clients such as the npm webdav client read quota from allprop. */
+export const ALLPROP_LIVE = LIVE_PROPS;
+
+export function isLiveProp(local: string): boolean {
+  return (LIVE_PROPS as readonly string[]).includes(local);
+}
+
+export interface PropContext {
+  store: CloudStore;
+  user: string;
+  base: string;
+}
+
+const el = (name: string, inner: string): string => (inner === '' ? `<D:${name}/>` : `<D:${name}>${inner}</D:${name}>`);
+
+/** A live property of a node as a serialised element, or undefined when the node has none of it. */
+export function liveProp(ctx: PropContext, node: NodeRecord, name: string): string | undefined {
+  const isFile = node.kind === 'file';
+  switch (name) {
+    case 'creationdate':
+      return el(name, new Date(node.created * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    case 'displayname':
+      return el(name, escapeText(node.parentId === null ? '' : node.name));
+    case 'getcontentlength':
+      return isFile ? el(name, String(node.bytes)) : undefined;
+    case 'getcontenttype':
+      return isFile ? el(name, escapeText(node.mimeType || 'application/octet-stream')) : undefined;
+    case 'getetag': {
+      const etag = davEtag(node);
+      return etag ? el(name, escapeText(etag)) : undefined;
+    }
+    case 'getlastmodified':
+      return el(name, new Date(node.modified * 1000).toUTCString());
+    case 'lockdiscovery':
+      return lockDiscoveryXml(ctx.store, ctx.base, ctx.store.locks.covering(node.id));
+    case 'resourcetype':
+      return el(name, isFile ? '' : '<D:collection/>');
+    case 'supportedlock':
+      return SUPPORTED_LOCK_XML;
+    case 'quota-used-bytes':
+      return isFile ? undefined : el(name, String(ctx.store.storedBytes(ctx.user)));
+    case 'quota-available-bytes':
+      return isFile ? undefined : el(name, String(Math.max(0, STORAGE_ALLOCATED - ctx.store.storedBytes(ctx.user))));
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,31 @@
+import type { Request, Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { HttpError, badRequest, notFoundError } from '../http/errors.js';
+import { hasBody } from './body.js';
+import { checkEntityTags, checkWrite } from './conditions.js';
+import { leafName, targetOf } from './target.js';
+
+/** MKCOL: 201; 405 when something is there; 409 without a parent; 415 with a body (RFC 4918 9.3). */
+export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<void> {
+  const target = targetOf(store, req, res);
+  if (hasBody(req)) throw new HttpError(415, 'MKCOL with a body is not supported');
+  if (target.node) throw new HttpError(405, 'something already exists at this address', { headers: { Allow: 'OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' } });
+  if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
+  checkWrite(store, req, target.user, undefined, { members: [target.parent.id] });
+  await store.createContainer(target.user, target.parent.id, leafName(target));
+  res.status(201).end();
+}
+
+/** DELETE: the object (with its subtree) goes to the recycle bin, as a REST DELETE does; 204. */
+export async function remove(store: CloudStore, req: Request, res: Response): Promise<void> {
+  const target = targetOf(store, req, res);
+  const { node } = target;
+  if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (node.parentId === null) throw new HttpError(403, 'the root collection cannot be deleted');
+  const depth = req.get('depth')?.trim().toLowerCase();
+  if (node.kind === 'container' && depth !== undefined && depth !== 'infinity') throw badRequest('DELETE of a collection needs Depth: infinity');
+  checkWrite(store, req, target.user, node, { remove: node.id });
+  checkEntityTags(req, node);
+  await store.recycleBin.add(target.user, node.id);
+  res.status(204).end();
+}

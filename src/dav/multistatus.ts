@@ -1,0 +1,55 @@
+import { STATUS_CODES } from 'node:http';
+import type { Response } from 'express';
+import { escapeText } from '../xml/namespaced.js';
+
+/** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
+export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
+export const DAV_XMLNS = 'xmlns:D="DAV:"';
+
+export interface PropStat {
+  status: number;
+  /** Each a whole property element, already serialised. */
+  props: string[];
+  /** A DAV: precondition element name, e.g. "cannot-modify-protected-property". */
+  error?: string;
+}
+
+export interface MultiStatusEntry {
+  href: string;
+  propstats?: PropStat[];
+  status?: number;
+}
+
+export function statusLine(status: number): string {
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`;
+}
+
+export function multistatusXml(entries: MultiStatusEntry[]): string {
+  const parts = [XML_DECL, `<D:multistatus ${DAV_XMLNS}>`];
+  for (const e of entries) {
+    parts.push(`<D:response><D:href>${escapeText(e.href)}</D:href>`);
+    if (e.status !== undefined) parts.push(`<D:status>${statusLine(e.status)}</D:status>`);
+    for (const ps of e.propstats ?? []) {
+      parts.push(`<D:propstat><D:prop>${ps.props.join('')}</D:prop><D:status>${statusLine(ps.status)}</D:status>`);
+      if (ps.error) parts.push(`<D:error><D:${ps.error}/></D:error>`);
+      parts.push('</D:propstat>');
+    }
+    parts.push('</D:response>');
+  }
+  parts.push('</D:multistatus>');
+  return parts.join('');
+}
+
+export function sendDavXml(res: Response, status: number, xml: string): void {
+  res.status(status).setHeader('Content-Type', 'application/xml; charset=utf-8');
+  res.end(xml);
+}
+
+export function sendMultistatus(res: Response, entries: MultiStatusEntry[]): void {
+  sendDavXml(res, 207, multistatusXml(entries));
+}
+
+/** An error body carrying a DAV: precondition or postcondition element (RFC 4918 16). */
+export function sendDavError(res: Response, status: number, condition: string): void {
+  sendDavXml(res, status, `${XML_DECL}<D:error ${DAV_XMLNS}><D:${condition}/></D:error>`);
+}

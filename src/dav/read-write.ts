@@ -1,0 +1,41 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { HttpError, notFoundError } from '../http/errors.js';
+import { contentEtag, sendContent } from '../http/send-content.js';
+import { userOf } from '../rest/request-params.js';
+import { checkEntityTags, checkWrite } from './conditions.js';
+import { leafName, targetOf } from './target.js';
+
+/** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line. */
+export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
+  const { node } = targetOf(store, req, res);
+  if (!node) throw notFoundError(`nothing at /dav${req.path}`);
+  if (node.kind === 'file') {
+    store.touchAccessed(node);
+    sendContent(req, res, next, node, store.blobs);
+    return;
+  }
+  const lines = store.children(userOf(res), node.id).map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
+  res.type('text/plain; charset=utf-8').send(lines.join('\n') + (lines.length ? '\n' : ''));
+}
+
+/** PUT streams the body into a new file (201) or a new version of an existing one (204). */
+export async function put(store: CloudStore, req: Request, res: Response): Promise<void> {
+  const target = targetOf(store, req, res);
+  const { user, node, parent } = target;
+  if (node?.kind === 'container') throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: 'OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' } });
+  if (req.headers['content-range']) throw new HttpError(400, 'Content-Range on a WebDAV PUT is not supported; use PUT /v2/files/<id>/content');
+  if (!node && !parent) throw new HttpError(409, 'the parent collection does not exist');
+  checkWrite(store, req, user, node, node ? { content: node.id } : { members: [parent!.id] });
+  checkEntityTags(req, node);
+  const written = node
+    ? await store.writeContent(user, node.id, req)
+    : await store.createFile(user, parent!.id, { name: leafName(target), mimeType: mimeOf(req) }, req);
+  res.setHeader('ETag', contentEtag(written));
+  res.status(node ? 204 : 201).end();
+}
+
+function mimeOf(req: Request): string | undefined {
+  const type = req.headers['content-type'];
+  return type ? type.split(';')[0]!.trim() || undefined : undefined;
+}
