@@ -42,7 +42,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
   const journal = new RequestJournal();
-  const scenarios = new ScenarioRuntime(initial, { store, options: resolved, journal, replayHandler: resolved.replayHandler, cwd });
+  const scenarios = await runtimeOrRelease(store, () =>
+    new ScenarioRuntime(initial, { store, options: resolved, journal, replayHandler: resolved.replayHandler, cwd }),
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
@@ -86,4 +88,14 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await store.blobs.close();
     },
   };
+}
+
+/** Builds the runtime; if it refuses the scenario (a recording without a replayer), the store is released. */
+async function runtimeOrRelease(store: CloudStore, build: () => ScenarioRuntime): Promise<ScenarioRuntime> {
+  try {
+    return build();
+  } catch (err) {
+    await store.blobs.close();
+    throw err;
+  }
 }
