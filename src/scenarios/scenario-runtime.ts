@@ -78,7 +78,7 @@ export class ScenarioRuntime {
   admit(): RequestHandler {
     return async (_req, res, next) => {
       const leave = await this.#gate.enter();
-      res.once('finish', leave);
+      // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
       res.once('close', leave);
       res.locals['scenario'] = this.#active;
       markScenario(res, this.#active.scenario.name);
