@@ -1,14 +1,21 @@
 import express, { type Express } from 'express';
+import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { davRouter } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { notFoundError } from './http/errors.js';
+import { RequestJournal, type JournalEntry } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
-import { openStore, resetStore } from './mock-state.js';
+import { openStore } from './mock-state.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 import { restRouter } from './rest/index.js';
+import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
+import { loadScenario } from './scenarios/load.js';
+import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+import { seedPlanOf } from './scenarios/seed-tree.js';
+import type { ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { Links } from './xml/links.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
@@ -16,8 +23,14 @@ export interface MockApp {
   app: Express;
   store: CloudStore;
   options: ResolvedOptions;
-  /** State back to the seed (the demo tree unless seed is 'empty'). */
+  /** The active scenario (faults, latency, seed, recording). */
+  readonly scenario: ResolvedScenario;
+  /** Switches scenario atomically (a name, a path or an inline scenario); a scenario with a seed replaces the state. */
+  useScenario(scenario: string | ScenarioDefinition): Promise<ResolvedScenario>;
+  /** State back to the active scenario's seed; fault counters and the request journal cleared. */
   reset(): Promise<void>;
+  /** The request journal, oldest first, credentials removed. */
+  requests(): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
 }
@@ -25,24 +38,38 @@ export interface MockApp {
 /** Builds the express app in request order, one step a line. Never listens. */
 export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const resolved = resolveOptions(options);
-  const store = await openStore(resolved);
+  const cwd = process.cwd();
+  const initial = await loadScenario(resolved.scenario, cwd);
+  const store = await openStore(resolved, seedPlanOf(initial, resolved));
+  const journal = new RequestJournal();
+  const scenarios = await runtimeOrRelease(store, () =>
+    new ScenarioRuntime(initial, { store, options: resolved, journal, replayHandler: resolved.replayHandler, cwd }),
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
 
   // 1. one log line per request (method, path, status, time, user; never credentials or query)
   app.use(requestLog(resolved.log));
-  // 2. absolute links from --public-url or the request's Host
+  // 2. the admin API (switch, reset, journal, state): its own optional token, no faults, not journaled
+  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
+  // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
+  app.use(journal.middleware(), scenarios.admit());
+  // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
+  app.use(faultMiddleware(scenarios.delays));
+  // 5. a scenario that names a recording: the replayer answers here
+  app.use(replayStep());
+  // 6. absolute links from --public-url or the request's Host
   app.use((req, res, next) => {
     res.locals['links'] = new Links(resolved.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);
     next();
   });
-  // 3. the REST interface: Basic auth, X-Client-Specification, then one router per resource
-  const auth = basicAuth(() => resolved.users);
+  // 7. the REST interface: Basic auth, X-Client-Specification, then one router per resource
+  const auth = basicAuth(() => scenarios.users());
   app.use('/v2', auth, clientSpecification(resolved.strict, resolved.log), restRouter(store));
-  // 4. the WebDAV view over the same store, same credentials
+  // 8. the WebDAV view over the same store, same credentials
   app.use('/dav', auth, davRouter(store));
-  // 5. anything else is 404; every error becomes one text/plain answer
+  // 9. anything else is 404; every error becomes one text/plain answer
   app.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
   app.use(errorMiddleware(resolved.log));
 
@@ -50,7 +77,25 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     app,
     store,
     options: resolved,
-    reset: () => resetStore(store, resolved),
-    close: () => store.blobs.close(),
+    get scenario() {
+      return scenarios.scenario;
+    },
+    useScenario: (scenario) => scenarios.use(scenario),
+    reset: () => scenarios.reset(),
+    requests: () => journal.entries(),
+    close: async () => {
+      scenarios.close();
+      await store.blobs.close();
+    },
   };
+}
+
+/** Builds the runtime; if it refuses the scenario (a recording without a replayer), the store is released. */
+async function runtimeOrRelease(store: CloudStore, build: () => ScenarioRuntime): Promise<ScenarioRuntime> {
+  try {
+    return build();
+  } catch (err) {
+    await store.blobs.close();
+    throw err;
+  }
 }

@@ -5,3 +5,15 @@ export { DEFAULT_USERS, type MockOptions } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './storage/schema.js';
+export type { JournalEntry, RequestOutcome } from './http/journal.js';
+export { ScenarioError } from './scenarios/scenario-error.js';
+export type {
+  FaultMatch,
+  FaultResponse,
+  FaultRule,
+  ReplayHandlerFactory,
+  ResolvedScenario,
+  ScenarioDefinition,
+  ScenarioSeed,
+  SeedNode,
+} from './scenarios/types.js';

@@ -4,29 +4,40 @@ import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
 import { openMetadataDb } from './storage/metadata-store.js';
 
+/** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
+export interface SeedPlan {
+  users: string[];
+  tree?: (store: CloudStore, user: string) => Promise<void>;
+}
+
+/** The options' own plan: the configured users, with the demo tree unless seed is 'empty'. */
+export function defaultSeedPlan(options: ResolvedOptions): SeedPlan {
+  return { users: [...options.users.keys()], tree: options.seed === 'demo' ? seedDemoTree : undefined };
+}
+
 /** Opens the store for the options: lowdb (memory or file) plus blobs beside it, orphans dropped. */
-export async function openStore(options: ResolvedOptions): Promise<CloudStore> {
+export async function openStore(options: ResolvedOptions, plan: SeedPlan = defaultSeedPlan(options)): Promise<CloudStore> {
   const db = await openMetadataDb(options.data);
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
   const store = new CloudStore(db, blobs);
   const fresh = store.users().length === 0;
   const dropped = await blobs.sweep(store.tree.referencedBlobs());
   if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
-  await seedUsers(store, options, fresh);
+  await seedUsers(store, plan, fresh);
   return store;
 }
 
-/** Every configured user gets a root; a fresh state (or a reset) also gets the demo tree. */
-export async function seedUsers(store: CloudStore, options: ResolvedOptions, fresh: boolean): Promise<void> {
-  for (const user of options.users.keys()) {
+/** Every planned user gets a root; a fresh state (or a reset) also gets the planned tree. */
+export async function seedUsers(store: CloudStore, plan: SeedPlan, fresh: boolean): Promise<void> {
+  for (const user of plan.users) {
     const known = store.users().includes(user);
     await store.ensureUser(user);
-    if (!known && fresh && options.seed === 'demo') await seedDemoTree(store, user);
+    if (!known && fresh && plan.tree) await plan.tree(store, user);
   }
 }
 
-/** Back to the seed: empty state, then users and (unless --empty) the demo tree. */
-export async function resetStore(store: CloudStore, options: ResolvedOptions): Promise<void> {
+/** Back to the seed: empty state, then the planned users and trees. */
+export async function resetStore(store: CloudStore, plan: SeedPlan): Promise<void> {
   await store.clear();
-  await seedUsers(store, options, true);
+  await seedUsers(store, plan, true);
 }

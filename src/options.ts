@@ -1,3 +1,5 @@
+import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
+
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
   /** Login name to password. Default: { demo: 'demo' }. */
@@ -12,6 +14,12 @@ export interface MockOptions {
   strict?: boolean;
   /** true logs to stdout; a function receives each line. Default: silent. */
   log?: boolean | ((line: string) => void);
+  /** A built-in or ./scenarios name, a path to a scenario file, or an inline scenario. Default: 'default'. */
+  scenario?: string | ScenarioDefinition;
+  /** When set, /__admin requires it (Authorization: Bearer TOKEN or X-Admin-Token). Default: open. */
+  adminToken?: string;
+  /** Builds the handler that replays a recording named by a scenario's "recording" (the record-replay module). */
+  replayHandler?: ReplayHandlerFactory;
 }
 
 export interface ResolvedOptions {
@@ -21,6 +29,9 @@ export interface ResolvedOptions {
   publicUrl: string | undefined;
   strict: boolean;
   log: (line: string) => void;
+  scenario: string | ScenarioDefinition;
+  adminToken: string | undefined;
+  replayHandler: ReplayHandlerFactory | undefined;
 }
 
 export const DEFAULT_USERS: Readonly<Record<string, string>> = { demo: 'demo' };
@@ -42,6 +53,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     log,
+    scenario: options.scenario ?? 'default',
+    adminToken: options.adminToken || undefined,
+    replayHandler: options.replayHandler,
   };
 }
 

@@ -17,15 +17,21 @@ export interface RunningMock {
   port: number;
   app: MockApp['app'];
   store: MockApp['store'];
-  /** State back to the seed; call it in beforeEach/afterEach. */
+  /** The active scenario. */
+  readonly scenario: MockApp['scenario'];
+  /** Switches scenario atomically: a built-in or ./scenarios name, a path, or an inline scenario. */
+  useScenario: MockApp['useScenario'];
+  /** State back to the active scenario's seed, fault counters and journal cleared; call it in beforeEach/afterEach. */
   reset(): Promise<void>;
+  /** The request journal (method, path, status, outcome, fault), oldest first, credentials removed. */
+  requests: MockApp['requests'];
   /** Stops listening, drops open connections and releases the store. */
   close(): Promise<void>;
 }
 
 /**
  * Starts the emulator on a port (0 by default) for a test suite:
- * `const mock = await startMock(); ... await mock.close();`
+ * `const mock = await startMock({ scenario: 'tag-objects-500' }); ... await mock.close();`
  */
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const mock = await createApp(options);
@@ -39,7 +45,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     port,
     app: mock.app,
     store: mock.store,
+    get scenario() {
+      return mock.scenario;
+    },
+    useScenario: mock.useScenario,
     reset: mock.reset,
+    requests: mock.requests,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

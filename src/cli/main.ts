@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('csp-mock')
   .usage('$0 <command> [options]\n\nA record-and-replay mock of the Mezeo Cloud Storage Platform API v2 (/v2 and /dav).')
   .command(serveCommand)
+  .command(scenariosCommand)
   .demandCommand(1, 'name a command, e.g. "csp-mock serve"')
   .strict()
   .help()

@@ -10,6 +10,8 @@ interface ServeArgs {
   'public-url'?: string;
   strict: boolean;
   empty: boolean;
+  scenario?: string;
+  'admin-token'?: string;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -23,10 +25,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
-      .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' }) as never,
+      .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' })
+      .option('scenario', { type: 'string', describe: 'scenario NAME (see "csp-mock scenarios") or PATH to a scenario file (default: default)' })
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' }) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({
+      scenario: args.scenario,
+      adminToken: args['admin-token'],
       port: args.port,
       host: args.host,
       data: args.data,
@@ -35,9 +41,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       strict: args.strict,
       seed: args.empty ? 'empty' : 'demo',
       log: true,
+    }).catch((err: unknown) => {
+      // A malformed scenario (or a taken port) is a message for a person, not a stack trace.
+      console.error(`csp-mock: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
     });
     const who = Object.keys(users ?? { demo: 'demo' }).join(', ');
     console.log(`csp-mock listening on ${mock.url} (REST ${mock.url}/v2, WebDAV ${mock.url}/dav; users: ${who})`);
+    console.log(`scenario ${mock.scenario.name}; admin API ${mock.url}/__admin`);
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) return;

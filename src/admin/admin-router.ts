@@ -1,0 +1,88 @@
+import express, { Router, type RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { HttpError } from '../http/errors.js';
+import type { RequestJournal } from '../http/journal.js';
+import { listScenarios } from '../scenarios/catalog.js';
+import { ScenarioError } from '../scenarios/scenario-error.js';
+import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
+import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
+import { stateView } from './state-view.js';
+
+export interface AdminDeps {
+  runtime: ScenarioRuntime;
+  journal: RequestJournal;
+  store: CloudStore;
+  /** When set, every admin request must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
+  token: string | undefined;
+  cwd: string;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function tokenCheck(token: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (token === undefined) return next();
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    const given = bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
+    if (given !== undefined && sameToken(given, token)) return next();
+    next(new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }));
+  };
+}
+
+function summary(scenario: ResolvedScenario): Record<string, unknown> {
+  const { name, description, source, latency, recording } = scenario;
+  return { name, description, source, faults: scenario.faults.length, latency: latency ?? null, recording: recording ?? null, seeded: !!scenario.seed };
+}
+
+/** {"name": NAME|PATH} switches by name; any other object is an inline scenario. */
+function scenarioSpec(body: unknown): string | ScenarioDefinition {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'send a JSON object: {"name": "NAME or PATH"} or an inline scenario');
+  }
+  const keys = Object.keys(body);
+  const name = (body as { name?: unknown }).name;
+  if (keys.length === 1 && typeof name === 'string') return name;
+  return body as ScenarioDefinition;
+}
+
+/** The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth. */
+export function adminRouter(deps: AdminDeps): Router {
+  const router = Router();
+  router.use(tokenCheck(deps.token));
+
+  router.get('/scenario', (_req, res) => {
+    res.json(summary(deps.runtime.scenario));
+  });
+  router.put('/scenario', express.json({ limit: '5mb', type: () => true }), async (req, res) => {
+    try {
+      res.json(summary(await deps.runtime.use(scenarioSpec(req.body))));
+    } catch (err) {
+      if (err instanceof ScenarioError) throw new HttpError(400, err.message);
+      throw err;
+    }
+  });
+  router.get('/scenarios', (_req, res) => {
+    res.json({ scenarios: listScenarios(deps.cwd) });
+  });
+  router.post('/reset', async (_req, res) => {
+    await deps.runtime.reset();
+    res.status(204).end();
+  });
+  router.get('/requests', (_req, res) => {
+    res.json({ requests: deps.journal.entries() });
+  });
+  router.delete('/requests', (_req, res) => {
+    deps.journal.clear();
+    res.status(204).end();
+  });
+  router.get('/state', (_req, res) => {
+    res.json(stateView(deps.store, deps.runtime.scenario.name));
+  });
+  router.use((req, _res, next) => next(new HttpError(404, `no admin resource at /__admin${req.path}`)));
+  return router;
+}

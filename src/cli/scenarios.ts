@@ -1,0 +1,17 @@
+import type { CommandModule } from 'yargs';
+import { listScenarios } from '../scenarios/catalog.js';
+
+/** `csp-mock scenarios`: the built-in and local (./scenarios) scenarios with their descriptions. */
+export const scenariosCommand: CommandModule<object, object> = {
+  command: 'scenarios',
+  describe: 'list the built-in and local (./scenarios) scenarios',
+  handler: () => {
+    const all = listScenarios(process.cwd());
+    const width = Math.max(...all.map((s) => s.name.length));
+    for (const s of all) {
+      const where = s.builtIn ? 'built-in' : s.file;
+      console.log(`${s.name.padEnd(width)}  ${s.description}${s.builtIn ? '' : ` (${where})`}`);
+    }
+    console.log(`\nserve one with: csp-mock serve --scenario NAME (or a path to a scenario file)`);
+  },
+};

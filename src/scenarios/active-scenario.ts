@@ -1,0 +1,62 @@
+import type { Request, RequestHandler } from 'express';
+import { compileMatch, type RequestPredicate } from './request-match.js';
+import { seededRandom } from './seeded-random.js';
+import type { FaultRule, ResolvedScenario } from './types.js';
+
+/** A fault rule with its counters: how often it matched and how often it applied. */
+export class ArmedRule {
+  readonly rule: FaultRule;
+  readonly label: string;
+  readonly #matches: RequestPredicate;
+  readonly #draw: (() => number) | undefined;
+  #matched = 0;
+  #applied = 0;
+
+  constructor(rule: FaultRule, index: number) {
+    this.rule = rule;
+    this.label = rule.name ?? `faults[${index}]`;
+    this.#matches = compileMatch(rule.match);
+    this.#draw = rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 1);
+  }
+
+  /** Counts a matching request and says whether the fault applies to it (after, times, probability). */
+  fires(req: Request): boolean {
+    if (!this.#matches(req)) return false;
+    this.#matched += 1;
+    if (this.#matched <= (this.rule.after ?? 0)) return false;
+    if (this.rule.times !== undefined && this.#applied >= this.rule.times) return false;
+    if (this.#draw && this.#draw() >= this.rule.probability!) return false;
+    this.#applied += 1;
+    return true;
+  }
+}
+
+/** A scenario ready to serve: armed rules, a latency source and the replay handler, all fresh. */
+export class ActiveScenario {
+  readonly scenario: ResolvedScenario;
+  readonly rules: ArmedRule[];
+  readonly replay: RequestHandler | undefined;
+  readonly #latency: (() => number) | undefined;
+
+  constructor(scenario: ResolvedScenario, replay: RequestHandler | undefined) {
+    this.scenario = scenario;
+    this.rules = scenario.faults.map((rule, i) => new ArmedRule(rule, i));
+    this.replay = replay;
+    const latency = scenario.latency;
+    if (latency) {
+      const span = Math.max(0, (latency.maxMs ?? latency.minMs) - latency.minMs);
+      const draw = seededRandom(latency.seed ?? 1);
+      this.#latency = () => latency.minMs + Math.round(draw() * span);
+    }
+  }
+
+  /** Milliseconds to wait before this request (global latency), or 0. */
+  latencyMs(): number {
+    return this.#latency ? this.#latency() : 0;
+  }
+
+  /** The first rule that matches and fires; rules that match but do not fire still count the request. */
+  faultFor(req: Request): ArmedRule | undefined {
+    return this.rules.find((rule) => rule.fires(req));
+  }
+}

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ScenarioError } from './scenario-error.js';
+
+/** The built-in scenarios ship in the package's scenarios/ folder (two levels above src/ or dist/). */
+export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCHEMA_FILE = join(BUILTIN_DIR, 'scenario.schema.json');
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A name unless it looks like a path (a slash, or a .json ending). */
+export function isScenarioPath(spec: string): boolean {
+  return /[\\/]/.test(spec) || spec.endsWith('.json');
+}
+
+/** Folders searched for a scenario name, first hit wins: the referring file's folder, ./scenarios, built-ins. */
+function searchDirs(cwd: string, nearDir?: string): string[] {
+  const dirs = [nearDir, join(cwd, 'scenarios'), BUILTIN_DIR].filter((d): d is string => d !== undefined);
+  return [...new Set(dirs.map((d) => resolve(d)))];
+}
+
+/** The file a --scenario value (or an extends value) names; `nearDir` is the referring file's folder. */
+export async function locateScenario(spec: string, cwd: string, nearDir?: string, referrer = 'scenario'): Promise<string> {
+  if (isScenarioPath(spec)) return resolve(nearDir ?? cwd, spec);
+  if (!NAME.test(spec)) throw new ScenarioError(referrer, undefined, `"${spec}" is neither a scenario name nor a path`);
+  for (const dir of searchDirs(cwd, nearDir)) {
+    const file = join(dir, `${spec}.json`);
+    try {
+      await access(file);
+      return file;
+    } catch {
+      // not in this folder; try the next
+    }
+  }
+  const known = listScenarios(cwd).map((s) => s.name);
+  throw new ScenarioError(referrer, undefined, `no scenario named "${spec}" (known: ${known.join(', ')})`);
+}
+
+export interface ScenarioListing {
+  name: string;
+  description: string;
+  file: string;
+  builtIn: boolean;
+}
+
+/** Built-in and local (./scenarios) scenarios with their descriptions; a local one shadows a built-in. */
+export function listScenarios(cwd: string): ScenarioListing[] {
+  const found = new Map<string, ScenarioListing>();
+  for (const dir of [BUILTIN_DIR, join(cwd, 'scenarios')].map((d) => resolve(d))) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json') && n !== basename(SCHEMA_FILE));
+    } catch {
+      continue;
+    }
+    for (const fileName of names.sort()) {
+      const file = join(dir, fileName);
+      const name = fileName.slice(0, -'.json'.length);
+      found.set(name, { name, description: describeFile(file), file, builtIn: dirname(file) === resolve(BUILTIN_DIR) });
+    }
+  }
+  return [...found.values()];
+}
+
+function describeFile(file: string): string {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { description?: unknown };
+    return typeof parsed.description === 'string' ? parsed.description : '';
+  } catch (err) {
+    return `(unreadable: ${(err as Error).message})`;
+  }
+}

@@ -1,0 +1,105 @@
+import type { RequestHandler, Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { markScenario, type RequestJournal } from '../http/journal.js';
+import { resetStore } from '../mock-state.js';
+import type { ResolvedOptions } from '../options.js';
+import { ActiveScenario } from './active-scenario.js';
+import { loadScenario } from './load.js';
+import { PendingDelays } from './pending-delays.js';
+import { ScenarioError } from './scenario-error.js';
+import { seedPlanOf, usersOf } from './seed-tree.js';
+import { SwitchGate } from './switch-gate.js';
+import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './types.js';
+
+export interface ScenarioRuntimeDeps {
+  store: CloudStore;
+  options: ResolvedOptions;
+  journal: RequestJournal;
+  replayHandler: ReplayHandlerFactory | undefined;
+  /** Where names and relative paths are looked up (./scenarios). */
+  cwd: string;
+}
+
+/** The active scenario a request was admitted under (set by the runtime's admit step). */
+export function activeOf(res: Response): ActiveScenario {
+  return res.locals['scenario'] as ActiveScenario;
+}
+
+/** Holds the active scenario and switches it atomically; reset goes back to its seed. */
+export class ScenarioRuntime {
+  readonly delays = new PendingDelays();
+  readonly #deps: ScenarioRuntimeDeps;
+  readonly #gate = new SwitchGate();
+  #active: ActiveScenario;
+  #users: ReadonlyMap<string, string>;
+
+  constructor(initial: ResolvedScenario, deps: ScenarioRuntimeDeps) {
+    this.#deps = deps;
+    this.#active = this.#arm(initial);
+    this.#users = usersOf(initial, deps.options);
+  }
+
+  get scenario(): ResolvedScenario {
+    return this.#active.scenario;
+  }
+
+  /** The logins and passwords Basic auth accepts under the active scenario. */
+  users(): ReadonlyMap<string, string> {
+    return this.#users;
+  }
+
+  /**
+   * Switches to another scenario (name, path or inline definition). Its faults start fresh; if it
+   * declares a seed, the state is replaced by that seed. Nothing changes when loading fails.
+   */
+  async use(spec: string | ScenarioDefinition): Promise<ResolvedScenario> {
+    const scenario = await loadScenario(spec, this.#deps.cwd);
+    const active = this.#arm(scenario);
+    await this.#gate.exclusive(async () => {
+      this.#active = active;
+      this.#users = usersOf(scenario, this.#deps.options);
+      if (scenario.seed) await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+    });
+    this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
+    return scenario;
+  }
+
+  /** State back to the active scenario's seed; fault counters and the journal cleared. */
+  async reset(): Promise<void> {
+    await this.#gate.exclusive(async () => {
+      const scenario = this.#active.scenario;
+      await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+      this.#active = this.#arm(scenario);
+      this.#deps.journal.clear();
+    });
+  }
+
+  /** Admits a request under the current scenario, which it keeps until its response is done. */
+  admit(): RequestHandler {
+    return async (_req, res, next) => {
+      const leave = await this.#gate.enter();
+      // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
+      res.once('close', leave);
+      res.locals['scenario'] = this.#active;
+      markScenario(res, this.#active.scenario.name);
+      next();
+    };
+  }
+
+  close(): void {
+    this.delays.cancelAll();
+  }
+
+  #arm(scenario: ResolvedScenario): ActiveScenario {
+    if (!scenario.recording) return new ActiveScenario(scenario, undefined);
+    const factory = this.#deps.replayHandler;
+    if (!factory) {
+      throw new ScenarioError(scenario.source, 'recording', `replaying "${scenario.recording}" needs the replayer, which is not wired in`);
+    }
+    try {
+      return new ActiveScenario(scenario, factory(scenario.recording, scenario));
+    } catch (err) {
+      throw new ScenarioError(scenario.source, 'recording', (err as Error).message);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { SCHEMA_FILE } from './catalog.js';
+import { ScenarioError } from './scenario-error.js';
+import type { FaultRule, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
+
+// The published schema is the one the mock validates against, so the two cannot drift apart.
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+const validateShape = ajv.compile<ScenarioDefinition>(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object);
+
+/** "/faults/0/respond" -> "faults[0].respond" */
+function fieldOf(pointer: string, child?: string): string {
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || '(top level)';
+}
+
+function describe(error: ErrorObject): { field: string; problem: string } {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperty':
+    case 'additionalProperties':
+      return { field: fieldOf(error.instancePath, String(params['additionalProperty'])), problem: 'is not a known field' };
+    case 'required':
+      return { field: fieldOf(error.instancePath, String(params['missingProperty'])), problem: 'is required' };
+    case 'anyOf': {
+      const hint = (error.parentSchema as { description?: string } | undefined)?.description;
+      return { field: fieldOf(error.instancePath), problem: `has none of the allowed forms${hint ? ` (${hint})` : ''}` };
+    }
+    case 'enum':
+      return { field: fieldOf(error.instancePath), problem: `must be one of ${JSON.stringify(params['allowedValues'])}` };
+    default:
+      return { field: fieldOf(error.instancePath), problem: error.message ?? 'is invalid' };
+  }
+}
+
+/** The most specific error: the deepest field; an anyOf only when nothing inside it is deeper. */
+function mostSpecific(errors: ErrorObject[]): ErrorObject {
+  const depth = (e: ErrorObject): number => e.instancePath.split('/').length + (e.keyword === 'anyOf' ? 0.5 : 0);
+  return errors.reduce((best, e) => (depth(e) > depth(best) ? e : best));
+}
+
+/** Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError. */
+export function checkScenario(value: unknown, source: string): ScenarioDefinition {
+  if (!validateShape(value)) {
+    const { field, problem } = describe(mostSpecific(validateShape.errors ?? []));
+    throw new ScenarioError(source, field, problem);
+  }
+  value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
+  const latency = value.latency;
+  if (latency?.maxMs !== undefined && latency.maxMs < latency.minMs) {
+    throw new ScenarioError(source, 'latency.maxMs', 'must not be below minMs');
+  }
+  if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
+  for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
+  return value;
+}
+
+function checkRule(rule: FaultRule, field: string, source: string): void {
+  const fail = (sub: string, problem: string): never => {
+    throw new ScenarioError(source, sub ? `${field}.${sub}` : field, problem);
+  };
+  const reset = rule.connection === 'reset';
+  const truncate = rule.truncateAfterBytes !== undefined;
+  if (!rule.respond && !rule.connection && !truncate && rule.delayMs === undefined) {
+    fail('', 'needs an action: respond, connection, truncateAfterBytes or delayMs');
+  }
+  if (rule.respond && reset) fail('connection', '"reset" sends no response, so it cannot go with respond');
+  if (rule.respond && truncate) fail('truncateAfterBytes', 'truncates the real response, so it cannot go with respond');
+  if (reset && truncate) fail('truncateAfterBytes', 'cannot go with connection "reset"');
+  if (rule.respond?.delayMs !== undefined && rule.delayMs !== undefined) fail('delayMs', 'give one delay: respond.delayMs or delayMs');
+  if (rule.probability !== undefined && rule.seed === undefined) fail('seed', 'is required with probability (reproducible flakiness)');
+  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
+}
+
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+function checkTree(tree: SeedTree, field: string, source: string): void {
+  if (tree === 'demo') return;
+  const names = new Set<string>();
+  tree.forEach((node, i) => {
+    const at = `${field}[${i}]`;
+    checkNode(node, at, source);
+    const name = (node.container ?? node.file)!.normalize('NFC');
+    if (names.has(name)) throw new ScenarioError(source, at, `"${name}" appears twice in one container`);
+    names.add(name);
+  });
+}
+
+function checkNode(node: SeedNode, field: string, source: string): void {
+  const fail = (sub: string, problem: string): never => {
+    throw new ScenarioError(source, `${field}${sub ? `.${sub}` : ''}`, problem);
+  };
+  if ((node.container === undefined) === (node.file === undefined)) fail('', 'needs exactly one of container or file');
+  const name = (node.container ?? node.file)!;
+  if (name.includes('/') || name === '.' || name === '..' || /[\u0000-\u001f\u007f]/.test(name) || !name.trim()) {
+    fail(node.container !== undefined ? 'container' : 'file', `"${name}" is not a valid name`);
+  }
+  const contents = (['text', 'base64', 'fixture'] as const).filter((k) => node[k] !== undefined);
+  if (node.container !== undefined) {
+    for (const key of [...contents, 'mimeType', 'public'] as const) if (node[key] !== undefined) fail(key, 'applies to files only');
+    if (node.children) checkTree(node.children, `${field}.children`, source);
+    return;
+  }
+  if (node.children) fail('children', 'applies to containers only');
+  if (contents.length > 1) fail(contents[1]!, `give one content: ${contents.join(' or ')}`);
+  if (node.base64 !== undefined && !BASE64.test(node.base64)) fail('base64', 'is not valid base64');
+}

@@ -1,0 +1,129 @@
+import type { RequestHandler } from 'express';
+
+/** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
+
+/** A string must equal the value; true means present, false means absent. */
+export type Condition = string | boolean;
+
+/** Which requests a fault rule applies to; every given condition must hold. */
+export interface FaultMatch {
+  /** A method, a list of methods, or "*" for any. */
+  method: string | string[];
+  /** A path glob without the query: "*" is one segment (or part of one), "**" any number of segments. */
+  path: string;
+  /** Header name (any case) to a value that must be equal, true (present) or false (absent). */
+  headers?: Record<string, Condition>;
+  /** The media type without parameters; "type/*" allowed. */
+  contentType?: string;
+  /** Query parameter to a value that must be equal, true (present) or false (absent). */
+  query?: Record<string, Condition>;
+}
+
+/** The answer a fault sends instead of the service's (text/plain; charset=UTF-8 unless headers say otherwise). */
+export interface FaultResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+}
+
+/** One fault: a match, optional counters, and one action (respond, connection, truncateAfterBytes or delayMs). */
+export interface FaultRule {
+  /** Shown in the request journal; default "faults[i]". */
+  name?: string;
+  match: FaultMatch;
+  /** Apply to the first N eligible matches only. */
+  times?: number;
+  /** Let the first N matches through. */
+  after?: number;
+  /** Chance (0..1) of applying to an eligible match; needs `seed`. */
+  probability?: number;
+  /** Seed of the probability draws: the same seed gives the same failures. */
+  seed?: number;
+  respond?: FaultResponse;
+  /** "close": send the whole response, then close the socket. "reset": destroy it with no response. */
+  connection?: 'close' | 'reset';
+  /** Send the headers and the first N body bytes of the real response, then close. */
+  truncateAfterBytes?: number;
+  /** Delay before the action (alone: delay the real response). */
+  delayMs?: number;
+}
+
+/** A container (`container`, `children`) or a file (`file` and at most one of text, base64, fixture). */
+export interface SeedNode {
+  container?: string;
+  file?: string;
+  children?: SeedNode[];
+  text?: string;
+  base64?: string;
+  fixture?: string;
+  mimeType?: string;
+  public?: boolean;
+  tags?: string[];
+  metadata?: Record<string, string>;
+}
+
+export type SeedTree = 'demo' | SeedNode[];
+
+/** The state a scenario starts from: extra users, and every user's tree (or one tree per user). */
+export interface ScenarioSeed {
+  users?: Record<string, string>;
+  tree?: SeedTree;
+  trees?: Record<string, SeedTree>;
+}
+
+/** Added before every service request: minMs, or a seeded uniform delay between minMs and maxMs. */
+export interface Latency {
+  minMs: number;
+  maxMs?: number;
+  seed?: number;
+}
+
+/** A scenario as written in a file or passed inline. */
+export interface ScenarioDefinition {
+  $schema?: string;
+  name?: string;
+  description?: string;
+  extends?: string;
+  latency?: Latency;
+  recording?: string;
+  seed?: ScenarioSeed;
+  faults?: FaultRule[];
+}
+
+/** A seed node with its content read (fixtures and base64 decoded at load time). */
+export type ResolvedSeedNode =
+  | { kind: 'container'; name: string; children: ResolvedSeedNode[]; tags: string[]; metadata: Record<string, string> }
+  | {
+      kind: 'file';
+      name: string;
+      content: Buffer;
+      mimeType: string | undefined;
+      public: boolean;
+      tags: string[];
+      metadata: Record<string, string>;
+    };
+
+export type ResolvedSeedTree = 'demo' | ResolvedSeedNode[];
+
+export interface ResolvedSeed {
+  users: Record<string, string>;
+  tree: ResolvedSeedTree | undefined;
+  trees: Record<string, ResolvedSeedTree>;
+}
+
+/** A scenario with `extends` merged and every file read: what the mock runs. */
+export interface ResolvedScenario {
+  name: string;
+  description: string;
+  /** The file it came from, or "inline". */
+  source: string;
+  faults: FaultRule[];
+  latency: Latency | undefined;
+  /** A recording in recordings/ to replay for requests no fault answers. */
+  recording: string | undefined;
+  seed: ResolvedSeed | undefined;
+}
+
+/** Builds the handler that replays a named recording (wired by the record-replay module). */
+export type ReplayHandlerFactory = (recording: string, scenario: ResolvedScenario) => RequestHandler;

@@ -1,0 +1,101 @@
+import type { Request, Response } from 'express';
+import { markOutcome } from '../http/journal.js';
+import type { FaultResponse } from './types.js';
+
+/** After the response is written, close the socket (Connection: close really closes). */
+export function closeAfterResponse(res: Response): void {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  // Node detaches the socket from the response on 'finish' before later listeners run: hold it here.
+  const socket = res.socket;
+  res.once('finish', () => socket?.destroySoon());
+  markOutcome(res, 'closed');
+}
+
+/** Tears the connection down with a TCP RST and no response at all. */
+export function resetConnection(req: Request, res: Response): void {
+  markOutcome(res, 'reset');
+  const socket = req.socket;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+/** Sends a declared response; text/plain unless the rule gives a Content-Type. */
+export function sendFaultResponse(res: Response, respond: FaultResponse, close: boolean): void {
+  res.status(respond.status);
+  const headers = respond.headers ?? {};
+  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
+  if (!hasType) res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (close) closeAfterResponse(res);
+  // A Buffer keeps express from rewriting a declared charset.
+  res.end(Buffer.from(respond.body ?? '', 'utf8'));
+}
+
+type WriteCallback = (err?: Error | null) => void;
+type Chunk = string | Buffer | Uint8Array;
+interface WritableBody {
+  write(chunk: Chunk, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): boolean;
+  end(chunk?: Chunk | WriteCallback, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): unknown;
+}
+
+function toBuffer(chunk: Chunk, encoding: unknown): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  return Buffer.from(chunk);
+}
+
+/**
+ * Lets the real response through up to `limit` body bytes, then closes the socket: the headers
+ * (with the full Content-Length) and the first bytes arrive, the rest never does.
+ */
+export function truncateBody(res: Response, limit: number): void {
+  const body = res as unknown as WritableBody;
+  const write = body.write.bind(res);
+  const end = body.end.bind(res);
+  let sent = 0;
+  let cut = false;
+  const callbackOf = (...args: unknown[]): WriteCallback | undefined =>
+    args.find((a): a is WriteCallback => typeof a === 'function');
+
+  const cutAfter = (buf: Buffer): void => {
+    cut = true;
+    markOutcome(res, 'truncated');
+    if (!res.headersSent) res.flushHeaders();
+    const head = buf.subarray(0, Math.max(0, limit - sent));
+    sent += head.length;
+    if (head.length > 0) write(head);
+    res.socket?.destroySoon();
+  };
+
+  body.write = (chunk, encoding, cb) => {
+    const done = callbackOf(encoding, cb);
+    if (cut) {
+      done?.();
+      return true;
+    }
+    const buf = toBuffer(chunk, encoding);
+    if (sent + buf.length > limit) {
+      cutAfter(buf);
+      done?.();
+      return true;
+    }
+    sent += buf.length;
+    return write(buf, done);
+  };
+
+  body.end = (chunk, encoding, cb) => {
+    const done = callbackOf(chunk, encoding, cb);
+    if (cut) {
+      done?.();
+      return res;
+    }
+    const buf = typeof chunk === 'function' || chunk === undefined ? Buffer.alloc(0) : toBuffer(chunk, encoding);
+    if (sent + buf.length > limit) {
+      cutAfter(buf);
+      done?.();
+      return res;
+    }
+    // The whole body fits: the response completes, then the connection closes as declared.
+    closeAfterResponse(res);
+    return end(buf, done);
+  };
+}
