@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import multer from 'multer';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 import { EntityError } from '../xml/requests.js';
+import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
 
 const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
@@ -45,11 +46,7 @@ export function sendHttpError(res: Response, error: HttpError): void {
   res.status(error.status);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
-  if (error.closeConnection) {
-    res.setHeader('Connection', 'close');
-    // Node ends a Connection: close response by closing the socket; destroy makes sure of it.
-    res.on('finish', () => res.socket?.destroySoon());
-  }
+  if (error.closeConnection) closeAfterResponse(res);
   // A Buffer keeps express from rewriting the charset to lower case.
   res.send(Buffer.from(`${error.status} ${error.message}\n`, 'utf8'));
 }

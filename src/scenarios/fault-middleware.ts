@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import { markFault } from '../http/journal.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf } from './scenario-runtime.js';
-import { closeAfterResponse, resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
+import { closeAfterResponse } from '../http/close-connection.js';
+import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
 
 /** Global latency, then the first fault rule that matches and fires: it answers, or wraps the real answer. */
 export function faultMiddleware(delays: PendingDelays): RequestHandler {

@@ -1,15 +1,7 @@
 import type { Request, Response } from 'express';
+import { closeAfterResponse } from '../http/close-connection.js';
 import { markOutcome } from '../http/journal.js';
 import type { FaultResponse } from './types.js';
-
-/** After the response is written, close the socket (Connection: close really closes). */
-export function closeAfterResponse(res: Response): void {
-  if (!res.headersSent) res.setHeader('Connection', 'close');
-  // Node detaches the socket from the response on 'finish' before later listeners run: hold it here.
-  const socket = res.socket;
-  res.once('finish', () => socket?.destroySoon());
-  markOutcome(res, 'closed');
-}
 
 /** Tears the connection down with a TCP RST and no response at all. */
 export function resetConnection(req: Request, res: Response): void {
