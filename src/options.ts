@@ -1,3 +1,5 @@
+import type { MockMode } from './record-replay/mode.js';
+
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
   /** Login name to password. Default: { demo: 'demo' }. */
@@ -12,6 +14,8 @@ export interface MockOptions {
   strict?: boolean;
   /** true logs to stdout; a function receives each line. Default: silent. */
   log?: boolean | ((line: string) => void);
+  /** emulate (default), record through a proxy to an upstream, or replay a recording. */
+  mode?: MockMode;
 }
 
 export interface ResolvedOptions {
@@ -21,6 +25,7 @@ export interface ResolvedOptions {
   publicUrl: string | undefined;
   strict: boolean;
   log: (line: string) => void;
+  mode: MockMode;
 }
 
 export const DEFAULT_USERS: Readonly<Record<string, string>> = { demo: 'demo' };
@@ -42,6 +47,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     log,
+    mode: options.mode ?? { kind: 'emulate' },
   };
 }
 
