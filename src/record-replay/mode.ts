@@ -68,7 +68,7 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
         publicUrl: ctx.publicUrl,
         log: ctx.log,
       });
-      return { handler: ((req, res) => proxy(req, res)) satisfies RequestHandler, onCheckContinue: markAwaitingContinue, reset: async () => undefined, close: () => writer.flush() };
+      return { handler: ((req, res) => proxy(req, res)) satisfies RequestHandler, onCheckContinue: markAwaitingContinue, reset: async () => undefined, close: () => proxy.settled() };
     }
     case 'replay': {
       const recording = typeof mode.recording === 'string' ? await readRecording(mode.recording) : mode.recording;

@@ -33,12 +33,19 @@ const MAX_LINK_BODY = 16 * 1024 * 1024;
  * (only XML and uri-list entities are held, to swap the upstream's origin for ours in their links),
  * and writes each exchange to the recording once both sides are complete.
  */
-export function createRecordingProxy(options: RecorderOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export interface RecordingProxy {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Resolves once every exchange whose answer has started is written (call before closing). */
+  settled(): Promise<void>;
+}
+
+export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
+  const pending = new Set<Promise<void>>();
   const threshold = options.sidecarThreshold ?? DEFAULT_SIDECAR_THRESHOLD;
   const log = options.log ?? (() => undefined);
   const { upstream, writer } = options;
 
-  return (req, res) => {
+  const proxy = ((req: IncomingMessage, res: ServerResponse) => {
     const id = writer.reserveId();
     const clientOrigin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
     const origins = [upstream.origin, clientOrigin];
@@ -113,7 +120,9 @@ export function createRecordingProxy(options: RecorderOptions): (req: IncomingMe
         );
       };
       const recorded = (p: Promise<void>): void => {
-        p.catch((err: Error) => log(`record: exchange ${id} not written: ${err.message}`));
+        const tracked = p.catch((err: Error) => log(`record: exchange ${id} not written: ${err.message}`));
+        pending.add(tracked);
+        void tracked.finally(() => pending.delete(tracked));
       };
 
       if (carriesLinks(upstreamRes.headers['content-type'])) {
@@ -133,7 +142,12 @@ export function createRecordingProxy(options: RecorderOptions): (req: IncomingMe
       upstreamRes.pipe(res);
       recorded(pipeline(upstreamRes, responseCapture).then(() => finish(responseCapture.stored())));
     });
+  }) as RecordingProxy;
+  proxy.settled = async () => {
+    await Promise.all([...pending]);
+    await writer.flush();
   };
+  return proxy;
 }
 
 function readAll(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
