@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { binaryBytes, multipartBody, send, type ClientRequest, type ClientResponse } from './http-client.js';
 
+/** What `npm run record:example` uses; the recording must hold none of it. */
+export const EXAMPLE_CREDENTIALS: SessionCredentials = { user: 'demo', password: 'example-password', cloudKey: 'example-cloud-key' };
+
 export interface SessionCredentials {
   user: string;
   password: string;
@@ -68,7 +71,7 @@ export async function runExampleSession(baseUrl: string, creds: SessionCredentia
   );
   await step('put archive.bin content (chunked, sidecar)', { method: 'PUT', path: `${archive}/content`, headers: { 'Content-Type': 'application/octet-stream' }, body: SESSION_FILES.archive, chunks: 7 }, 204);
 
-  await step('list root', { method: 'GET', path: `${root}/contents` }, 200);
+  await step('list root (paged, cache-busted)', { method: 'GET', path: `${root}/contents?start=0&count=50&n=${Date.now()}` }, 200);
   await step('list Projects (depth 1)', { method: 'GET', path: `${projects}/contents`, headers: { 'X-Cloud-Depth': '1' } }, 200);
   await step('download logo.bin', { method: 'GET', path: `${logo}/content` }, 200);
   await step('read logo.bin bytes 0-99 (Range)', { method: 'GET', path: `${logo}/content`, headers: { Range: 'bytes=0-99' } }, 206);

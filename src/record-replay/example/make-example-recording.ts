@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startMock } from '../../server.js';
 import { sidecarDirName } from '../recording-io.js';
-import { runExampleSession } from './client-session.js';
+import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
 
 /**
  * Remakes recordings/example-session.json: the emulator (empty tree) plays the real service, the
@@ -12,10 +12,10 @@ import { runExampleSession } from './client-session.js';
 const out = resolve(process.argv[2] ?? 'recordings/example-session.json');
 await rm(out, { force: true });
 await rm(resolve(out, '..', sidecarDirName(out)), { recursive: true, force: true });
-const upstream = await startMock({ seed: 'empty', users: { demo: 'example-password' } });
+const upstream = await startMock({ seed: 'empty', users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password } });
 const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
 try {
-  const steps = await runExampleSession(recorder.url, { user: 'demo', password: 'example-password', cloudKey: 'example-cloud-key' });
+  const steps = await runExampleSession(recorder.url, EXAMPLE_CREDENTIALS);
   console.log(`recorded ${steps.length} exchanges into ${out}`);
 } finally {
   await recorder.close();

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { runExampleSession, SESSION_FILES, type SessionStep } from '../../../src/record-replay/example/client-session.js';
+import { EXAMPLE_CREDENTIALS, runExampleSession, SESSION_FILES, type SessionStep } from '../../../src/record-replay/example/client-session.js';
 import { send } from '../../../src/record-replay/example/http-client.js';
-import { CREDS, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
+import { CREDS, RECORDINGS_DIR, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
 
 const isLinkBody = (s: SessionStep): boolean => /xml|uri-list/.test(String(s.response.headers['content-type']));
 
@@ -98,6 +98,10 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     expect(headerNames).toContain('x-client-specification');
     for (const name of ['authorization', 'x-cloud-key', 'cookie', 'set-cookie']) expect(headerNames).not.toContain(name);
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
+  });
+
+  it('the shipped example recordings hold no credential of the session that made them', async () => {
+    expect(await findInFiles(RECORDINGS_DIR, secretsOf(EXAMPLE_CREDENTIALS))).toEqual([]);
   });
 
   it('replays the session with the same statuses, content types and body bytes, binary and multipart included', async () => {

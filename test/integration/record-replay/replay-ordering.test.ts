@@ -78,7 +78,18 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     expect(otherBytes.status).toBe(404);
   });
 
-  it('writes our own origin into replayed links, and ignores cache-busting ?n= and query order', async () => {
+  it('matches the query sorted, without the cache-busting ?n=, and tells other values apart', async () => {
+    const paged = recording.exchanges.find((e) => e.request.query.some(([k]) => k === 'start'))!;
+    expect(paged.request.query.map(([k]) => k)).toEqual(['start', 'count', 'n']);
+    const reordered = await request(mock.app).get(`${paged.request.path}?n=1&count=50&start=0`);
+    expect(reordered.status).toBe(200);
+    expect(reordered.text).toBe(paged.response.body.toString().split('{{baseUrl}}').join(`http://${reordered.request.host}`));
+    const otherPage = await request(mock.app).get(`${paged.request.path}?start=1&count=50`);
+    expect(otherPage.status).toBe(404);
+    expect(otherPage.text).toContain('differs: query "count=50&start=1" (recorded "count=50&start=0")');
+  });
+
+  it('writes our own origin into replayed links, and ignores cache-busting ?n=', async () => {
     const res = await request(mock.app).get('/v2?n=638000000001').set('Host', 'replay.example.test:9000');
     expect(res.status).toBe(200);
     expect(res.text).toContain('http://replay.example.test:9000/v2/containers/');
