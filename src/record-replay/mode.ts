@@ -1,6 +1,5 @@
 import type { Express, RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { InProcessHttp } from '../intercept/in-process-http.js';
 import type { Recording } from './format.js';
 import { markAwaitingContinue, createRecordingProxy } from './recorder-proxy.js';
 import { RecordingWriter, readRecording } from './recording-io.js';
@@ -73,16 +72,11 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
     case 'replay': {
       const recording = typeof mode.recording === 'string' ? await readRecording(mode.recording) : mode.recording;
       const onMiss = mode.onMiss ?? 'error';
-      let emulator;
-      if (onMiss === 'emulate') {
-        // Misses go to an emulator that starts from what the recording shows.
-        await seedFromRecording(ctx.store, recording);
-        const inProcess = new InProcessHttp(ctx.emulator);
-        emulator = inProcess.dispatch.bind(inProcess);
-      }
+      // Misses go to an emulator that starts from what the recording shows.
+      if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);
       const replay = createReplayHandler(recording, {
         onMiss,
-        emulator,
+        emulator: onMiss === 'emulate' ? ctx.emulator : undefined,
         upstream: mode.upstream ? parseUpstream(mode.upstream) : undefined,
         matchHeaders: mode.matchHeaders,
         ignoreQuery: mode.ignoreQuery,

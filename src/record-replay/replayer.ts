@@ -1,14 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlainRequest, PlainResponse } from '../intercept/in-process-http.js';
-import { identify, linkBodyForRecording, toStoredExchange } from './exchange-record.js';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { InProcessHttp, type PlainRequest, type PlainResponse } from '../intercept/in-process-http.js';
+import { identify } from './exchange-record.js';
 import { clientOf, headerValue, type Exchange, type Recording } from './format.js';
 import { missMessage, type IndexedExchange } from './miss-message.js';
-import { carriesLinks, fromToken, keptHeaders, replaceOrigins } from './normalise.js';
-import { encodeBody } from './body-encoding.js';
-import { RecordingWriter, loadBody } from './recording-io.js';
+import { carriesLinks, fromToken, keptHeaders } from './normalise.js';
+import { missRecorder } from './proxy-on-miss.js';
+import type { RecordingWriter } from './recording-io.js';
 import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, type MatchOptions } from './request-key.js';
-import { forwardBuffered, returnedHeaders, type Upstream } from './upstream.js';
-import { dirname } from 'node:path';
+import type { Upstream } from './upstream.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
 export type MissPolicy = 'error' | 'emulate' | 'proxy';
@@ -17,8 +16,8 @@ export const MISS_POLICIES: readonly MissPolicy[] = ['error', 'emulate', 'proxy'
 export interface ReplayOptions {
   /** Default 'error'. */
   onMiss?: MissPolicy;
-  /** For 'emulate': answers a request in-process (e.g. an InProcessHttp over an emulator app). */
-  emulator?: (request: PlainRequest) => Promise<PlainResponse>;
+  /** For 'emulate': the emulator app (an express app or any Node request listener) that answers misses in-process; not an app that itself replays. */
+  emulator?: RequestListener;
   /** For 'proxy': where to send misses; the new exchanges are appended to `writer` (or to the recording's file). */
   upstream?: Upstream;
   writer?: RecordingWriter;
@@ -68,7 +67,8 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
   for (const e of recording.exchanges) add(e);
   const served = new Map<string, number>();
-  let writer = options.writer;
+  const emulator = options.emulator ? new InProcessHttp(options.emulator) : undefined;
+  const proxyMiss = onMiss === 'proxy' ? missRecorder(options.upstream!, recording, options.writer) : undefined;
 
   const pick = (client: string, k: string): Exchange | undefined => {
     const all = byKey.get(k);
@@ -97,49 +97,16 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
       return;
     }
     const plain: PlainRequest = { method, url, headers: req.headers as Record<string, string | string[]>, body };
-    if (onMiss === 'emulate') {
+    if (emulator) {
       log(`replay miss, emulated: ${method} ${path}`);
-      sendPlain(res, await options.emulator!(plain), method);
+      sendPlain(res, await emulator.dispatch(plain), method);
       return;
     }
-    if (onMiss === 'proxy') {
-      const upstream = options.upstream!;
-      const answer = await forwardBuffered(upstream, plain, origin);
-      writer ??= recording.file ? await RecordingWriter.open(recording.file, recording.redacted, true) : undefined;
-      const id = writer?.reserveId() ?? indexed.length + 1;
-      const origins = [upstream.origin, origin];
-      const link = (b: Buffer, type: string | undefined) => (carriesLinks(type) ? linkBodyForRecording(b, origins, recording.redacted) : encodeBody(b));
-      const stored = toStoredExchange(
-        {
-          id,
-          method,
-          url,
-          requestHeaders: req.headers,
-          requestBody: link(body, req.headers['content-type']),
-          status: answer.status,
-          responseHeaders: answer.headers,
-          responseBody: link(answer.body, headerValue(answer.headers, 'content-type')),
-        },
-        recording.redacted,
-        origins,
-      );
-      await writer?.add(stored);
-      const base = recording.file ? dirname(recording.file) : process.cwd();
-      const exchange: Exchange = {
-        ...stored,
-        request: { ...stored.request, body: await loadBody(stored.request.body, base) },
-        response: { ...stored.response, body: await loadBody(stored.response.body, base) },
-      };
-      recording.exchanges.push(exchange);
+    if (proxyMiss) {
+      const exchange = await proxyMiss(req, res, plain, origin);
       add(exchange);
       served.set(`${client}\n${keyString(key)}`, 1);
-      log(`replay miss, proxied and recorded as exchange ${id}: ${method} ${path}`);
-      const headersOut = returnedHeaders(answer.headers, upstream.origin, origin);
-      const bodyOut = carriesLinks(headerValue(answer.headers, 'content-type'))
-        ? Buffer.from(replaceOrigins(answer.body.toString('utf8'), [upstream.origin], origin), 'utf8')
-        : answer.body;
-      res.writeHead(answer.status, { ...headersOut, 'content-length': String(bodyOut.length) });
-      res.end(method === 'HEAD' ? undefined : bodyOut);
+      log(`replay miss, proxied and recorded as exchange ${exchange.id}: ${method} ${path}`);
       return;
     }
     const text = missMessage(method, path, client, key, indexed);

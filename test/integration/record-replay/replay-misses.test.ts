@@ -2,7 +2,8 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, readRecording, startMock, type MockApp } from '../../../src/index.js';
+import express from 'express';
+import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
 import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
 import { send } from '../../../src/record-replay/example/http-client.js';
 import { CREDS, EXAMPLE_RECORDING, RECORDINGS_DIR, basic, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
@@ -66,6 +67,17 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const deleted = await request(mock.app).get(`${notes}/content`).auth('demo', 'demo');
     expect(deleted.status).toBe(404);
     expect(deleted.headers['x-csp-mock-replay']).toBeUndefined();
+  });
+
+  it('createReplayHandler is a plain factory: express middleware over a recording, misses to a given emulator app', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    const emulator = await replayApp({ seed: 'demo' });
+    const app = express().use(createReplayHandler(recording, { onMiss: 'emulate', emulator: emulator.app }));
+    const recorded = await request(app).get('/v2');
+    expect(recorded.text).toBe(recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`));
+    const demoFile = await request(app).get('/dav/Documents/readme.txt').auth('demo', 'demo');
+    expect(demoFile.status).toBe(200);
+    expect(demoFile.text).toContain('csp-mock demo tree');
   });
 
   it('proxy: misses go to the upstream and are appended to the recording, then replayed without it', async () => {
