@@ -62,6 +62,11 @@ export class BodyCapture extends Writable {
     this.#file.stream.end(() => done());
   }
 
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.#file?.stream.destroy();
+    done(err);
+  }
+
   get bytes(): number {
     return this.#bytes;
   }

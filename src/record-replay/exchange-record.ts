@@ -31,6 +31,8 @@ export interface CapturedExchange {
   status: number;
   responseHeaders: IncomingHttpHeaders | HeaderMap;
   responseBody: StoredBody | undefined;
+  /** The upstream answered before the request body was complete (see StoredRequest.partialBody). */
+  partialBody?: boolean;
 }
 
 /** One exchange in its stored form: redacted first, then normalised; nothing secret survives. */
@@ -47,6 +49,7 @@ export function toStoredExchange(c: CapturedExchange, redacted: readonly string[
       query: redactQuery(query, redacted),
       headers: requestHeaders,
       ...(c.requestBody && { body: c.requestBody }),
+      ...(c.partialBody && { partialBody: true }),
     },
     response: { status: c.status, headers: responseHeaders, ...(c.responseBody && { body: c.responseBody }) },
   };

@@ -12,6 +12,9 @@
  * Exchange: { id, user?, session?, request: { method, path, query, headers, body? },
  *             response: { status, headers, body? } }
  *   user     the Basic login of the client (never its password); session: its X-Mock-Session header
+ *   partialBody  true when the upstream answered before the request body was complete (an early
+ *            refusal, e.g. 415 to an Expect: 100-continue upload): the body is not stored, and
+ *            replay matches such a request whatever its body
  *   query    [name, value] pairs in the order sent
  *   headers  lower-case names; a value is a string or, when repeated, an array of strings
  *   body     absent when empty; { "text": "..." } for UTF-8 text, { "base64": "..." } for binary,
@@ -37,6 +40,7 @@ export interface StoredRequest {
   query: Array<[string, string]>;
   headers: HeaderMap;
   body?: StoredBody;
+  partialBody?: boolean;
 }
 
 export interface StoredResponse {

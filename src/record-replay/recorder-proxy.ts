@@ -53,8 +53,13 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     const method = req.method ?? 'GET';
     const requestType = req.headers['content-type'];
     const headers = forwardedHeaders(req.headers, clientOrigin, upstream);
+    const linkRequest = carriesLinks(requestType);
+    // Rewriting links changes the entity's length; Node sends the headers of an Expect request at
+    // once, so such a body goes chunked rather than under a length set later.
+    if (linkRequest) delete headers['content-length'];
     const fail = (status: number, message: string): void => {
       log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
+      if (res.writableFinished) return; // the client has its whole answer already
       if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8' }).end(`${status} ${message}\n`);
       else res.destroy();
     };
@@ -78,11 +83,11 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     });
     out.on('error', (err) => fail(502, `upstream ${upstream.origin} did not answer: ${err.message}`));
 
-    const requestDone: Promise<void> = carriesLinks(requestType)
+    const requestDone: Promise<void> = linkRequest
       ? readAll(req, MAX_LINK_BODY).then((body) => {
           linkRequestBody = body;
           const forwarded = Buffer.from(replaceOrigins(body.toString('utf8'), [clientOrigin], upstream.origin), 'utf8');
-          out.setHeader('content-length', String(forwarded.length));
+          if (!out.headersSent) out.setHeader('content-length', String(forwarded.length));
           out.end(forwarded);
         })
       : (() => {
@@ -102,18 +107,27 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
       const status = upstreamRes.statusCode ?? 502;
       const responseHeaders = returnedHeaders(upstreamRes.headers, upstream.origin, clientOrigin);
       clearTimeout(fallback);
+      if (!req.readableEnded) {
+        // The upstream answered before the whole body arrived (a refusal): stop forwarding it, which
+        // would stall on a request the upstream no longer reads, but keep capturing it.
+        req.unpipe(out);
+        upstreamRes.once('end', () => out.destroy());
+      }
       // A final answer before 100 Continue: the client never sends the body it announced.
       const bodySent = !expecting || continued;
       const finish = async (responseBody: ReturnType<BodyCapture['stored']>): Promise<void> => {
-        if (bodySent) await requestDone;
-        const requestBody = !bodySent
+        // The whole body, unless the upstream answered early and the client went away without it.
+        const whole = bodySent && (await bodyArrives(req));
+        if (whole) await requestDone;
+        else req.destroy();
+        const requestBody = !whole
           ? undefined
           : linkRequestBody
             ? linkBodyForRecording(linkRequestBody, origins, options.redacted)
             : requestCapture.stored();
         await writer.add(
           toStoredExchange(
-            { id, method, url, requestHeaders: req.headers, requestBody, status, responseHeaders: upstreamRes.headers, responseBody },
+            { id, method, url, requestHeaders: req.headers, requestBody, status, responseHeaders: upstreamRes.headers, responseBody, partialBody: !whole },
             options.redacted,
             origins,
           ),
@@ -148,6 +162,22 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     await writer.flush();
   };
   return proxy;
+}
+
+/** True once the request body has ended; false if its connection closes first. */
+function bodyArrives(req: IncomingMessage): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (whole: boolean) => (): void => {
+      req.off('end', onEnd);
+      req.socket.off('close', onClose);
+      resolve(whole);
+    };
+    const onEnd = done(true);
+    const onClose = done(false);
+    req.once('end', onEnd);
+    req.socket.once('close', onClose);
+  });
 }
 
 function readAll(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {

@@ -6,7 +6,7 @@ import { missMessage, type IndexedExchange } from './miss-message.js';
 import { carriesLinks, fromToken, keptHeaders } from './normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from './recording-io.js';
-import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, type MatchOptions } from './request-key.js';
+import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, withoutBody, type MatchOptions, type RequestKey } from './request-key.js';
 import type { Upstream } from './upstream.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
@@ -58,20 +58,28 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
   const log = options.log ?? (() => undefined);
   const indexed: IndexedExchange[] = [];
-  const byKey = new Map<string, IndexedExchange[]>();
   const add = (exchange: Exchange): void => {
     const entry = { exchange, key: requestKey(exchange.request, match) };
     indexed.push(entry);
-    const k = keyString(entry.key);
-    byKey.set(k, [...(byKey.get(k) ?? []), entry]);
+    const k = keyString(exchange.request.partialBody ? withoutBody(entry.key) : entry.key);
+    const map = exchange.request.partialBody ? partialByKey : byKey;
+    map.set(k, [...(map.get(k) ?? []), entry]);
   };
+  const byKey = new Map<string, IndexedExchange[]>();
+  // Early refusals recorded without their body: they match whatever body comes.
+  const partialByKey = new Map<string, IndexedExchange[]>();
   for (const e of recording.exchanges) add(e);
   const served = new Map<string, number>();
   const emulator = options.emulator ? new InProcessHttp(options.emulator) : undefined;
   const proxyMiss = onMiss === 'proxy' ? missRecorder(options.upstream!, recording, options.writer) : undefined;
 
-  const pick = (client: string, k: string): Exchange | undefined => {
-    const all = byKey.get(k);
+  const pick = (client: string, key: RequestKey): Exchange | undefined => {
+    let k = keyString(key);
+    let all = byKey.get(k);
+    if (!all) {
+      k = keyString(withoutBody(key));
+      all = partialByKey.get(k);
+    }
     if (!all) return undefined;
     // The client's own recorded answers when it has any; otherwise everyone's.
     const own = all.filter((x) => clientOf(x.exchange) === client);
@@ -91,7 +99,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const headers = keptHeaders(req.headers);
     const key = requestKey({ method, path, query, headers, body }, match, [origin]);
     const client = clientOf(identify(req.headers));
-    const found = pick(client, keyString(key));
+    const found = pick(client, key);
     if (found) {
       sendRecorded(res, found, origin, method);
       return;

@@ -72,6 +72,11 @@ export function requestKey(parts: RequestParts, options: MatchOptions, origins: 
   };
 }
 
+/** The key of a request recorded without its body (partialBody). */
+export function withoutBody(k: RequestKey): RequestKey {
+  return { ...k, body: '', bodyBytes: 0 };
+}
+
 export function keyString(k: RequestKey): string {
   const headers = Object.keys(k.headers)
     .sort()
