@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
 import { EXAMPLE_CREDENTIALS, runExampleSession, SESSION_FILES, type SessionStep } from '../../../src/record-replay/example/client-session.js';
-import { send } from '../../../src/record-replay/example/http-client.js';
+import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
 import { CREDS, RECORDINGS_DIR, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
 
 const isLinkBody = (s: SessionStep): boolean => /xml|uri-list/.test(String(s.response.headers['content-type']));
@@ -98,6 +98,33 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     expect(headerNames).toContain('x-client-specification');
     for (const name of ['authorization', 'x-cloud-key', 'cookie', 'set-cookie']) expect(headerNames).not.toContain(name);
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
+  });
+
+  it('records and replays the observed 500 that closes the connection (binary body under an XML media type)', async () => {
+    const auth = { Authorization: basic(CREDS.user, CREDS.password), 'X-Client-Specification': '2' };
+    const entry = await send(recorder.url, { method: 'GET', path: '/v2', headers: auth });
+    const root = new URL(/rootContainer xlink:href="([^"]+)"/.exec(entry.body.toString())![1]!).pathname;
+    const fault = { method: 'POST', path: `${root}/contents`, headers: { ...auth, 'Content-Type': 'application/vnd.csp.file-info+xml' }, body: binaryBytes(4096) };
+    const live = await send(recorder.url, fault);
+    expect(live.status).toBe(500);
+    expect(live.headers.connection).toBe('close');
+    await recorder.close();
+    const doc = await readJson(out);
+    // The recorder talks to the upstream over keep-alive, so the close is the upstream's own.
+    expect(doc.exchanges[0].response.headers).not.toHaveProperty('connection');
+    expect(doc.exchanges[1].response.headers).toMatchObject({ connection: 'close', 'content-type': 'text/plain; charset=UTF-8' });
+    const replay = await startMock({ mode: { kind: 'replay', recording: out } });
+    try {
+      // fetch keeps connections alive, so a close here comes from the replay.
+      const replayedEntry = await fetch(`${replay.url}/v2`, { headers: auth });
+      expect(replayedEntry.headers.get('connection')).not.toBe('close');
+      const replayed = await fetch(`${replay.url}${fault.path}`, { method: 'POST', headers: fault.headers, body: fault.body });
+      expect(replayed.status).toBe(500);
+      expect(replayed.headers.get('connection')).toBe('close');
+      expect(Buffer.from(await replayed.arrayBuffer()).equals(live.body)).toBe(true);
+    } finally {
+      await replay.close();
+    }
   });
 
   it('the shipped example recordings hold no credential of the session that made them', async () => {
