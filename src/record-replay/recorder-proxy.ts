@@ -98,7 +98,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
           return capture;
         })();
     requestDone.catch((err: Error) => {
-      if (res.writableFinished) return; // the answer is out; a body the client never sent does not matter
+      if (res.headersSent) return; // the answer is under way; a body the client stopped sending does not matter
       out.destroy();
       fail(400, `request body: ${err.message}`);
     });
@@ -113,13 +113,14 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
         req.unpipe(out);
         upstreamRes.once('end', () => out.destroy());
       }
-      // A final answer before 100 Continue: the client never sends the body it announced.
+      // A final answer before 100 Continue: the client never sends the body it announced, so the
+      // connection cannot carry another request (RFC 9110 section 10.1.1): close it after the answer.
       const bodySent = !expecting || continued;
+      if (!bodySent) responseHeaders['connection'] = 'close';
       const finish = async (responseBody: ReturnType<BodyCapture['stored']>): Promise<void> => {
         // The whole body, unless the upstream answered early and the client went away without it.
         const whole = bodySent && (await bodyArrives(req));
         if (whole) await requestDone;
-        else req.destroy();
         const requestBody = !whole
           ? undefined
           : linkRequestBody
@@ -143,7 +144,8 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
         recorded(
           readAll(upstreamRes, MAX_LINK_BODY).then(async (body) => {
             const forClient = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin), 'utf8');
-            res.writeHead(status, { ...responseHeaders, 'content-length': String(forClient.length) });
+            const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
+            res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
             res.end(method === 'HEAD' ? undefined : forClient);
             await finish(linkBodyForRecording(body, origins, options.redacted));
           }),

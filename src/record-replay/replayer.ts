@@ -58,6 +58,9 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
   const log = options.log ?? (() => undefined);
   const indexed: IndexedExchange[] = [];
+  const byKey = new Map<string, IndexedExchange[]>();
+  // Early refusals recorded without their body: they match whatever body comes.
+  const partialByKey = new Map<string, IndexedExchange[]>();
   const add = (exchange: Exchange): void => {
     const entry = { exchange, key: requestKey(exchange.request, match) };
     indexed.push(entry);
@@ -65,12 +68,9 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const map = exchange.request.partialBody ? partialByKey : byKey;
     map.set(k, [...(map.get(k) ?? []), entry]);
   };
-  const byKey = new Map<string, IndexedExchange[]>();
-  // Early refusals recorded without their body: they match whatever body comes.
-  const partialByKey = new Map<string, IndexedExchange[]>();
   for (const e of recording.exchanges) add(e);
   const served = new Map<string, number>();
-  const emulator = options.emulator ? new InProcessHttp(options.emulator) : undefined;
+  const emulator = onMiss === 'emulate' ? new InProcessHttp(options.emulator!) : undefined;
   const proxyMiss = onMiss === 'proxy' ? missRecorder(options.upstream!, recording, options.writer) : undefined;
 
   const pick = (client: string, key: RequestKey): Exchange | undefined => {
