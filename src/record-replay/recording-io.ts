@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { encodeBody } from './body-encoding.js';
 import type { SidecarTarget } from './body-capture.js';
@@ -45,6 +45,8 @@ export class RecordingWriter {
       append && existsSync(absolute)
         ? parseDocument(await readFile(absolute, 'utf8'), absolute)
         : { format: RECORDING_FORMAT, version: RECORDING_VERSION, baseUrl: BASE_URL_TOKEN, redacted, exchanges: [] };
+    // A new recording replaces the old one, sidecars included.
+    if (!append) await rm(join(dirname(absolute), sidecarDirName(absolute)), { recursive: true, force: true });
     doc.redacted = [...new Set([...doc.redacted, ...redacted])];
     const writer = new RecordingWriter(absolute, doc);
     await writer.#save();
