@@ -1,7 +1,5 @@
-import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startMock } from '../../server.js';
-import { sidecarDirName } from '../recording-io.js';
 import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
 
 /**
@@ -10,8 +8,6 @@ import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
  * Usage: node dist/record-replay/example/make-example-recording.js [out.json]
  */
 const out = resolve(process.argv[2] ?? 'recordings/example-session.json');
-await rm(out, { force: true });
-await rm(resolve(out, '..', sidecarDirName(out)), { recursive: true, force: true });
 const upstream = await startMock({ seed: 'empty', users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password } });
 const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
 try {
