@@ -10,6 +10,8 @@ import { RequestJournal, type JournalEntry } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
 import { openStore } from './mock-state.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+import { dispatchMode, type ModeDispatch } from './record-replay/mode.js';
+import { scenarioReplayFactory } from './record-replay/scenario-replay.js';
 import { restRouter } from './rest/index.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
@@ -33,6 +35,8 @@ export interface MockApp {
   requests(): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
+  /** Record mode: called for requests with Expect: 100-continue, whose 100 the upstream decides. */
+  onCheckContinue?: ModeDispatch['onCheckContinue'];
 }
 
 /** Builds the express app in request order, one step a line. Never listens. */
@@ -42,13 +46,32 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
   const journal = new RequestJournal();
+  const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
-    new ScenarioRuntime(initial, { store, options: resolved, journal, replayHandler: resolved.replayHandler, cwd }),
+    ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
   );
+
+  // The emulator: the service itself, over the one store.
+  const emulator = express();
+  emulator.disable('x-powered-by');
+  emulator.set('etag', 'strong');
+  // E1. absolute links from --public-url or the request's Host
+  emulator.use((req, res, next) => {
+    res.locals['links'] = new Links(resolved.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+    next();
+  });
+  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
+  const auth = basicAuth(() => scenarios.users());
+  emulator.use('/v2', auth, clientSpecification(resolved.strict, resolved.log), restRouter(store));
+  // E3. the WebDAV view over the same store, same credentials
+  emulator.use('/dav', auth, davRouter(store));
+  // E4. anything else is 404; every error becomes one text/plain answer
+  emulator.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
+  emulator.use(errorMiddleware(resolved.log));
+
+  const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log });
   const app = express();
   app.disable('x-powered-by');
-  app.set('etag', 'strong');
-
   // 1. one log line per request (method, path, status, time, user; never credentials or query)
   app.use(requestLog(resolved.log));
   // 2. the admin API (switch, reset, journal, state): its own optional token, no faults, not journaled
@@ -57,20 +80,11 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.use(journal.middleware(), scenarios.admit());
   // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
-  // 5. a scenario that names a recording: the replayer answers here
+  // 5. a scenario that names a recording: its replayer answers here
   app.use(replayStep());
-  // 6. absolute links from --public-url or the request's Host
-  app.use((req, res, next) => {
-    res.locals['links'] = new Links(resolved.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);
-    next();
-  });
-  // 7. the REST interface: Basic auth, X-Client-Specification, then one router per resource
-  const auth = basicAuth(() => scenarios.users());
-  app.use('/v2', auth, clientSpecification(resolved.strict, resolved.log), restRouter(store));
-  // 8. the WebDAV view over the same store, same credentials
-  app.use('/dav', auth, davRouter(store));
-  // 9. anything else is 404; every error becomes one text/plain answer
-  app.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
+  // 6. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
+  //    replay -> the recording (misses to the emulator or the upstream as configured)
+  app.use(mode.handler);
   app.use(errorMiddleware(resolved.log));
 
   return {
@@ -81,19 +95,24 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
-    reset: () => scenarios.reset(),
+    reset: async () => {
+      await scenarios.reset();
+      await mode.reset();
+    },
     requests: () => journal.entries(),
     close: async () => {
       scenarios.close();
+      await mode.close();
       await store.blobs.close();
     },
+    onCheckContinue: mode.onCheckContinue,
   };
 }
 
 /** Builds the runtime; if it refuses the scenario (a recording without a replayer), the store is released. */
-async function runtimeOrRelease(store: CloudStore, build: () => ScenarioRuntime): Promise<ScenarioRuntime> {
+async function runtimeOrRelease(store: CloudStore, build: () => Promise<ScenarioRuntime>): Promise<ScenarioRuntime> {
   try {
-    return build();
+    return await build();
   } catch (err) {
     await store.blobs.close();
     throw err;

@@ -1,4 +1,5 @@
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
+import type { MockMode } from './record-replay/mode.js';
 
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
@@ -20,6 +21,8 @@ export interface MockOptions {
   adminToken?: string;
   /** Builds the handler that replays a recording named by a scenario's "recording" (the record-replay module). */
   replayHandler?: ReplayHandlerFactory;
+  /** emulate (default), record through a proxy to an upstream, or replay a recording. */
+  mode?: MockMode;
 }
 
 export interface ResolvedOptions {
@@ -32,6 +35,7 @@ export interface ResolvedOptions {
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
   replayHandler: ReplayHandlerFactory | undefined;
+  mode: MockMode;
 }
 
 export const DEFAULT_USERS: Readonly<Record<string, string>> = { demo: 'demo' };
@@ -56,6 +60,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     replayHandler: options.replayHandler,
+    mode: options.mode ?? { kind: 'emulate' },
   };
 }
 

@@ -36,6 +36,14 @@ export interface RunningMock {
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const mock = await createApp(options);
   const server = createServer(mock.app);
+  // Record mode lets the upstream decide on Expect: 100-continue; otherwise Node answers it.
+  const onCheckContinue = mock.onCheckContinue;
+  if (onCheckContinue) {
+    server.on('checkContinue', (req, res) => {
+      onCheckContinue(req);
+      mock.app(req, res);
+    });
+  }
   const host = options.host ?? DEFAULT_HOST;
   await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;

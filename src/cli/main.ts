@@ -2,13 +2,19 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { scenariosCommand } from './scenarios.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
+import { verifyCommand } from './verify.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('csp-mock')
   .usage('$0 <command> [options]\n\nA record-and-replay mock of the Mezeo Cloud Storage Platform API v2 (/v2 and /dav).')
   .command(serveCommand)
   .command(scenariosCommand)
+  .command(recordCommand)
+  .command(replayCommand)
+  .command(verifyCommand)
   .demandCommand(1, 'name a command, e.g. "csp-mock serve"')
   .strict()
   .help()

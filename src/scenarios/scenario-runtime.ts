@@ -33,10 +33,15 @@ export class ScenarioRuntime {
   #active: ActiveScenario;
   #users: ReadonlyMap<string, string>;
 
-  constructor(initial: ResolvedScenario, deps: ScenarioRuntimeDeps) {
+  private constructor(active: ActiveScenario, deps: ScenarioRuntimeDeps) {
     this.#deps = deps;
-    this.#active = this.#arm(initial);
-    this.#users = usersOf(initial, deps.options);
+    this.#active = active;
+    this.#users = usersOf(active.scenario, deps.options);
+  }
+
+  /** Arms the initial scenario (loading its recording, if it names one). */
+  static async create(initial: ResolvedScenario, deps: ScenarioRuntimeDeps): Promise<ScenarioRuntime> {
+    return new ScenarioRuntime(await armScenario(initial, deps.replayHandler), deps);
   }
 
   get scenario(): ResolvedScenario {
@@ -54,7 +59,7 @@ export class ScenarioRuntime {
    */
   async use(spec: string | ScenarioDefinition): Promise<ResolvedScenario> {
     const scenario = await loadScenario(spec, this.#deps.cwd);
-    const active = this.#arm(scenario);
+    const active = await armScenario(scenario, this.#deps.replayHandler);
     await this.#gate.exclusive(async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
@@ -69,7 +74,7 @@ export class ScenarioRuntime {
     await this.#gate.exclusive(async () => {
       const scenario = this.#active.scenario;
       await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
-      this.#active = this.#arm(scenario);
+      this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
     });
   }
@@ -89,17 +94,17 @@ export class ScenarioRuntime {
   close(): void {
     this.delays.cancelAll();
   }
+}
 
-  #arm(scenario: ResolvedScenario): ActiveScenario {
-    if (!scenario.recording) return new ActiveScenario(scenario, undefined);
-    const factory = this.#deps.replayHandler;
-    if (!factory) {
-      throw new ScenarioError(scenario.source, 'recording', `replaying "${scenario.recording}" needs the replayer, which is not wired in`);
-    }
-    try {
-      return new ActiveScenario(scenario, factory(scenario.recording, scenario));
-    } catch (err) {
-      throw new ScenarioError(scenario.source, 'recording', (err as Error).message);
-    }
+/** Faults and counters start fresh; a scenario naming a recording gets a fresh replayer (at its first exchange). */
+async function armScenario(scenario: ResolvedScenario, factory: ReplayHandlerFactory | undefined): Promise<ActiveScenario> {
+  if (!scenario.recording) return new ActiveScenario(scenario, undefined);
+  if (!factory) {
+    throw new ScenarioError(scenario.source, 'recording', `replaying "${scenario.recording}" needs the replayer, which is not wired in`);
+  }
+  try {
+    return new ActiveScenario(scenario, await factory(scenario.recording, scenario));
+  } catch (err) {
+    throw new ScenarioError(scenario.source, 'recording', (err as Error).message);
   }
 }

@@ -126,4 +126,4 @@ export interface ResolvedScenario {
 }
 
 /** Builds the handler that replays a named recording (wired by the record-replay module). */
-export type ReplayHandlerFactory = (recording: string, scenario: ResolvedScenario) => RequestHandler;
+export type ReplayHandlerFactory = (recording: string, scenario: ResolvedScenario) => Promise<RequestHandler>;

@@ -156,9 +156,9 @@ describe('the published JSON Schema', () => {
 });
 
 describe('a scenario that names a recording', () => {
-  it('is refused when no replayer is wired in', async () => {
+  it('is refused, naming the field, when the recording cannot be found', async () => {
     await expect(createApp({ scenario: { recording: 'session-1' } })).rejects.toThrow(
-      'inline scenario: recording: replaying "session-1" needs the replayer',
+      /inline scenario: recording: recording "session-1" not found/,
     );
   });
 
@@ -166,7 +166,7 @@ describe('a scenario that names a recording', () => {
     const built: string[] = [];
     const app = await createApp({
       scenario: { recording: 'session-1', faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503 } }] },
-      replayHandler: (recording) => {
+      replayHandler: async (recording) => {
         built.push(recording);
         return (req, res) => {
           res.status(299).type('text/plain').send(`replayed ${req.method} ${req.path} from ${recording}`);

@@ -1,0 +1,48 @@
+import type { CommandModule } from 'yargs';
+import { DEFAULT_HOST, DEFAULT_PORT, parseUserSpec } from '../options.js';
+import { MISS_POLICIES, type MissPolicy } from '../record-replay/replayer.js';
+import { startMock } from '../server.js';
+import { stopOnSignals } from './record.js';
+
+interface ReplayArgs {
+  recording: string;
+  'on-miss': MissPolicy;
+  upstream?: string;
+  port: number;
+  host: string;
+  'match-header'?: string[];
+  user?: string[];
+  'public-url'?: string;
+}
+
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay',
+  describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
+  builder: (y) =>
+    y
+      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
+      .option('on-miss', { choices: MISS_POLICIES, default: 'error' as MissPolicy, describe: 'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded' })
+      .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0 picks a free one)' })
+      .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
+      .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
+      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD for the emulator of --on-miss emulate (default demo:demo)' })
+      .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
+      .check((a) => {
+        if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
+        return true;
+      }) as never,
+  handler: async (args) => {
+    const mock = await startMock({
+      port: args.port,
+      host: args.host,
+      publicUrl: args['public-url'],
+      users: args.user?.length ? parseUserSpec(args.user) : undefined,
+      seed: 'empty',
+      log: true,
+      mode: { kind: 'replay', recording: args.recording, onMiss: args['on-miss'], upstream: args.upstream, matchHeaders: args['match-header'] },
+    });
+    console.log(`csp-mock replaying ${args.recording} on ${mock.url} (misses: ${args['on-miss']})`);
+    stopOnSignals(mock);
+  },
+};

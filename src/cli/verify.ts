@@ -1,0 +1,22 @@
+import type { CommandModule } from 'yargs';
+import { readRecording } from '../record-replay/recording-io.js';
+import { verifyRecording } from '../record-replay/verify.js';
+
+interface VerifyArgs {
+  recording: string;
+  seed: 'empty' | 'demo';
+}
+
+export const verifyCommand: CommandModule<object, VerifyArgs> = {
+  command: 'verify',
+  describe: 'replay every recorded request against a fresh emulator and print where it differs (exit 1 if it does)',
+  builder: (y) =>
+    y
+      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
+      .option('seed', { choices: ['empty', 'demo'] as const, default: 'empty' as const, describe: 'what the fresh emulator starts with' }) as never,
+  handler: async (args) => {
+    const report = await verifyRecording(await readRecording(args.recording), { seed: args.seed });
+    process.stdout.write(report.text);
+    process.exitCode = report.differing.length ? 1 : 0;
+  },
+};

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { Writable } from 'node:stream';
+import { encodeBody } from './body-encoding.js';
+import type { StoredBody } from './format.js';
+
+/** Bodies up to this many bytes live inside the recording; larger ones go to a sidecar file. */
+export const DEFAULT_SIDECAR_THRESHOLD = 64 * 1024;
+
+export interface SidecarTarget {
+  /** Where to write the file. */
+  absolute: string;
+  /** What the recording stores (relative to the recording file). */
+  relative: string;
+}
+
+/**
+ * A sink that keeps a body in memory until it passes the threshold, then streams it to a sidecar,
+ * so a large upload or download is never held whole. `stored()` resolves once everything is written.
+ */
+export class BodyCapture extends Writable {
+  readonly #threshold: number;
+  readonly #sidecar: () => SidecarTarget;
+  readonly #hash = createHash('sha256');
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+  #file?: { stream: WriteStream; target: SidecarTarget };
+
+  constructor(threshold: number, sidecar: () => SidecarTarget) {
+    super();
+    this.#threshold = threshold;
+    this.#sidecar = sidecar;
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.#bytes += chunk.length;
+    this.#hash.update(chunk);
+    if (this.#file) {
+      this.#file.stream.write(chunk, done);
+      return;
+    }
+    this.#chunks.push(chunk);
+    if (this.#bytes <= this.#threshold) {
+      done();
+      return;
+    }
+    const target = this.#sidecar();
+    mkdirSync(dirname(target.absolute), { recursive: true });
+    const stream = createWriteStream(target.absolute);
+    this.#file = { stream, target };
+    const held = Buffer.concat(this.#chunks);
+    this.#chunks = [];
+    stream.write(held, done);
+  }
+
+  override _final(done: (err?: Error | null) => void): void {
+    if (!this.#file) {
+      done();
+      return;
+    }
+    this.#file.stream.end(() => done());
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.#file?.stream.destroy();
+    done(err);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The body in memory, or undefined once it went to a sidecar. */
+  inMemory(): Buffer | undefined {
+    return this.#file ? undefined : Buffer.concat(this.#chunks);
+  }
+
+  /** Call after 'finish'. */
+  stored(): StoredBody | undefined {
+    if (!this.#file) return encodeBody(Buffer.concat(this.#chunks));
+    return { file: this.#file.target.relative, bytes: this.#bytes, sha256: this.#hash.digest('hex') };
+  }
+}

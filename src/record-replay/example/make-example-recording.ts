@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { startMock } from '../../server.js';
+import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
+
+/**
+ * Remakes recordings/example-session.json: the emulator (empty tree) plays the real service, the
+ * recorder sits in front of it, and the example client session runs through the recorder.
+ * Usage: node dist/record-replay/example/make-example-recording.js [out.json]
+ */
+const out = resolve(process.argv[2] ?? 'recordings/example-session.json');
+const upstream = await startMock({ seed: 'empty', users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password } });
+const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
+try {
+  const steps = await runExampleSession(recorder.url, EXAMPLE_CREDENTIALS);
+  console.log(`recorded ${steps.length} exchanges into ${out}`);
+} finally {
+  await recorder.close();
+  await upstream.close();
+}

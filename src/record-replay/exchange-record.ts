@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { parseBasicAuth } from '../http/auth.js';
+import { encodeBody } from './body-encoding.js';
+import type { HeaderMap, StoredBody, StoredExchange } from './format.js';
+import { SESSION_HEADER, keptHeaders, normaliseHeaders, toToken } from './normalise.js';
+import { redactHeaders, redactQuery, redactXmlText } from './redaction.js';
+import { splitUrl } from './request-key.js';
+
+/** Who sent a request: the Basic login (never the password) and the X-Mock-Session header. */
+export function identify(headers: IncomingHttpHeaders | HeaderMap): { user?: string; session?: string } {
+  const auth = headers['authorization'];
+  const user = parseBasicAuth(Array.isArray(auth) ? auth[0] : auth)?.user;
+  const raw = headers[SESSION_HEADER];
+  const session = Array.isArray(raw) ? raw[0] : raw;
+  return { ...(user && { user }), ...(session && { session }) };
+}
+
+/** A link-bearing body (XML, uri-list) as stored: origins tokenised, secrets redacted. */
+export function linkBodyForRecording(body: Buffer, origins: readonly string[], redacted: readonly string[]): StoredBody | undefined {
+  if (body.length === 0) return undefined;
+  return encodeBody(Buffer.from(redactXmlText(toToken(body.toString('utf8'), origins), redacted), 'utf8'));
+}
+
+export interface CapturedExchange {
+  id: number;
+  method: string;
+  /** Path and query as the client sent them. */
+  url: string;
+  requestHeaders: IncomingHttpHeaders | HeaderMap;
+  requestBody: StoredBody | undefined;
+  status: number;
+  responseHeaders: IncomingHttpHeaders | HeaderMap;
+  responseBody: StoredBody | undefined;
+  /** The upstream answered before the request body was complete (see StoredRequest.partialBody). */
+  partialBody?: boolean;
+}
+
+/** One exchange in its stored form: redacted first, then normalised; nothing secret survives. */
+export function toStoredExchange(c: CapturedExchange, redacted: readonly string[], origins: readonly string[]): StoredExchange {
+  const { path, query } = splitUrl(c.url);
+  const requestHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.requestHeaders), redacted), origins);
+  const responseHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.responseHeaders, true), redacted), origins);
+  return {
+    id: c.id,
+    ...identify(c.requestHeaders),
+    request: {
+      method: c.method.toUpperCase(),
+      path,
+      query: redactQuery(query, redacted),
+      headers: requestHeaders,
+      ...(c.requestBody && { body: c.requestBody }),
+      ...(c.partialBody && { partialBody: true }),
+    },
+    response: { status: c.status, headers: responseHeaders, ...(c.responseBody && { body: c.responseBody }) },
+  };
+}

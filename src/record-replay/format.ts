@@ -1,0 +1,94 @@
+/**
+ * The recording format, version 1 (one JSON document, rewritten whole after every exchange):
+ *
+ * {
+ *   "format": "csp-mock-recording",
+ *   "version": 1,
+ *   "baseUrl": "{{baseUrl}}",           // the token that stands for the upstream's origin in links
+ *   "redacted": ["authorization", ...], // header and query names that were never written
+ *   "exchanges": [ Exchange, ... ]      // in the order they completed
+ * }
+ *
+ * Exchange: { id, user?, session?, request: { method, path, query, headers, body? },
+ *             response: { status, headers, body? } }
+ *   user     the Basic login of the client (never its password); session: its X-Mock-Session header
+ *   partialBody  true when the upstream answered before the request body was complete (an early
+ *            refusal, e.g. 415 to an Expect: 100-continue upload): the body is not stored, and
+ *            replay matches such a request whatever its body
+ *   query    [name, value] pairs in the order sent
+ *   headers  lower-case names; a value is a string or, when repeated, an array of strings
+ *   body     absent when empty; { "text": "..." } for UTF-8 text, { "base64": "..." } for binary,
+ *            { "file": "<name>.bodies/<id>-<side>.bin", "bytes": N, "sha256": "..." } above the
+ *            sidecar threshold (the path is relative to the recording file)
+ *
+ * Normalised at record time: multipart boundaries become MULTIPART_BOUNDARY, the upstream's origin
+ * in XML, uri-list bodies and Location/Content-Location headers becomes BASE_URL_TOKEN, and
+ * framing and date headers (Content-Length, Transfer-Encoding, Date, ...) are not kept.
+ */
+export const RECORDING_FORMAT = 'csp-mock-recording';
+export const RECORDING_VERSION = 1;
+export const BASE_URL_TOKEN = '{{baseUrl}}';
+export const MULTIPART_BOUNDARY = 'csp-mock-boundary';
+
+export type HeaderMap = Record<string, string | string[]>;
+
+export type StoredBody = { text: string } | { base64: string } | { file: string; bytes: number; sha256: string };
+
+export interface StoredRequest {
+  method: string;
+  path: string;
+  query: Array<[string, string]>;
+  headers: HeaderMap;
+  body?: StoredBody;
+  partialBody?: boolean;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: HeaderMap;
+  body?: StoredBody;
+}
+
+export interface StoredExchange {
+  id: number;
+  user?: string;
+  session?: string;
+  request: StoredRequest;
+  response: StoredResponse;
+}
+
+export interface RecordingDocument {
+  format: typeof RECORDING_FORMAT;
+  version: typeof RECORDING_VERSION;
+  baseUrl: typeof BASE_URL_TOKEN;
+  redacted: string[];
+  exchanges: StoredExchange[];
+}
+
+/** An exchange with its bodies loaded as bytes (sidecars read in). */
+export interface Exchange {
+  id: number;
+  user?: string;
+  session?: string;
+  request: Omit<StoredRequest, 'body'> & { body: Buffer };
+  response: Omit<StoredResponse, 'body'> & { body: Buffer };
+}
+
+export interface Recording {
+  /** The file it was read from, if any (sidecars resolve against it; proxy-on-miss appends to it). */
+  file?: string;
+  redacted: string[];
+  exchanges: Exchange[];
+}
+
+/** The client an exchange belongs to: the X-Mock-Session value, else the login, else anonymous. */
+export function clientOf(exchange: { user?: string; session?: string }): string {
+  if (exchange.session) return `session:${exchange.session}`;
+  if (exchange.user) return `user:${exchange.user}`;
+  return 'anonymous';
+}
+
+export function headerValue(headers: HeaderMap, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}

@@ -1,0 +1,121 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { BASE_URL_TOKEN, MULTIPART_BOUNDARY, type HeaderMap } from './format.js';
+
+/** Connection-level and per-message framing: recomputed by whoever sends the message, never replayed. */
+const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect', 'host'];
+/** Headers that only say when a message was sent; a replay sends its own. */
+const DATES = ['date'];
+/** Ours: picks the replay client, not part of the request. */
+export const SESSION_HEADER = 'x-mock-session';
+
+/** The boundary parameter of a multipart Content-Type, if any. */
+export function boundaryOf(contentType: string | undefined): string | undefined {
+  const match = /^\s*multipart\/[^;]+;(?:.*;)?\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Bodies whose absolute links name the server: XML entities and the uri-list of a create. */
+export function carriesLinks(contentType: string | undefined): boolean {
+  const type = mediaTypeOf(contentType);
+  return type.endsWith('+xml') || type === 'application/xml' || type === 'text/xml' || type === 'text/uri-list';
+}
+
+/** Every occurrence of each origin becomes `to` (origins without a trailing slash). */
+export function replaceOrigins(text: string, origins: readonly string[], to: string): string {
+  let out = text;
+  for (const origin of origins) if (origin) out = out.split(origin).join(to);
+  return out;
+}
+
+export const toToken = (text: string, origins: readonly string[]): string => replaceOrigins(text, origins, BASE_URL_TOKEN);
+export const fromToken = (text: string, origin: string): string => text.split(BASE_URL_TOKEN).join(origin);
+
+/** Node's header object to ours: lower-case names, framing, dates and the session header dropped. */
+export function keptHeaders(headers: Record<string, string | string[] | number | undefined>, keepConnectionClose = false): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [raw, value] of Object.entries(headers)) {
+    const name = raw.toLowerCase();
+    if (value === undefined || DATES.includes(name) || name === SESSION_HEADER) continue;
+    if (FRAMING.includes(name)) {
+      // The observed 500s close the connection; that is behaviour worth replaying.
+      if (name === 'connection' && keepConnectionClose && /close/i.test(String(value))) out[name] = 'close';
+      continue;
+    }
+    out[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  return out;
+}
+
+/** Headers to store: the boundary and the upstream origin replaced by their stable tokens. */
+export function normaliseHeaders(headers: HeaderMap, origins: readonly string[]): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const fix = (v: string): string => {
+      let s = name === 'content-type' ? normaliseBoundaryParam(v) : v;
+      if (name === 'location' || name === 'content-location') s = toToken(s, origins);
+      return s;
+    };
+    out[name] = Array.isArray(value) ? value.map(fix) : fix(value);
+  }
+  return out;
+}
+
+function normaliseBoundaryParam(contentType: string): string {
+  const boundary = boundaryOf(contentType);
+  return boundary ? contentType.replace(boundary, MULTIPART_BOUNDARY) : contentType;
+}
+
+/**
+ * Replaces every occurrence of `from` by `to` in a byte stream, also across chunk edges
+ * (it holds back the last from.length-1 bytes until it knows they do not start a match).
+ */
+export class ByteReplacer extends Transform {
+  readonly #from: Buffer;
+  readonly #to: Buffer;
+  #tail = Buffer.alloc(0);
+
+  constructor(from: string, to: string) {
+    super();
+    this.#from = Buffer.from(from, 'latin1');
+    this.#to = Buffer.from(to, 'latin1');
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    let data = Buffer.concat([this.#tail, chunk]);
+    const parts: Buffer[] = [];
+    let at = data.indexOf(this.#from);
+    while (at >= 0) {
+      parts.push(data.subarray(0, at), this.#to);
+      data = data.subarray(at + this.#from.length);
+      at = data.indexOf(this.#from);
+    }
+    const keep = Math.min(data.length, this.#from.length - 1);
+    parts.push(data.subarray(0, data.length - keep));
+    this.#tail = Buffer.from(data.subarray(data.length - keep));
+    done(null, Buffer.concat(parts));
+  }
+
+  override _flush(done: TransformCallback): void {
+    done(null, this.#tail);
+  }
+}
+
+/** A whole-buffer version of ByteReplacer, for bodies already in memory. */
+export function replaceBytes(body: Buffer, from: string, to: string): Buffer {
+  const needle = Buffer.from(from, 'latin1');
+  const parts: Buffer[] = [];
+  let rest = body;
+  let at = rest.indexOf(needle);
+  if (at < 0) return body;
+  while (at >= 0) {
+    parts.push(rest.subarray(0, at), Buffer.from(to, 'latin1'));
+    rest = rest.subarray(at + needle.length);
+    at = rest.indexOf(needle);
+  }
+  parts.push(rest);
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,81 @@
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { PlainRequest, PlainResponse } from '../intercept/in-process-http.js';
+import type { HeaderMap } from './format.js';
+import { SESSION_HEADER, replaceOrigins } from './normalise.js';
+
+/** Headers that belong to one connection (RFC 9110 section 7.6.1) and are never forwarded. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'host'];
+
+export interface Upstream {
+  url: URL;
+  /** scheme://host[:port], as it appears in the upstream's absolute links. */
+  origin: string;
+  /** The upstream URL's path, prepended to every request path ('' for none). */
+  basePath: string;
+}
+
+export function parseUpstream(raw: string): Upstream {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--upstream must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be http or https, got "${raw}"`);
+  if (url.username || url.password) throw new Error('--upstream must not carry credentials; the client sends its own');
+  return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
+/** The client's headers for the upstream: hop-by-hop and ours dropped, our origin turned into the upstream's. */
+export function forwardedHeaders(headers: IncomingHttpHeaders | HeaderMap, clientOrigin: string, upstream: Upstream): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.includes(lower) || lower === SESSION_HEADER) continue;
+    out[lower] = lower === 'content-location' || lower === 'destination' ? replaceOrigins(String(value), [clientOrigin], upstream.origin) : value;
+  }
+  out['host'] = upstream.url.host;
+  return out;
+}
+
+/** The upstream's response headers for the client: hop-by-hop dropped, its origin turned into ours. */
+export function returnedHeaders(headers: IncomingHttpHeaders | HeaderMap, upstreamOrigin: string, clientOrigin: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || (HOP_BY_HOP.includes(lower) && lower !== 'connection') || lower === 'content-length') continue;
+    if (lower === 'connection' && !/close/i.test(String(value))) continue;
+    out[lower] = lower === 'location' || lower === 'content-location' ? replaceOrigins(String(value), [upstreamOrigin], clientOrigin) : value;
+  }
+  return out;
+}
+
+export function upstreamRequest(upstream: Upstream, method: string, url: string, headers: Record<string, string | string[]>) {
+  const options: RequestOptions = {
+    method,
+    host: upstream.url.hostname,
+    port: upstream.url.port || undefined,
+    path: `${upstream.basePath}${url}`,
+    headers,
+  };
+  return upstream.url.protocol === 'https:' ? httpsRequest(options) : httpRequest(options);
+}
+
+/** Sends a buffered request to the upstream and buffers its answer (replay's proxy-on-miss). */
+export function forwardBuffered(upstream: Upstream, request: PlainRequest, clientOrigin: string): Promise<PlainResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = forwardedHeaders(request.headers, clientOrigin, upstream);
+    delete headers['expect'];
+    headers['content-length'] = String(request.body.length);
+    const out = upstreamRequest(upstream, request.method, request.url, headers);
+    out.on('error', reject);
+    out.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers as HeaderMap, body: Buffer.concat(chunks) }));
+    });
+    out.end(request.body);
+  });
+}

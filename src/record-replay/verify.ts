@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../app.js';
+import { InProcessHttp, type PlainResponse } from '../intercept/in-process-http.js';
+import { isText } from './body-encoding.js';
+import { headerValue, type Exchange, type Recording } from './format.js';
+import { IdMap } from './id-map.js';
+import { carriesLinks, fromToken, toToken } from './normalise.js';
+import { compareXml, parseOrdered } from './xml-compare.js';
+
+/** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
+export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
+/** The emulator's base URL during verify; never leaves the process. */
+const VERIFY_ORIGIN = 'http://verify.csp-mock.invalid';
+
+export interface VerifyOptions {
+  /** The fresh emulator's starting state: 'empty' (default) or 'demo'. */
+  seed?: 'empty' | 'demo';
+  /** Response headers to compare (default COMPARED_HEADERS). */
+  headers?: string[];
+}
+
+export interface ExchangeDifference {
+  id: number;
+  method: string;
+  path: string;
+  differences: string[];
+}
+
+export interface VerifyReport {
+  total: number;
+  differing: ExchangeDifference[];
+  /** Human-readable: one block per differing exchange, then a summary line. */
+  text: string;
+}
+
+/**
+ * Replays every recorded request, in order, against a fresh emulator and compares what comes back:
+ * status, the headers that matter, and bodies (XML structurally; ids matched up by position, so the
+ * emulator's own ids stand in for the recorded ones in later requests; timestamps only as numbers).
+ */
+export async function verifyRecording(recording: Recording, options: VerifyOptions = {}): Promise<VerifyReport> {
+  // Credentials were never recorded: each recorded login gets a throw-away password here.
+  const password = randomBytes(9).toString('base64url');
+  const logins = new Set(recording.exchanges.map((e) => e.user).filter((u): u is string => !!u));
+  if (logins.size === 0) logins.add('demo');
+  const users = Object.fromEntries([...logins].map((u) => [u, password]));
+  const mock = await createApp({ users, seed: options.seed ?? 'empty', publicUrl: VERIFY_ORIGIN });
+  const http = new InProcessHttp(mock.app);
+  const ids = new IdMap();
+  const compared = options.headers ?? COMPARED_HEADERS;
+  const differing: ExchangeDifference[] = [];
+  try {
+    for (const e of recording.exchanges) {
+      const actual = await http.dispatch(requestFor(e, ids, password));
+      const diffs = compare(e, actual, ids, compared);
+      if (diffs.length) differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: diffs });
+    }
+  } finally {
+    await mock.close();
+  }
+  return { total: recording.exchanges.length, differing, text: reportText(recording.exchanges.length, differing) };
+}
+
+function requestFor(e: Exchange, ids: IdMap, password: string) {
+  const mapText = (s: string): string => ids.apply(fromToken(s, VERIFY_ORIGIN));
+  const query = e.request.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(mapText(v))}`).join('&');
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(e.request.headers)) headers[name] = Array.isArray(value) ? value.map(mapText) : mapText(value);
+  if (e.user) headers['authorization'] = `Basic ${Buffer.from(`${e.user}:${password}`).toString('base64')}`;
+  if (e.session) headers['x-mock-session'] = e.session;
+  const contentType = headerValue(e.request.headers, 'content-type');
+  const body = carriesLinks(contentType) ? Buffer.from(mapText(e.request.body.toString('utf8')), 'utf8') : e.request.body;
+  return { method: e.request.method, url: `${ids.applyToPath(e.request.path)}${query ? `?${query}` : ''}`, headers, body };
+}
+
+function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: string[]): string[] {
+  const out: string[] = [];
+  const recorded = e.response;
+  if (recorded.status !== actual.status) out.push(`status: expected ${recorded.status}, got ${actual.status}`);
+  const tokenised = (s: string): string => toToken(s, [VERIFY_ORIGIN]);
+  const recordedLocation = headerValue(recorded.headers, 'location');
+  const actualLocation = headerValue(actual.headers, 'location');
+  if (recordedLocation && actualLocation) ids.learn(recordedLocation, tokenised(actualLocation));
+  const linkBodies = carriesLinks(headerValue(recorded.headers, 'content-type'));
+  const expectedText = recorded.body.toString('utf8');
+  const actualText = linkBodies ? tokenised(actual.body.toString('utf8')) : actual.body.toString('utf8');
+  if (linkBodies) ids.learn(expectedText, actualText);
+
+  for (const name of compared) {
+    let want = headerValue(recorded.headers, name);
+    let got = headerValue(actual.headers, name);
+    if (name === 'connection') {
+      // Only "close" is behaviour; keep-alive is the transport's business.
+      want = want && /close/i.test(want) ? 'close' : undefined;
+      got = got && /close/i.test(got) ? 'close' : undefined;
+    }
+    if (want !== undefined) want = ids.apply(want);
+    if (got !== undefined) got = tokenised(got);
+    if (want !== got) out.push(`header ${name}: expected ${want === undefined ? 'absent' : `"${want}"`}, got ${got === undefined ? 'absent' : `"${got}"`}`);
+  }
+
+  if (linkBodies) {
+    const a = parseOrdered(ids.apply(expectedText));
+    const b = parseOrdered(actualText);
+    if (a && b) {
+      out.push(...compareXml(a, b).map((d) => `body ${d}`));
+      return out;
+    }
+    if (ids.apply(expectedText) !== actualText) out.push(...textDiff(ids.apply(expectedText), actualText));
+    return out;
+  }
+  if (!recorded.body.equals(actual.body)) {
+    if (isText(recorded.body) && isText(actual.body)) out.push(...textDiff(expectedText, actualText));
+    else out.push(binaryDiff(recorded.body, actual.body));
+  }
+  return out;
+}
+
+/** The first differing line of two texts, in the -expected/+actual style. */
+function textDiff(expected: string, actual: string): string[] {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return [`body line ${i + 1}:`, `  - ${a[i] ?? '(end of body)'}`, `  + ${b[i] ?? '(end of body)'}`];
+  }
+  return [];
+}
+
+function binaryDiff(expected: Buffer, actual: Buffer): string {
+  let at = 0;
+  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at++;
+  return `body: ${expected.length} bytes expected, ${actual.length} bytes got, first difference at byte ${at}`;
+}
+
+function reportText(total: number, differing: ExchangeDifference[]): string {
+  const lines: string[] = [];
+  for (const d of differing) {
+    lines.push(`exchange ${d.id}: ${d.method} ${d.path}`);
+    for (const line of d.differences) lines.push(`  ${line}`);
+  }
+  lines.push(`verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ`);
+  return `${lines.join('\n')}\n`;
+}
+

@@ -1,0 +1,40 @@
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { describe, expect, it } from 'vitest';
+import { ByteReplacer, boundaryOf, keptHeaders } from '../../../src/record-replay/normalise.js';
+import { redactXmlText, redactedNames } from '../../../src/record-replay/redaction.js';
+import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
+import { binaryBytes } from '../../../src/record-replay/example/http-client.js';
+
+describe('normalisation and redaction at record time', () => {
+  it('replaces a multipart boundary in a stream even when it is split across chunks', async () => {
+    const body = Buffer.from('--abc123\r\nhello\r\n--abc123--\r\n');
+    const oneByteChunks = Readable.from([...body].map((b) => Buffer.from([b])));
+    const out = await buffer(oneByteChunks.pipe(new ByteReplacer('abc123', 'csp-mock-boundary')));
+    expect(out.toString()).toBe('--csp-mock-boundary\r\nhello\r\n--csp-mock-boundary--\r\n');
+  });
+
+  it('reads quoted and unquoted boundaries, and only from multipart types', () => {
+    expect(boundaryOf('multipart/form-data; boundary="a b"')).toBe('a b');
+    expect(boundaryOf('multipart/form-data; charset=utf-8; boundary=xyz')).toBe('xyz');
+    expect(boundaryOf('text/plain; boundary=xyz')).toBeUndefined();
+  });
+
+  it('drops framing and date headers but keeps Connection: close, which the observed 500s send', () => {
+    const kept = keptHeaders({ 'Content-Length': '5', 'Transfer-Encoding': 'chunked', Date: 'x', Connection: 'close', 'Content-Type': 'text/plain', 'X-Mock-Session': 's' }, true);
+    expect(kept).toEqual({ connection: 'close', 'content-type': 'text/plain' });
+  });
+
+  it('always redacts Authorization, cookies and X-Cloud-Key, plus --redact names, and the account S3 key in bodies', () => {
+    expect(redactedNames(['X-Api-Token'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-api-token']);
+    const account = '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
+    expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
+  });
+
+  it('recovers the exact request bytes nock hands a reply function (UTF-8 text or hex)', () => {
+    const bytes = binaryBytes(512);
+    expect(requestBodyFromNock(bytes.toString('hex')).equals(bytes)).toBe(true);
+    expect(requestBodyFromNock('caf\u00e9 <x/>').toString()).toBe('caf\u00e9 <x/>');
+    expect(requestBodyFromNock('').length).toBe(0);
+  });
+});

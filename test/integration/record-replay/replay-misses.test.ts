@@ -1,0 +1,117 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import express from 'express';
+import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
+import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
+import { send } from '../../../src/record-replay/example/http-client.js';
+import { CREDS, EXAMPLE_RECORDING, RECORDINGS_DIR, basic, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
+
+describe('replay misses: a clear message, or the emulator, or the upstream', () => {
+  const tmp = useTempDir();
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+  const replayApp = async (options: Parameters<typeof createApp>[0]): Promise<MockApp> => {
+    const mock = await createApp(options);
+    open.push(mock);
+    return mock;
+  };
+
+  it('error: answers 404 text/plain naming the request and the nearest recorded ones with what differed', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    const ranged = recording.exchanges.find((e) => e.request.headers['range'] !== undefined)!;
+    const mock = await replayApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING } });
+    const res = await request(mock.app).get(ranged.request.path).set('Range', 'bytes=0-9');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(res.headers['x-csp-mock-replay']).toBe('miss');
+    expect(res.text).toContain(`no recorded exchange matches GET ${ranged.request.path}`);
+    expect(res.text).toContain(`exchange ${ranged.id}: GET ${ranged.request.path} -> 206`);
+    expect(res.text).toContain('differs: header range: "bytes=0-9" (recorded "bytes=0-99")');
+  });
+
+  it('error: says when the body differs and when the path differs', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    const create = recording.exchanges.find((e) => String(e.request.headers['content-type']).includes('container-info'))!;
+    const mock = await replayApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING } });
+    const entity = '<container><name>Elsewhere</name></container>';
+    const res = await request(mock.app).post(create.request.path).set('Content-Type', 'application/vnd.csp.container-info+xml').send(entity);
+    expect(res.status).toBe(404);
+    expect(res.text).toContain(`exchange ${create.id}: POST ${create.request.path} -> 201`);
+    expect(res.text).toContain(`differs: body of ${entity.length} bytes differs (recorded ${create.request.body.length} bytes)`);
+    const typo = await request(mock.app).get('/v2/tagz');
+    expect(typo.text).toContain('exchange');
+    expect(typo.text).toContain('differs: path (recorded /v2/tags)');
+  });
+
+  it('emulate: the emulator answers misses, starting from the tree the recording shows', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    const upload = recording.exchanges.find((e) => String(e.request.headers['content-type']).startsWith('multipart/'))!;
+    const notes = new URL(String(upload.response.headers['location']).replace('{{baseUrl}}', 'http://x')).pathname;
+    const mock = await replayApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING, onMiss: 'emulate' }, users: { demo: 'demo' } });
+    // Recorded: answered from the recording.
+    const entry = await request(mock.app).get('/v2').auth('demo', 'demo');
+    expect(entry.status).toBe(200);
+    const rootPath = new URL(/rootContainer xlink:href="([^"]+)"/.exec(entry.text)![1]!).pathname;
+    // Not recorded: the emulator, with the recorded ids and contents.
+    const root = await request(mock.app).get(rootPath).auth('demo', 'demo').set('X-Client-Specification', '2');
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<name>/</name>');
+    const logo = await request(mock.app).get('/dav/Photos/logo.bin').auth('demo', 'demo').buffer(true).parse(binary);
+    expect(logo.status).toBe(200);
+    expect((logo.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
+    // notes.txt was deleted in the session: the emulator does not have it either.
+    const deleted = await request(mock.app).get(`${notes}/content`).auth('demo', 'demo');
+    expect(deleted.status).toBe(404);
+    expect(deleted.headers['x-csp-mock-replay']).toBeUndefined();
+  });
+
+  it('createReplayHandler is a plain factory: express middleware over a recording, misses to a given emulator app', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    const emulator = await replayApp({ seed: 'demo' });
+    const app = express().use(createReplayHandler(recording, { onMiss: 'emulate', emulator: emulator.app }));
+    const recorded = await request(app).get('/v2');
+    expect(recorded.text).toBe(recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`));
+    const demoFile = await request(app).get('/dav/Documents/readme.txt').auth('demo', 'demo');
+    expect(demoFile.status).toBe(200);
+    expect(demoFile.text).toContain('csp-mock demo tree');
+  });
+
+  it('proxy: misses go to the upstream and are appended to the recording, then replayed without it', async () => {
+    await cp(RECORDINGS_DIR, tmp.path, { recursive: true });
+    const file = join(tmp.path, 'example-session.json');
+    const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
+    open.push(upstream);
+    const replay = await startMock({ mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url } });
+    open.push(replay);
+    const ask = () =>
+      send(replay.url, {
+        method: 'GET',
+        path: '/v2/account',
+        headers: { Authorization: basic(CREDS.user, CREDS.password), 'X-Cloud-Key': CREDS.cloudKey, 'X-Client-Specification': '2' },
+      });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    expect(first.body.toString()).toContain('<account-info');
+    const doc = await readJson(file);
+    const added = doc.exchanges.at(-1);
+    expect(added).toMatchObject({ user: 'demo', request: { method: 'GET', path: '/v2/account' }, response: { status: 200 } });
+    expect(doc.exchanges.filter((e: any) => e.request.path === '/v2/account')).toHaveLength(1);
+    expect(added.response.body.text).toContain('<authkey>[redacted]</authkey>');
+    expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
+
+    await open.shift()!.close(); // the upstream is gone; the new exchange replays from the recording
+    const second = await ask();
+    expect(second.status).toBe(200);
+    expect(second.body.toString()).toBe(first.body.toString().replace(/<authkey>[^<]*<\/authkey>/, '<authkey>[redacted]</authkey>'));
+  });
+});
+
+function binary(res: any, callback: (err: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+}

@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
+import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
+
+/** The checked-in recording made by `npm run record:example`. */
+export const EXAMPLE_RECORDING = resolve(fileURLToPath(new URL('../../../recordings/example-session.json', import.meta.url)));
+export const RECORDINGS_DIR = resolve(EXAMPLE_RECORDING, '..');
+
+/** Credentials distinctive enough that finding any of them in a file is a leak, not a coincidence. */
+export const CREDS: SessionCredentials = { user: 'demo', password: 'pw-Zq8-never-recorded', cloudKey: 'ck-9f1e-never-recorded' };
+export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/** Every form a credential could take in a file. */
+export function secretsOf(creds: SessionCredentials): string[] {
+  return [creds.password, creds.cloudKey, basic(creds.user, creds.password).slice('Basic '.length), Buffer.from(creds.password).toString('base64')];
+}
+
+/** A fresh temporary folder per test, removed afterwards. */
+export function useTempDir(): { readonly path: string } {
+  const holder: { path?: string } = {};
+  beforeEach(async () => {
+    holder.path = await mkdtemp(join(tmpdir(), 'csp-rr-'));
+  });
+  afterEach(async () => {
+    if (holder.path) await rm(holder.path, { recursive: true, force: true });
+  });
+  return {
+    get path() {
+      return holder.path!;
+    },
+  };
+}
+
+/** Paths of all files under a folder, recursively. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** Which of `needles` occur in which files (as bytes, so binary sidecars count too). */
+export async function findInFiles(dir: string, needles: string[]): Promise<string[]> {
+  const hits: string[] = [];
+  for (const file of await filesUnder(dir)) {
+    const bytes = await readFile(file);
+    for (const n of needles) if (bytes.includes(Buffer.from(n))) hits.push(`${file}: ${n}`);
+  }
+  return hits;
+}
+
+/** Waits (bounded: at most 100 tries) until `probe` holds. */
+export async function eventually(probe: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (await probe()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+export async function readJson(file: string): Promise<any> {
+  return JSON.parse(await readFile(file, 'utf8'));
+}
