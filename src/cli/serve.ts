@@ -23,7 +23,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
-      .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' }) as never,
+      .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' })
+      .check((args) => {
+        const port = args['port'] as number;
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be an integer from 0 to 65535');
+        return true;
+      }) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({
