@@ -96,10 +96,16 @@ export async function serve(args: string[] = []): Promise<ServeProcess> {
   return new ServeProcess(['serve', '--port', '0', ...args]).ready();
 }
 
-/** Kills whatever a test left running, so no child outlives its test. */
+/** Stops whatever a test left running: SIGTERM (so it removes its temp blob folder), SIGKILL after 5 s. */
 export function killServersAfterEach(): void {
   afterEach(async () => {
-    await Promise.all([...running].map((p) => p.stop('SIGKILL')));
+    await Promise.all(
+      [...running].map(async (p) => {
+        const timer = setTimeout(() => p.child.kill('SIGKILL'), 5000);
+        await p.stop('SIGTERM');
+        clearTimeout(timer);
+      }),
+    );
   });
 }
 
