@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fetchAs, killServersAfterEach, refusesConnections, serve, ServeProcess } from '../../helpers/cli.js';
+import { request } from 'node:http';
+import { readXml } from '../../helpers/cloud.js';
+import { BASIC_DEMO, fetchAs, killServersAfterEach, refusesConnections, serve, ServeProcess } from '../../helpers/cli.js';
 
 describe('csp-mock serve: start, address and stop', () => {
   killServersAfterEach();
@@ -34,6 +36,21 @@ describe('csp-mock serve: start, address and stop', () => {
     const server = await serve();
     await fetchAs(`${server.url}/v2`, { headers: { Connection: 'keep-alive' } });
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
+  it('stops on SIGTERM in the middle of an upload with exit code 0', async () => {
+    const server = await serve(['--empty']);
+    const root = readXml(await (await fetchAs(`${server.url}/v2`)).text()).cloud.rootContainer['@_xlink:href'];
+    const upload = request(`${root}/contents`.replace(/^https?:\/\/[^/]+/, server.url), {
+      method: 'POST',
+      headers: { Authorization: BASIC_DEMO, 'Content-Type': 'multipart/form-data; boundary=b' },
+    });
+    upload.on('error', () => undefined);
+    upload.write('--b\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\n\r\n');
+    upload.write(Buffer.alloc(64 * 1024, 1));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    upload.destroy();
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readStateFile } from '../../../src/storage/state-file.js';
-import { killServersAfterEach, serve } from '../../helpers/cli.js';
+import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { apply, matches, readBack, seededRandom, Worker, type Files } from '../../helpers/crash-workload.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 
@@ -50,6 +50,14 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
       await Promise.all(running);
       killedDuringWork += workers.filter((w) => w.pending).length;
       await checkStateOnDisk(dataFile);
+      if (round % 3 === 1) {
+        // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
+        const starting = new ServeProcess(['serve', '--port', '0', '--empty', '--data', dataFile]);
+        await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
+        starting.child.kill('SIGKILL');
+        await starting.exited;
+        await checkStateOnDisk(dataFile);
+      }
 
       server = await serve(['--empty', '--data', dataFile]);
       cloud = new HttpCloud(server.url);

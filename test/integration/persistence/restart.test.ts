@@ -43,9 +43,9 @@ describe('--data FILE persistence across restarts', () => {
     expect((await cloud.content(file)).toString()).toBe('persisted bytes');
   });
 
-  it('keeps file bytes as blob files in FILE.blobs/ named by opaque id: never in the JSON, never by user names', async () => {
-    const server = await serve(['--empty', '--data', dataFile]);
-    const cloud = new HttpCloud(server.url);
+  it('keeps file bytes as blob files in FILE.blobs/ named by opaque id: never in the JSON, never by user names, no password in the JSON', async () => {
+    const server = await serve(['--empty', '--data', dataFile, '--user', 'demo:Pass-Word-42']);
+    const cloud = new HttpCloud(server.url, `Basic ${Buffer.from('demo:Pass-Word-42').toString('base64')}`);
     const content = Buffer.from('CONTENT-MARKER '.repeat(100));
     const file = await cloud.upload(await cloud.rootPath(), 'holiday-photo.jpg', content);
     const state = await readState(dataFile);
@@ -57,6 +57,7 @@ describe('--data FILE persistence across restarts', () => {
     const json = await readFile(dataFile, 'utf8');
     expect(json).not.toContain('CONTENT-MARKER');
     expect(json).not.toContain(content.toString('base64').slice(0, 40));
+    expect(json).not.toContain('Pass-Word-42');
   });
 
   it('answers a state-changing request only once the state file holds the change', async () => {
