@@ -58,6 +58,8 @@ export class Worker {
   readonly container: string;
   files: Files = new Map();
   pending: Op | undefined;
+  /** Why the last run stopped: a failed connection (the kill) or an unexpected answer. */
+  stopReason = '';
   #counter = 0;
   readonly #id: number;
   readonly #random: () => number;
@@ -77,7 +79,9 @@ export class Worker {
         const path = await this.#perform(cloud, op);
         this.files = apply(this.files, op, path);
         this.pending = undefined;
-      } catch {
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        this.stopReason = `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
         return;
       }
     }

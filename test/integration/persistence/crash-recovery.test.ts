@@ -49,6 +49,8 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
       await server.exited;
       await Promise.all(running);
       killedDuringWork += workers.filter((w) => w.pending).length;
+      // Every client stopped because the connection broke, never on an error answer from the server.
+      for (const w of workers) expect(w.stopReason, `round ${round}, seed ${SEED}`).toMatch(/^fetch failed/);
       await checkStateOnDisk(dataFile);
       if (round % 3 === 1) {
         // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
@@ -76,7 +78,7 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
           candidates.push(apply(worker.files, op));
         }
         const match = candidates.find((c) => matches(found, c));
-        const why = `round ${round}, seed ${SEED}: expected ${[...worker.files.keys()].join(',')} (+ ${JSON.stringify(op)}), found ${[...found.keys()].join(',')}`;
+        const why = `round ${round}, seed ${SEED}, stopped by "${worker.stopReason}": expected ${[...worker.files.keys()].join(',')} (+ ${JSON.stringify(op)}), found ${[...found.keys()].join(',')}`;
         expect(match, why).toBeDefined();
         worker.files = match!;
         worker.pending = undefined;
