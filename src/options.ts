@@ -48,6 +48,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   for (const name of users.keys()) {
     if (!name || name.includes(':')) throw new Error(`invalid user name "${name}"`);
   }
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(options.publicUrl)) {
+    throw new Error(`public URL must look like http(s)://host[:port][/path], got "${options.publicUrl}"`);
+  }
   const log =
     typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
   return {

@@ -45,7 +45,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     });
   }
   const host = options.host ?? DEFAULT_HOST;
-  await listen(server, options.port ?? 0, host);
+  try {
+    await listen(server, options.port ?? 0, host);
+  } catch (err) {
+    await mock.close();
+    throw new Error(`cannot listen on ${host}:${options.port ?? 0}: ${(err as Error).message}`);
+  }
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {

@@ -17,5 +17,10 @@ await yargs(hideBin(process.argv))
   .command(verifyCommand)
   .demandCommand(1, 'name a command, e.g. "csp-mock serve"')
   .strict()
+  // One clear line instead of the whole help text, and a non-zero exit.
+  .fail((message: string | null, error: Error | undefined) => {
+    process.stderr.write(`csp-mock: ${message ?? error?.message ?? 'failed'}\n(see "csp-mock --help")\n`);
+    process.exit(1);
+  })
   .help()
   .parseAsync();

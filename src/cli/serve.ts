@@ -27,7 +27,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
       .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' })
       .option('scenario', { type: 'string', describe: 'scenario NAME (see "csp-mock scenarios") or PATH to a scenario file (default: default)' })
-      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' }) as never,
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
+      .check((args) => {
+        const port = args['port'] as number;
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be an integer from 0 to 65535');
+        return true;
+      }) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({

@@ -16,7 +16,8 @@ export interface StoredBlob {
 /**
  * Immutable blobs in one directory, named by random id (never by a user's file name).
  * Writes stream to a temp file, fsync, then rename: a crash leaves either no blob or a whole one.
- * In memory mode the directory is a private temp dir, so big uploads never sit in RAM either.
+ * In memory mode the directory is a private temp dir, so big uploads never sit in RAM either; its
+ * blobs die with the process, so they skip the fsync.
  */
 export class BlobStore {
   readonly dir: string;
@@ -46,7 +47,7 @@ export class BlobStore {
         const fh = await open(tmp, 'w');
         try {
           await fh.writeFile(source);
-          await fh.sync();
+          if (!this.#ephemeral) await fh.sync();
         } finally {
           await fh.close();
         }
@@ -105,6 +106,7 @@ export class BlobStore {
   }
 
   async #sync(path: string): Promise<void> {
+    if (this.#ephemeral) return;
     const fh = await open(path, 'r+');
     try {
       await fh.sync();

@@ -1,0 +1,67 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { CloudStore } from '../../src/domain/cloud-store.js';
+import { openStore } from '../../src/mock-state.js';
+import { resolveOptions, type MockOptions } from '../../src/options.js';
+
+export type StoreKind = 'memory' | 'file';
+export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
+
+/** A store of one kind over a fresh temp directory; `reopen` loads the same files again (file kind). */
+export interface TestStore {
+  store: CloudStore;
+  /** The --data file (file kind only). */
+  dataFile: string | undefined;
+  reopen(): Promise<CloudStore>;
+  dispose(): Promise<void>;
+}
+
+export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): Promise<TestStore> {
+  const dir = await mkdtemp(join(tmpdir(), 'csp-mock-store-'));
+  const dataFile = kind === 'file' ? join(dir, 'state.json') : undefined;
+  const options = () =>
+    resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
+  const opened: CloudStore[] = [await openStore(options())];
+  return {
+    get store() {
+      return opened[opened.length - 1]!;
+    },
+    dataFile,
+    async reopen() {
+      const next = await openStore(options());
+      opened.push(next);
+      return next;
+    },
+    async dispose() {
+      for (const s of opened) await s.blobs.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads a whole blob (small test files only). */
+export async function contentOf(store: CloudStore, blobId: string | null): Promise<Buffer> {
+  if (!blobId) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of store.blobs.read(blobId)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A readable that yields `parts` one at a time with a pause between, like a slow upload. */
+export function slowStream(parts: Buffer[], pauseMs = 5): Readable {
+  return Readable.from(
+    (async function* () {
+      for (const part of parts) {
+        await new Promise((r) => setTimeout(r, pauseMs));
+        yield part;
+      }
+    })(),
+  );
+}
+
+/** Names in the blob directory that are not temp files. */
+export async function blobFiles(store: CloudStore): Promise<string[]> {
+  return (await readdir(store.blobs.dir)).sort();
+}

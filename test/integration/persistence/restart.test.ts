@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
+import { HttpCloud } from '../../helpers/http-cloud.js';
+
+const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
+const readState = async (file: string): Promise<any> => JSON.parse(await readFile(file, 'utf8'));
+
+describe('--data FILE persistence across restarts', () => {
+  killServersAfterEach();
+  let dir: string;
+  let dataFile: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'csp-mock-persist-'));
+    dataFile = join(dir, 'state.json');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps containers, files, bytes, renames and deletions across a restart, without seeding the demo tree again', async () => {
+    const first = await serve(['--data', dataFile]);
+    let cloud = new HttpCloud(first.url);
+    const root = await cloud.rootPath();
+    const demo = await cloud.list(root);
+    await cloud.delete(demo.find((i) => i.name === 'Documents')!.path);
+    const folder = await cloud.createContainer(root, 'Kept');
+    const file = await cloud.upload(folder, 'data.bin', Buffer.from('persisted bytes'));
+    await cloud.rename(file, 'renamed.bin');
+    expect(await first.stop('SIGTERM')).toMatchObject({ code: 0 });
+
+    const second = await serve(['--data', dataFile]);
+    cloud = new HttpCloud(second.url);
+    expect(await cloud.rootPath()).toBe(root);
+    const names = (await cloud.list(root)).map((i) => i.name);
+    expect(names).toContain('Kept');
+    expect(names).not.toContain('Documents');
+    expect((await cloud.list(folder)).map((i) => [i.name, i.bytes])).toEqual([['renamed.bin', 15]]);
+    expect((await cloud.content(file)).toString()).toBe('persisted bytes');
+  });
+
+  it('keeps file bytes as blob files in FILE.blobs/ named by opaque id: never in the JSON, never by user names, no password in the JSON', async () => {
+    const server = await serve(['--empty', '--data', dataFile, '--user', 'demo:Pass-Word-42']);
+    const cloud = new HttpCloud(server.url, `Basic ${Buffer.from('demo:Pass-Word-42').toString('base64')}`);
+    const content = Buffer.from('CONTENT-MARKER '.repeat(100));
+    const file = await cloud.upload(await cloud.rootPath(), 'holiday-photo.jpg', content);
+    const state = await readState(dataFile);
+    const node = state.nodes[file.split('/').pop()!];
+    expect(node.blobId).toMatch(/^[0-9a-f]{32}$/);
+    const blobNames = await readdir(`${dataFile}.blobs`);
+    expect(blobNames).toEqual([node.blobId]);
+    expect(await readFile(join(`${dataFile}.blobs`, node.blobId))).toEqual(content);
+    const json = await readFile(dataFile, 'utf8');
+    expect(json).not.toContain('CONTENT-MARKER');
+    expect(json).not.toContain(content.toString('base64').slice(0, 40));
+    expect(json).not.toContain('Pass-Word-42');
+  });
+
+  it('answers a state-changing request only once the state file holds the change', async () => {
+    const server = await serve(['--empty', '--data', dataFile]);
+    const cloud = new HttpCloud(server.url);
+    const root = await cloud.rootPath();
+    const folder = await cloud.createContainer(root, 'just-created');
+    const id = folder.split('/').pop()!;
+    expect((await readState(dataFile)).nodes[id].name).toBe('just-created');
+    const file = await cloud.upload(folder, 'f.txt', Buffer.from('v1'));
+    const fileId = file.split('/').pop()!;
+    await cloud.putContent(file, Buffer.from('version two'));
+    expect((await readState(dataFile)).nodes[fileId]).toMatchObject({ bytes: 11, version: 2 });
+    await cloud.rename(file, 'g.txt');
+    expect((await readState(dataFile)).nodes[fileId].name).toBe('g.txt');
+    await cloud.delete(file);
+    expect((await readState(dataFile)).nodes[fileId].recycled).toEqual(expect.any(Number));
+  });
+
+  it('drops orphaned blobs and temp files at start, before it listens', async () => {
+    const first = await serve(['--empty', '--data', dataFile]);
+    const cloud = new HttpCloud(first.url);
+    const file = await cloud.upload(await cloud.rootPath(), 'keep.txt', Buffer.from('keep me'));
+    await first.stop('SIGTERM');
+    const blobs = `${dataFile}.blobs`;
+    const kept = (await readState(dataFile)).nodes[file.split('/').pop()!].blobId;
+    await writeFile(join(blobs, 'ffffffffffffffffffffffffffffffff'), 'orphan');
+    await writeFile(join(blobs, '.tmp-0011223344556677'), 'half a blob');
+    await writeFile(join(dir, '.state.json.tmp'), '{"schema":1,"users":{');
+
+    const second = await serve(['--empty', '--data', dataFile]);
+    expect(await readdir(blobs)).toEqual([kept]);
+    expect(existsSync(join(dir, '.state.json.tmp'))).toBe(false);
+    expect(second.stdout.join('\n')).toMatch(/dropped 2 orphaned blob file\(s\)/);
+    expect((await new HttpCloud(second.url).content(file)).toString()).toBe('keep me');
+  });
+
+  it('creates the state file and its blob folder on the first start', async () => {
+    const nested = join(dir, 'sub', 'state.json');
+    await mkdir(join(dir, 'sub'));
+    await serve(['--data', nested]);
+    expect((await readState(nested)).schema).toBe(1);
+    expect(existsSync(`${nested}.blobs`)).toBe(true);
+  });
+
+  it.each([
+    ['foreign.json', /state file .*foreign\.json is not a csp-mock state/],
+    ['truncated.json', /state file .*truncated\.json is not valid JSON/],
+  ])('refuses the state file %s with a message naming it, a non-zero exit, and leaves it untouched', async (name, message) => {
+    await copyFile(fixture(name), join(dir, name));
+    const before = await readFile(join(dir, name));
+    const proc = new ServeProcess(['serve', '--port', '0', '--data', join(dir, name)]);
+    expect((await proc.exited).code).toBe(1);
+    expect(proc.stderr.join('\n')).toMatch(message);
+    expect(proc.stdout.join('\n')).not.toContain('listening on');
+    expect(await readFile(join(dir, name))).toEqual(before);
+  });
+});
