@@ -136,12 +136,20 @@ export class CloudStore {
     if (offset !== undefined && (offset < 0 || offset > file.bytes)) {
       throw invalid(`block offset ${offset} is beyond the end of the file (${file.bytes} bytes)`);
     }
-    const old = file.blobId;
+    const base = file.blobId;
     const blob =
-      offset !== undefined && old
-        ? await this.blobs.writeAt(old, offset, content)
+      offset !== undefined && base
+        ? await this.blobs.writeAt(base, offset, content)
         : await this.blobs.put(content);
-    const current = this.get(user, fileId, 'file'); // may have been deleted while the body streamed
+    let current: NodeRecord;
+    try {
+      current = this.get(user, fileId, 'file'); // may have been deleted while the body streamed
+    } catch (err) {
+      await this.blobs.delete(blob.blobId);
+      throw err;
+    }
+    // Take the blob being replaced now, not before streaming: a concurrent write may have swapped it.
+    const old = current.blobId;
     current.blobId = blob.blobId;
     current.bytes = blob.size;
     current.version += 1;
@@ -250,10 +258,12 @@ export class CloudStore {
     await this.persist();
   }
 
-  /** Marks a read; not awaited by callers, since a read does not change the object. */
+  /**
+   * Marks a read. Kept in memory and written with the next change: a download is not a state
+   * change, and rewriting the whole state file per GET would make reads cost like writes.
+   */
   touchAccessed(node: NodeRecord): void {
     node.accessed = this.now();
-    void this.persist().catch(() => undefined);
   }
 
   storedBytes(user: string): number {
