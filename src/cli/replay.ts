@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT, parseUserSpec } from '../options.js';
+import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../record-replay/replayer.js';
 import { startMock } from '../server.js';
-import { stopOnSignals } from './record.js';
+import { stopOnSignals, withListenOptions } from './listening.js';
 
 interface ReplayArgs {
   recording: string;
@@ -19,12 +19,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay',
   describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
   builder: (y) =>
-    y
+    withListenOptions(y)
       .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
       .option('on-miss', { choices: MISS_POLICIES, default: 'error' as MissPolicy, describe: 'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded' })
       .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0 picks a free one)' })
-      .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
       .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD for the emulator of --on-miss emulate (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })

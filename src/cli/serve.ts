@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT, parseUserSpec } from '../options.js';
+import { parseUserSpec } from '../options.js';
 import { startMock } from '../server.js';
+import { stopOnSignals, withListenOptions } from './listening.js';
 
 interface ServeArgs {
   port: number;
@@ -18,21 +19,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
   builder: (y) =>
-    y
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0 picks a free one)' })
-      .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
+    withListenOptions(y)
       .option('data', { type: 'string', describe: 'JSON state file (file bytes go to <data>.blobs/); default: in memory' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
       .option('empty', { type: 'boolean', default: false, describe: 'start with empty trees instead of the demo data' })
       .option('scenario', { type: 'string', describe: 'scenario NAME (see "csp-mock scenarios") or PATH to a scenario file (default: default)' })
-      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
-      .check((args) => {
-        const port = args['port'] as number;
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be an integer from 0 to 65535');
-        return true;
-      }) as never,
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' }) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({
@@ -54,14 +48,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const who = Object.keys(users ?? { demo: 'demo' }).join(', ');
     console.log(`csp-mock listening on ${mock.url} (REST ${mock.url}/v2, WebDAV ${mock.url}/dav; users: ${who})`);
     console.log(`scenario ${mock.scenario.name}; admin API ${mock.url}/__admin`);
-    let stopping = false;
-    const stop = (signal: string): void => {
-      if (stopping) return;
-      stopping = true;
-      console.log(`${signal}: stopping`);
-      void mock.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    stopOnSignals(mock);
   },
 };
