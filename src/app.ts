@@ -55,6 +55,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const emulator = express();
   emulator.disable('x-powered-by');
   emulator.set('etag', 'strong');
+  // Paths are case-sensitive on the service: /V2 is not /v2.
+  emulator.set('case sensitive routing', true);
   // E1. absolute links from --public-url or the request's Host
   emulator.use((req, res, next) => {
     res.locals['links'] = new Links(resolved.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);

@@ -35,7 +35,7 @@ describe('authentication (Authentication 1-3) and X-Client-Specification (Versio
     expect(owner).toBe('alice');
   });
 
-  it('Versioning 3 (inferred): a missing or other X-Client-Specification is served and logged as a warning', async () => {
+  it('Authentication 2 / Versioning 2-3 (inferred): a missing or other X-Client-Specification is served and logged as a warning', async () => {
     const lines: string[] = [];
     const mock = await createApp({ seed: 'empty', log: (l) => lines.push(l) });
     try {

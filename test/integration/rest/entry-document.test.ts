@@ -48,4 +48,12 @@ describe('GET /v2 entry document (row 1, rule 1)', () => {
     expect(cloudEl.account['account-info'].username).toBe('demo');
     expect(cloudEl.tags.tags['@_total']).toBe('0');
   });
+
+  it('Versioning 1: the REST interface is versioned by the path prefix /v2; other versions are 404', async () => {
+    for (const path of ['/v1', '/v3', '/v1/containers/x', '/V2']) {
+      const res = await cloud.client.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    }
+  });
 });
