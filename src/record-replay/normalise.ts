@@ -56,7 +56,8 @@ export function normaliseHeaders(headers: HeaderMap, origins: readonly string[])
   for (const [name, value] of Object.entries(headers)) {
     const fix = (v: string): string => {
       let s = name === 'content-type' ? normaliseBoundaryParam(v) : v;
-      if (name === 'location' || name === 'content-location') s = toToken(s, origins);
+      // Absolute addresses in headers (WebDAV Destination too) carry the upstream origin.
+      if (name === 'location' || name === 'content-location' || name === 'destination') s = toToken(s, origins);
       return s;
     };
     out[name] = Array.isArray(value) ? value.map(fix) : fix(value);

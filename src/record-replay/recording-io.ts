@@ -14,6 +14,7 @@ import {
   type StoredBody,
   type StoredExchange,
 } from './format.js';
+import { redactedNames } from './redaction.js';
 
 /** The sidecar folder of a recording: recordings/session.json -> recordings/session.bodies/. */
 export function sidecarDirName(file: string): string {
@@ -100,7 +101,8 @@ function parseDocument(text: string, file: string): RecordingDocument {
   if (d.format !== RECORDING_FORMAT) throw new Error(`${file}: not a csp-mock recording (format is not "${RECORDING_FORMAT}")`);
   if (d.version !== RECORDING_VERSION) throw new Error(`${file}: recording version ${String(d.version)} is not supported (this build reads ${RECORDING_VERSION})`);
   if (!Array.isArray(d.exchanges)) throw new Error(`${file}: "exchanges" must be an array`);
-  return { ...d, redacted: Array.isArray(d.redacted) ? d.redacted : [] } as RecordingDocument;
+  // The built-in names are always redacted, whatever the file lists (a hand-made file may list none).
+  return { ...d, redacted: redactedNames(Array.isArray(d.redacted) ? d.redacted : []) } as RecordingDocument;
 }
 
 /** Reads a recording file and its sidecars; bodies come back as bytes. */

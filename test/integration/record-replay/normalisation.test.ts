@@ -1,12 +1,26 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { ByteReplacer, boundaryOf, keptHeaders } from '../../../src/record-replay/normalise.js';
+import { ByteReplacer, boundaryOf, keptHeaders, normaliseHeaders } from '../../../src/record-replay/normalise.js';
 import { redactXmlText, redactedNames } from '../../../src/record-replay/redaction.js';
 import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
 import { binaryBytes } from '../../../src/record-replay/example/http-client.js';
 
 describe('normalisation and redaction at record time', () => {
+  it('stores absolute addresses in Location, Content-Location and WebDAV Destination on the {{baseUrl}} token', () => {
+    const origin = 'http://127.0.0.1:37171';
+    const out = normaliseHeaders(
+      { destination: `${origin}/dav/b.txt`, location: `${origin}/v2/files/x`, 'content-location': `${origin}/v2/containers/y`, overwrite: 'F' },
+      [origin],
+    );
+    expect(out).toEqual({
+      destination: '{{baseUrl}}/dav/b.txt',
+      location: '{{baseUrl}}/v2/files/x',
+      'content-location': '{{baseUrl}}/v2/containers/y',
+      overwrite: 'F',
+    });
+  });
+
   it('replaces a multipart boundary in a stream even when it is split across chunks', async () => {
     const body = Buffer.from('--abc123\r\nhello\r\n--abc123--\r\n');
     const oneByteChunks = Readable.from([...body].map((b) => Buffer.from([b])));

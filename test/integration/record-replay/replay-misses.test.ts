@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,23 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const second = await ask();
     expect(second.status).toBe(200);
     expect(second.body.toString()).toBe(first.body.toString().replace(/<authkey>[^<]*<\/authkey>/, '<authkey>[redacted]</authkey>'));
+  });
+
+  it('proxy: a hand-made recording that lists no redacted names still never gets credentials written', async () => {
+    const file = join(tmp.path, 'hand-made.json');
+    await writeFile(file, JSON.stringify({ format: 'csp-mock-recording', version: 1, baseUrl: '{{baseUrl}}', exchanges: [] }));
+    const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
+    open.push(upstream);
+    const replay = await startMock({ mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url } });
+    open.push(replay);
+    const res = await send(replay.url, {
+      method: 'GET',
+      path: '/v2/account',
+      headers: { Authorization: basic(CREDS.user, CREDS.password), 'X-Cloud-Key': CREDS.cloudKey, Cookie: 'session=s3cr3t-cookie', 'X-Client-Specification': '2' },
+    });
+    expect(res.status).toBe(200);
+    expect((await readJson(file)).exchanges).toHaveLength(1);
+    expect(await findInFiles(tmp.path, [...secretsOf(CREDS), 's3cr3t-cookie'])).toEqual([]);
   });
 });
 
