@@ -32,14 +32,26 @@ const builder = new XMLBuilder({
   format: false,
 });
 
-/** Parses XML text; never expands declared entities nor follows a DOCTYPE (entity bombs, XXE). */
-export function parseXml(text: string): XmlNode {
+/**
+ * Refuses DOCTYPE and entity declarations (entity bombs, XXE) and malformed XML, then parses with
+ * `parse`; a parser limit (such as its nesting depth) is reported as a syntax error too, not a crash.
+ */
+export function parseChecked<T>(text: string, parse: (text: string) => T): T {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlSyntaxError('DOCTYPE and entity declarations are not accepted');
   const verdict = XMLValidator.validate(text);
   if (verdict !== true) {
     throw new XmlSyntaxError(`malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`);
   }
-  return parser.parse(text) as XmlNode;
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new XmlSyntaxError(`malformed XML: ${(err as Error).message}`);
+  }
+}
+
+/** Parses XML text into plain objects ("@_name" attributes); see parseChecked for what is refused. */
+export function parseXml(text: string): XmlNode {
+  return parseChecked(text, (t) => parser.parse(t) as XmlNode);
 }
 
 /** Serialises an element tree; no XML declaration, so the body starts with the root element. */

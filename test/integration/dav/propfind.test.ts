@@ -110,6 +110,7 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
     await dav(app(), 'PROPFIND', '/dav/').send('<propfind xmlns="DAV:"><prop>').expect(400);
     await dav(app(), 'PROPFIND', '/dav/').send('<D:propfind xmlns:D="DAV:"><D:prop><bar:foo xmlns:bar=""/></D:prop></D:propfind>').expect(400);
     await dav(app(), 'PROPFIND', '/dav/').send('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>').expect(400);
+    await dav(app(), 'PROPFIND', '/dav/').send(`<propfind xmlns="DAV:">${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</propfind>`).expect(400);
     const bad = await dav(app(), 'PROPFIND', '/dav/').set('Depth', '2').expect(400);
     expect(bad.headers['content-type']).toMatch(/^text\/plain/);
     await dav(app(), 'PROPFIND', '/dav/').set('Depth', '0').expect(207);

@@ -59,6 +59,15 @@ describe('errors (the Errors table)', () => {
     expect(await cloud.client.childNames(root)).toEqual([]);
   });
 
+  it('answers 400, not 500, to XML nested deeper than the parser allows', async () => {
+    const root = await cloud.client.rootPath();
+    const deep = `<container><name>x</name>${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</container>`;
+    const res = await cloud.client.post(`${root}/contents`).set('Content-Type', 'application/vnd.csp.container-info+xml').send(deep);
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/malformed XML/);
+    await cloud.client.get('/v2').expect(200);
+  });
+
   it('decodes the predefined entities in names (&amp; &lt;)', async () => {
     const root = await cloud.client.rootPath();
     await cloud.client
