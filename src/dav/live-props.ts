@@ -31,6 +31,14 @@ export interface PropContext {
   store: CloudStore;
   user: string;
   base: string;
+  /** The user's stored bytes; walks the whole tree, so one answer computes it at most once. */
+  usedBytes: () => number;
+}
+
+/** A context for one multistatus answer. */
+export function propContext(store: CloudStore, user: string, base: string): PropContext {
+  let used: number | undefined;
+  return { store, user, base, usedBytes: () => (used ??= store.storedBytes(user)) };
 }
 
 const el = (name: string, inner: string): string => (inner === '' ? `<D:${name}/>` : `<D:${name}>${inner}</D:${name}>`);
@@ -60,9 +68,9 @@ export function liveProp(ctx: PropContext, node: NodeRecord, name: string): stri
     case 'supportedlock':
       return SUPPORTED_LOCK_XML;
     case 'quota-used-bytes':
-      return isFile ? undefined : el(name, String(ctx.store.storedBytes(ctx.user)));
+      return isFile ? undefined : el(name, String(ctx.usedBytes()));
     case 'quota-available-bytes':
-      return isFile ? undefined : el(name, String(Math.max(0, STORAGE_ALLOCATED - ctx.store.storedBytes(ctx.user))));
+      return isFile ? undefined : el(name, String(Math.max(0, STORAGE_ALLOCATED - ctx.usedBytes())));
     default:
       return undefined;
   }

@@ -4,7 +4,7 @@ import { badRequest, notFoundError } from '../http/errors.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { DAV_NS, clarkName, elementsOf, escapeAttr, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
-import { ALLPROP_LIVE, LIVE_PROPS, liveProp, type PropContext } from './live-props.js';
+import { ALLPROP_LIVE, LIVE_PROPS, liveProp, propContext, type PropContext } from './live-props.js';
 import { sendDavError, sendMultistatus, type MultiStatusEntry, type PropStat } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
@@ -34,7 +34,7 @@ export async function propfind(store: CloudStore, req: Request, res: Response, m
       return;
     }
   }
-  const ctx: PropContext = { store, user: target.user, base: baseOf(req) };
+  const ctx = propContext(store, target.user, baseOf(req));
   sendMultistatus(res, nodes.map((n) => responseFor(ctx, n, request)));
 }
 
