@@ -3,13 +3,14 @@ import { invalid } from './errors.js';
 /** Inferred limit: the interface document gives none; 255 matches common filesystems. */
 export const MAX_NAME_LENGTH = 255;
 
-/** A container or file name: non-empty, at most 255 characters, no slash or control character. */
+/** A container or file name: non-empty, at most 255 characters, no slash, backslash or control character. */
 export function checkName(raw: string | undefined): string {
   if (raw === undefined) throw invalid('name is required');
   const name = raw.normalize('NFC');
   if (name.length === 0 || name.trim().length === 0) throw invalid('name must not be empty');
   if (name.length > MAX_NAME_LENGTH) throw invalid(`name is longer than ${MAX_NAME_LENGTH} characters`);
-  if (name.includes('/')) throw invalid('name must not contain "/"');
+  // Both separators are refused so every name has one WebDAV address (rule 2) on every client OS.
+  if (name.includes('/') || name.includes('\\')) throw invalid('name must not contain "/" or "\\"');
   if (name === '.' || name === '..') throw invalid(`"${name}" is not a valid name`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('name must not contain control characters');

@@ -33,6 +33,7 @@ describe('errors (the Errors table)', () => {
       ['application/vnd.csp.container-info+xml', '<container/>'],
       ['application/vnd.csp.container-info+xml', `<container><name>${'n'.repeat(256)}</name></container>`],
       ['application/vnd.csp.container-info+xml', '<container><name>a/b</name></container>'],
+      ['application/vnd.csp.file-info+xml', '<file><name>back\\slash.txt</name></file>'],
       ['application/vnd.csp.file-info+xml', 'just some words'],
       ['application/vnd.csp.file-info+xml', '<file><name>x</name><public>maybe</public></file>'],
       ['application/vnd.csp.file-info+xml', ''],
