@@ -5,6 +5,7 @@ import { verifyRecording } from '../record-replay/verify.js';
 interface VerifyArgs {
   recording: string;
   seed: 'empty' | 'demo';
+  scenario?: string;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
@@ -13,9 +14,10 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   builder: (y) =>
     y
       .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
-      .option('seed', { choices: ['empty', 'demo'] as const, default: 'empty' as const, describe: 'what the fresh emulator starts with' }) as never,
+      .option('seed', { choices: ['empty', 'demo'] as const, default: 'empty' as const, describe: 'what the fresh emulator starts with' })
+      .option('scenario', { type: 'string', describe: 'scenario NAME or PATH the fresh emulator runs (default: default)' }) as never,
   handler: async (args) => {
-    const report = await verifyRecording(await readRecording(args.recording), { seed: args.seed });
+    const report = await verifyRecording(await readRecording(args.recording), { seed: args.seed, scenario: args.scenario });
     process.stdout.write(report.text);
     process.exitCode = report.differing.length ? 1 : 0;
   },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../app.js';
+import type { ScenarioDefinition } from '../scenarios/types.js';
 import { InProcessHttp, type PlainResponse } from '../intercept/in-process-http.js';
 import { isText } from './body-encoding.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
@@ -15,6 +16,8 @@ const VERIFY_ORIGIN = 'http://verify.csp-mock.invalid';
 export interface VerifyOptions {
   /** The fresh emulator's starting state: 'empty' (default) or 'demo'. */
   seed?: 'empty' | 'demo';
+  /** The scenario the fresh emulator runs (a name, a path or an inline scenario; default 'default'). */
+  scenario?: string | ScenarioDefinition;
   /** Response headers to compare (default COMPARED_HEADERS). */
   headers?: string[];
 }
@@ -44,7 +47,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const logins = new Set(recording.exchanges.map((e) => e.user).filter((u): u is string => !!u));
   if (logins.size === 0) logins.add('demo');
   const users = Object.fromEntries([...logins].map((u) => [u, password]));
-  const mock = await createApp({ users, seed: options.seed ?? 'empty', publicUrl: VERIFY_ORIGIN });
+  const mock = await createApp({ users, seed: options.seed ?? 'empty', publicUrl: VERIFY_ORIGIN, scenario: options.scenario });
   const http = new InProcessHttp(mock.app);
   const ids = new IdMap();
   const compared = options.headers ?? COMPARED_HEADERS;

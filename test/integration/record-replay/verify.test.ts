@@ -10,9 +10,9 @@ import { EXAMPLE_RECORDING, RECORDINGS_DIR, readJson, useTempDir } from './suppo
 const CLI = resolve(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
 const run = promisify(execFile);
 
-async function verifyCli(file: string): Promise<{ code: number; stdout: string }> {
+async function verifyCli(file: string, ...extra: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [CLI, 'verify', '--recording', file]);
+    const { stdout } = await run(process.execPath, [CLI, 'verify', '--recording', file, ...extra]);
     return { code: 0, stdout };
   } catch (err: any) {
     return { code: err.code, stdout: err.stdout };
@@ -63,5 +63,12 @@ describe('verify: the emulator against a recording', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain(`exchange ${statusId}: POST /v2/containers/`);
     expect(bad.stdout).toContain('status: expected 400, got 415');
+  });
+
+  it('CLI --scenario: the fresh emulator runs that scenario (expired-credentials makes every exchange differ)', async () => {
+    const res = await verifyCli(EXAMPLE_RECORDING, '--scenario', 'expired-credentials');
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('exchange 1: GET /v2');
+    expect(res.stdout).toContain('status: expected 200, got 401');
   });
 });
