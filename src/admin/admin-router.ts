@@ -1,6 +1,6 @@
 import express, { Router, type RequestHandler } from 'express';
-import { timingSafeEqual } from 'node:crypto';
 import type { CloudStore } from '../domain/cloud-store.js';
+import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import type { RequestJournal } from '../http/journal.js';
 import { listScenarios } from '../scenarios/catalog.js';
@@ -18,18 +18,12 @@ export interface AdminDeps {
   cwd: string;
 }
 
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 function tokenCheck(token: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (token === undefined) return next();
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
     const given = bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
-    if (given !== undefined && sameToken(given, token)) return next();
+    if (given !== undefined && sameSecret(given, token)) return next();
     next(new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }));
   };
 }

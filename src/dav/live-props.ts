@@ -1,5 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
-import { STORAGE_ALLOCATED } from '../rest/views.js';
+import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { escapeText } from '../xml/namespaced.js';
 import { davEtag } from './conditions.js';

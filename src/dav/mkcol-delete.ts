@@ -4,12 +4,13 @@ import { HttpError, badRequest, notFoundError } from '../http/errors.js';
 import { hasBody } from './body.js';
 import { checkEntityTags, checkWrite } from './conditions.js';
 import { leafName, targetOf } from './target.js';
+import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 
 /** MKCOL: 201; 405 when something is there; 409 without a parent; 415 with a body (RFC 4918 9.3). */
 export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   if (hasBody(req)) throw new HttpError(415, 'MKCOL with a body is not supported');
-  if (target.node) throw new HttpError(405, 'something already exists at this address', { headers: { Allow: 'OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' } });
+  if (target.node) throw new HttpError(405, 'something already exists at this address', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
   if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
   checkWrite(store, req, target.user, undefined, { members: [target.parent.id] });
   await store.createContainer(target.user, target.parent.id, leafName(target));

@@ -1,10 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
-import { escapeText } from '../xml/namespaced.js';
+import { DAV_NS, escapeAttr, escapeText } from '../xml/namespaced.js';
 
 /** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
 export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 export const DAV_XMLNS = 'xmlns:D="DAV:"';
+
+/** An empty property element (propname answers, 404 propstats, PROPPATCH results). */
+export function emptyPropElement(name: { ns: string; local: string }): string {
+  return name.ns === DAV_NS ? `<D:${name.local}/>` : `<${name.local} xmlns="${escapeAttr(name.ns)}"/>`;
+}
 
 export interface PropStat {
   status: number;

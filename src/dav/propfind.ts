@@ -2,10 +2,10 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { badRequest, notFoundError } from '../http/errors.js';
 import type { NodeRecord } from '../storage/schema.js';
-import { DAV_NS, clarkName, elementsOf, escapeAttr, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
+import { DAV_NS, clarkName, elementsOf, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { ALLPROP_LIVE, LIVE_PROPS, liveProp, propContext, type PropContext } from './live-props.js';
-import { sendDavError, sendMultistatus, type MultiStatusEntry, type PropStat } from './multistatus.js';
+import { emptyPropElement, sendDavError, sendMultistatus, type MultiStatusEntry, type PropStat } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
 
@@ -56,10 +56,6 @@ function parsePropfind(body: XmlElement | undefined): PropRequest {
   throw badRequest('DAV:propfind needs prop, allprop or propname');
 }
 
-/** An empty property element (for propname answers and 404 propstats). */
-function emptyProp(name: PropName): string {
-  return name.ns === DAV_NS ? `<D:${name.local}/>` : `<${name.local} xmlns="${escapeAttr(name.ns)}"/>`;
-}
 
 function valueOf(ctx: PropContext, node: NodeRecord, name: PropName): string | undefined {
   if (name.ns === DAV_NS && (LIVE_PROPS as readonly string[]).includes(name.local)) return liveProp(ctx, node, name.local);
@@ -71,7 +67,7 @@ function responseFor(ctx: PropContext, node: NodeRecord, request: PropRequest): 
   const deadNames = Object.keys(node.deadProps).map(parseClark);
   if (request.mode === 'propname') {
     const live = LIVE_PROPS.filter((p) => liveProp(ctx, node, p) !== undefined).map((local) => ({ ns: DAV_NS, local }));
-    return { href, propstats: [{ status: 200, props: [...live, ...deadNames].map(emptyProp) }] };
+    return { href, propstats: [{ status: 200, props: [...live, ...deadNames].map(emptyPropElement) }] };
   }
   const wanted =
     request.mode === 'allprop'
@@ -86,7 +82,7 @@ function responseFor(ctx: PropContext, node: NodeRecord, request: PropRequest): 
     seen.add(key);
     const value = valueOf(ctx, node, name);
     if (value !== undefined) found.push(value);
-    else if (request.mode === 'prop') missing.push(emptyProp(name));
+    else if (request.mode === 'prop') missing.push(emptyPropElement(name));
   }
   const propstats: PropStat[] = [];
   if (found.length > 0 || missing.length === 0) propstats.push({ status: 200, props: found });

@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { changeDeadProps, type DeadPropChange } from '../domain/dead-properties.js';
 import { badRequest, notFoundError } from '../http/errors.js';
-import { DAV_NS, clarkName, elementsOf, escapeAttr, isDav, serializeElement, type XmlElement } from '../xml/namespaced.js';
+import { DAV_NS, clarkName, elementsOf, isDav, serializeElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { checkWrite } from './conditions.js';
 import { isLiveProp } from './live-props.js';
-import { sendMultistatus } from './multistatus.js';
+import { emptyPropElement, sendMultistatus } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
 
@@ -28,7 +28,7 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
     for (const prop of elementsOf(instruction).filter((p) => isDav(p, 'prop'))) {
       for (const el of elementsOf(prop)) {
         const name = clarkName(el.ns, el.local);
-        shown.set(name, emptyElement(el));
+        shown.set(name, emptyPropElement(el));
         if (el.ns === DAV_NS && isLiveProp(el.local)) refused.add(name);
         else changes.push(remove ? { name, remove: true } : { name, xml: serializeElement(el) });
       }
@@ -52,6 +52,3 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
   sendMultistatus(res, [{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
 }
 
-function emptyElement(el: XmlElement): string {
-  return el.ns === DAV_NS ? `<D:${el.local}/>` : `<${el.local} xmlns="${escapeAttr(el.ns)}"/>`;
-}

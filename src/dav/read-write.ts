@@ -2,9 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, notFoundError } from '../http/errors.js';
 import { contentEtag, sendContent } from '../http/send-content.js';
-import { userOf } from '../rest/request-params.js';
+import { userOf } from '../http/auth.js';
 import { checkEntityTags, checkWrite } from './conditions.js';
 import { leafName, targetOf } from './target.js';
+import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 
 /** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line. */
 export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
@@ -12,7 +13,7 @@ export function getOrHead(store: CloudStore, req: Request, res: Response, next: 
   if (!node) throw notFoundError(`nothing at /dav${req.path}`);
   if (node.kind === 'file') {
     store.touchAccessed(node);
-    sendContent(req, res, next, node, store.blobs);
+    sendContent(res, next, node, store.blobs);
     return;
   }
   const lines = store.children(userOf(res), node.id).map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
@@ -23,7 +24,7 @@ export function getOrHead(store: CloudStore, req: Request, res: Response, next: 
 export async function put(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   const { user, node, parent } = target;
-  if (node?.kind === 'container') throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: 'OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' } });
+  if (node?.kind === 'container') throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
   if (req.headers['content-range']) throw new HttpError(400, 'Content-Range on a WebDAV PUT is not supported; use PUT /v2/files/<id>/content');
   if (!node && !parent) throw new HttpError(409, 'the parent collection does not exist');
   checkWrite(store, req, user, node, node ? { content: node.id } : { members: [parent!.id] });

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { badRequest } from '../http/errors.js';
-import { userOf } from '../rest/request-params.js';
+import { userOf } from '../http/auth.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { davNames } from './paths.js';
 

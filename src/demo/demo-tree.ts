@@ -28,12 +28,12 @@ export async function seedDemoTree(store: CloudStore, user: string): Promise<voi
     { name: 'readme.txt', mimeType: 'text/plain' },
     Buffer.from(`Welcome, ${user}. This file lives in the csp-mock demo tree.\n`),
   );
-  await store.addTag(user, readme.id, 'important');
-  await store.setMetadata(user, readme.id, 'author', user);
+  await store.annotations.addTag(user, readme.id, 'important');
+  await store.annotations.setMetadata(user, readme.id, 'author', user);
   await store.createFile(user, documents.id, { name: 'notes.md', mimeType: 'text/markdown' }, Buffer.from('# Notes\n\n- try the REST and /dav views\n'));
   await store.createFile(user, reports.id, { name: 'q3-report.pdf', mimeType: 'application/pdf' }, PDF);
   const sunset = await store.createFile(user, photos.id, { name: 'sunset.png', mimeType: 'image/png' }, PNG);
-  await store.addTag(user, sunset.id, 'holiday');
+  await store.annotations.addTag(user, sunset.id, 'holiday');
   await store.createFile(
     user,
     root.id,

@@ -6,6 +6,7 @@ import { emptyState, type NodeKind, type NodeRecord, type StateData } from '../s
 import { conflict, duplicateName, invalid, notFound } from './errors.js';
 import { LockTable } from './locks.js';
 import { checkName } from './names.js';
+import { Annotations } from './annotations.js';
 import { RecycleBin } from './recycle-bin.js';
 import { Tree } from './tree.js';
 
@@ -38,6 +39,7 @@ export class CloudStore {
   readonly #db: MetadataDb;
   readonly now: () => number;
   readonly recycleBin: RecycleBin;
+  readonly annotations: Annotations;
   /** WebDAV locks (in memory); REST writes check them too. */
   readonly locks: LockTable;
 
@@ -47,6 +49,7 @@ export class CloudStore {
     this.now = now;
     this.tree = new Tree(() => this.#db.data);
     this.recycleBin = new RecycleBin(this);
+    this.annotations = new Annotations(this);
     this.locks = new LockTable(this.tree);
   }
 
@@ -215,49 +218,6 @@ export class CloudStore {
     return top;
   }
 
-  async addTag(user: string, id: string, rawTag: string): Promise<NodeRecord> {
-    const tag = checkName(rawTag);
-    const node = this.get(user, id);
-    if (!node.tags.includes(tag)) {
-      node.tags.push(tag);
-      await this.persist();
-    }
-    return node;
-  }
-
-  async removeTag(user: string, id: string, tag: string): Promise<void> {
-    const node = this.get(user, id);
-    if (!node.tags.includes(tag)) throw notFound('tag on this object');
-    node.tags = node.tags.filter((t) => t !== tag);
-    await this.persist();
-  }
-
-  /** Tags on the user's live objects, sorted. */
-  tagsInUse(user: string): string[] {
-    const tags = new Set<string>();
-    for (const n of this.#liveNodesOf(user)) for (const t of n.tags) tags.add(t);
-    return [...tags].sort();
-  }
-
-  taggedWith(user: string, tag: string): NodeRecord[] {
-    const found = this.#liveNodesOf(user).filter((n) => n.tags.includes(tag));
-    if (found.length === 0) throw notFound('tag');
-    return found;
-  }
-
-  async setMetadata(user: string, id: string, key: string, value: string): Promise<void> {
-    if (key.length === 0 || key.length > 255) throw invalid('metadata key must be 1 to 255 characters');
-    this.get(user, id).metadata[key] = value;
-    await this.persist();
-  }
-
-  async deleteMetadata(user: string, id: string, key: string): Promise<void> {
-    const node = this.get(user, id);
-    if (!Object.hasOwn(node.metadata, key)) throw notFound('metadata item');
-    delete node.metadata[key];
-    await this.persist();
-  }
-
   /**
    * Marks a read. Kept in memory and written with the next change: a download is not a state
    * change, and rewriting the whole state file per GET would make reads cost like writes.
@@ -285,7 +245,8 @@ export class CloudStore {
     await this.#db.write();
   }
 
-  #liveNodesOf(user: string): NodeRecord[] {
+  /** Every live node of the user. */
+  liveNodesOf(user: string): NodeRecord[] {
     return Object.values(this.state.nodes).filter((n) => n.owner === user && this.tree.isLive(n));
   }
 

@@ -1,8 +1,13 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, unauthorized } from './errors.js';
 
 export const REALM = 'csp-mock';
+
+/** The login basicAuth accepted for this request. */
+export function userOf(res: Response): string {
+  return res.locals['user'] as string;
+}
 
 /** Decodes "Authorization: Basic ..." into a login and password, or undefined. */
 export function parseBasicAuth(header: string | undefined): { user: string; password: string } | undefined {
@@ -14,7 +19,8 @@ export function parseBasicAuth(header: string | undefined): { user: string; pass
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-function samePassword(a: string, b: string): boolean {
+/** Compares secrets in constant time (passwords, the admin token). */
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -25,7 +31,7 @@ export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHand
   return (req, res, next) => {
     const creds = parseBasicAuth(req.headers.authorization);
     const expected = creds ? users().get(creds.user) : undefined;
-    if (!creds || expected === undefined || !samePassword(creds.password, expected)) {
+    if (!creds || expected === undefined || !sameSecret(creds.password, expected)) {
       const err: HttpError = unauthorized(REALM);
       next(err);
       return;

@@ -22,4 +22,3 @@ export const methodNotAllowed = (allow: string[]): HttpError =>
   new HttpError(405, `method not allowed; allowed: ${allow.join(', ')}`, { headers: { Allow: allow.join(', ') } });
 export const unsupportedMediaType = (got: string | undefined, accepted: string[]): HttpError =>
   new HttpError(415, `unsupported media type "${got ?? ''}"; accepted: ${accepted.join(', ')}`);
-export const internalError = (message: string, close = false): HttpError => new HttpError(500, message, { close });

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Response } from 'express';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NodeRecord } from '../storage/schema.js';
 
@@ -11,7 +11,7 @@ export function contentEtag(node: NodeRecord): string {
  * Streams a file's bytes with ETag, Last-Modified and Accept-Ranges; `send` (under res.sendFile)
  * answers Range with 206/416 and If-None-Match/If-Modified-Since with 304 against these headers.
  */
-export function sendContent(req: Request, res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
+export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
   res.setHeader('ETag', contentEtag(node));
   res.setHeader('Last-Modified', new Date(node.modified * 1000).toUTCString());
   res.setHeader('Content-Type', node.mimeType || 'application/octet-stream');
@@ -26,7 +26,6 @@ export function sendContent(req: Request, res: Response, next: NextFunction, nod
       if (err && !res.headersSent) next(err);
     },
   );
-  void req;
 }
 
 /** Content-Range on a PUT: "bytes a-b/*" or "bytes a-b/total"; only the offset is taken (see notes). */

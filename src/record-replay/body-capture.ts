@@ -71,11 +71,6 @@ export class BodyCapture extends Writable {
     return this.#bytes;
   }
 
-  /** The body in memory, or undefined once it went to a sidecar. */
-  inMemory(): Buffer | undefined {
-    return this.#file ? undefined : Buffer.concat(this.#chunks);
-  }
-
   /** Call after 'finish'. */
   stored(): StoredBody | undefined {
     if (!this.#file) return encodeBody(Buffer.concat(this.#chunks));

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { encodeBody } from './body-encoding.js';
 import type { SidecarTarget } from './body-capture.js';
 import {
   BASE_URL_TOKEN,
@@ -64,10 +63,6 @@ export class RecordingWriter {
     return { relative, absolute: join(dirname(this.file), relative) };
   }
 
-  get exchangeCount(): number {
-    return this.#doc.exchanges.length;
-  }
-
   /** Adds one completed exchange and writes the file; resolves once it is on disk. */
   add(exchange: StoredExchange): Promise<void> {
     this.#doc.exchanges.push(exchange);
@@ -114,14 +109,6 @@ export async function readRecording(file: string): Promise<Recording> {
   return { file: absolute, redacted: doc.redacted, exchanges };
 }
 
-/** A recording document already in memory (bodies in sidecars resolve against `baseDir`). */
-export async function recordingFromDocument(doc: RecordingDocument, baseDir = process.cwd()): Promise<Recording> {
-  const checked = parseDocument(JSON.stringify(doc), '(recording)');
-  const exchanges: Exchange[] = [];
-  for (const e of checked.exchanges) exchanges.push(await loadExchange(e, baseDir));
-  return { redacted: checked.redacted, exchanges };
-}
-
 async function loadExchange(e: StoredExchange, baseDir: string): Promise<Exchange> {
   if (!e.request || !e.response || typeof e.request.method !== 'string' || typeof e.response.status !== 'number') {
     throw new Error(`exchange ${String(e.id)}: needs request.method and response.status`);
@@ -145,15 +132,3 @@ export async function loadBody(body: StoredBody | undefined, baseDir: string): P
   return bytes;
 }
 
-/** An exchange back to its stored form with bodies inline (for tests and tools that write recordings). */
-export function storeExchange(e: Exchange): StoredExchange {
-  const requestBody = encodeBody(e.request.body);
-  const responseBody = encodeBody(e.response.body);
-  return {
-    id: e.id,
-    ...(e.user !== undefined && { user: e.user }),
-    ...(e.session !== undefined && { session: e.session }),
-    request: { method: e.request.method, path: e.request.path, query: e.request.query, headers: e.request.headers, ...(requestBody && { body: requestBody }) },
-    response: { status: e.response.status, headers: e.response.headers, ...(responseBody && { body: responseBody }) },
-  };
-}

@@ -35,7 +35,7 @@ export function annotationsRouter(store: CloudStore): Router {
         if (mediaTypeOf(req) !== MEDIA.tag) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.tag]);
         const { name } = parseTagInfo(bodyBuffer(req));
         store.locks.assertCanWrite({ content: param(req, 'id') });
-        await store.addTag(userOf(res), param(req, 'id'), name ?? '');
+        await store.annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
         sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
       })
       .all(only('GET', 'POST'));
@@ -44,12 +44,12 @@ export function annotationsRouter(store: CloudStore): Router {
       .route(`${base}/tags/:tag`)
       .put(async (req, res) => {
         store.locks.assertCanWrite({ content: param(req, 'id') });
-        await store.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        await store.annotations.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
       .delete(async (req, res) => {
         store.locks.assertCanWrite({ content: param(req, 'id') });
-        await store.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        await store.annotations.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
       .all(only('PUT', 'DELETE'));
@@ -71,12 +71,12 @@ export function annotationsRouter(store: CloudStore): Router {
       })
       .put(readRawValue, async (req, res) => {
         store.locks.assertCanWrite({ content: param(req, 'id') });
-        await store.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), bodyBuffer(req).toString('utf8'));
+        await store.annotations.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), bodyBuffer(req).toString('utf8'));
         res.status(204).end();
       })
       .delete(async (req, res) => {
         store.locks.assertCanWrite({ content: param(req, 'id') });
-        await store.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
+        await store.annotations.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
         res.status(204).end();
       })
       .all(only('GET', 'PUT', 'DELETE'));

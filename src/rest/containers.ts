@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { invalid } from '../domain/errors.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { containerEntity, fileListEntity } from '../xml/entities.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
@@ -10,7 +9,7 @@ import {
   MEDIA,
   bodyBuffer,
   depthOf,
-  idFromHref,
+  parentIdFrom,
   linksOf,
   mediaTypeOf,
   nameFilterOf,
@@ -68,12 +67,6 @@ export function containersRouter(store: CloudStore): Router {
   return router;
 }
 
-function parentIdFrom(href: string | undefined): string | undefined {
-  if (href === undefined) return undefined;
-  const id = idFromHref(href, 'containers');
-  if (!id) throw invalid(`parent must link to a container, got "${href}"`);
-  return id;
-}
 
 /** POST to ContainerContents: the three accepted media types, anything else 415 (rule 3). */
 async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {

@@ -34,7 +34,7 @@ export function entryRouter(store: CloudStore): Router {
       let wrapped: Record<CloudLinkName, XmlNode> | undefined;
       if (depthOf(req) >= 1) {
         const empty = (name: string): XmlNode => ({ [name]: { '@_count': 0, '@_start': 0, '@_total': 0 } });
-        const tags = store.tagsInUse(user);
+        const tags = store.annotations.tagsInUse(user);
         const recycled = store.recycleBin.list(user);
         wrapped = {
           rootContainer: { container: containerFields(containerView(store, root), links) },

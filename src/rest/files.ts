@@ -1,6 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { invalid } from '../domain/errors.js';
 import { fileEntity, permissionsEntity } from '../xml/entities.js';
 import { parseFileInfo } from '../xml/requests.js';
 import { badRequest, notFoundError, unsupportedMediaType } from '../http/errors.js';
@@ -8,7 +7,7 @@ import { parseContentRangeOffset, sendContent } from '../http/send-content.js';
 import {
   MEDIA,
   bodyBuffer,
-  idFromHref,
+  parentIdFrom,
   linksOf,
   mediaTypeOf,
   only,
@@ -29,11 +28,7 @@ export function filesRouter(store: CloudStore): Router {
     .put(readEntityBody, async (req, res) => {
       if (mediaTypeOf(req) !== MEDIA.file) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.file]);
       const info = parseFileInfo(bodyBuffer(req));
-      let parentId: string | undefined;
-      if (info.parentHref !== undefined) {
-        parentId = idFromHref(info.parentHref, 'containers');
-        if (!parentId) throw invalid(`parent must link to a container, got "${info.parentHref}"`);
-      }
+      const parentId = parentIdFrom(info.parentHref);
       store.locks.assertCanWrite({ remove: param(req, 'id'), members: parentId ? [parentId] : [] });
       await store.update(userOf(res), param(req, 'id'), {
         name: info.name,
@@ -50,7 +45,7 @@ export function filesRouter(store: CloudStore): Router {
   const download = (req: Request, res: Response, next: NextFunction): void => {
     const node = store.get(userOf(res), param(req, 'id'), 'file');
     store.touchAccessed(node);
-    sendContent(req, res, next, node, store.blobs);
+    sendContent(res, next, node, store.blobs);
   };
 
   router

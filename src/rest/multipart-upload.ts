@@ -4,7 +4,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { baseName } from '../domain/names.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { badRequest } from '../http/errors.js';
-import { guessMimeType } from './mime-types.js';
+import { guessMimeType } from '../domain/mime-types.js';
 
 /**
  * Row 4: multipart/form-data with one file part (named file, Filedata, or after the file; any name

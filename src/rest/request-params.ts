@@ -2,12 +2,11 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { buildXml, type XmlNode } from '../xml/codec.js';
 import type { Page } from '../xml/entities.js';
 import type { Links } from '../xml/links.js';
+import { invalid } from '../domain/errors.js';
+export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
 
-/** The typed values the auth and link middleware leave in res.locals. */
-export function userOf(res: Response): string {
-  return res.locals['user'] as string;
-}
+/** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
   return res.locals['links'] as Links;
 }
@@ -82,6 +81,14 @@ export function idFromHref(href: string | undefined, kind: 'containers' | 'files
   }
   const match = new RegExp(`/v2/${kind}/([^/]+)(?:/contents)?/?$`).exec(path);
   return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/** The container a <parent xlink:href> names (a move), or undefined when the entity has no parent link. */
+export function parentIdFrom(href: string | undefined): string | undefined {
+  if (href === undefined) return undefined;
+  const id = idFromHref(href, 'containers');
+  if (!id) throw invalid(`parent must link to a container, got "${href}"`);
+  return id;
 }
 
 /** Reads a small XML entity into req.body as a Buffer (1 MiB is far above any entity). */

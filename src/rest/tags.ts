@@ -11,13 +11,13 @@ export function tagsRouter(store: CloudStore): Router {
 
   router
     .route('/tags')
-    .get((req, res) => sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.tagsInUse(userOf(res))), linksOf(res))))
+    .get((req, res) => sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.annotations.tagsInUse(userOf(res))), linksOf(res))))
     .all(only('GET'));
 
   router
     .route('/tags/:name')
     .get((req, res) => {
-      if (!store.tagsInUse(userOf(res)).includes(req.params.name)) throw notFoundError('tag not found');
+      if (!store.annotations.tagsInUse(userOf(res)).includes(req.params.name)) throw notFoundError('tag not found');
       sendXml(res, MEDIA.tag, tagEntity(req.params.name, linksOf(res)));
     })
     .all(only('GET'));
@@ -26,7 +26,7 @@ export function tagsRouter(store: CloudStore): Router {
   router
     .route('/tags/:name/objects')
     .get((req, res) => {
-      const page = pageOf(req, store.taggedWith(userOf(res), req.params.name));
+      const page = pageOf(req, store.annotations.taggedWith(userOf(res), req.params.name));
       const view = { ...page, items: page.items.map((n) => itemView(store, n)) };
       sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
     })

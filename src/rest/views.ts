@@ -1,11 +1,10 @@
+import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../storage/schema.js';
 import type { AccountView, ContainerView, ItemView, Page } from '../xml/entities.js';
 
 /** Builds the typed views the entity mappers take, from the store. */
 
-/** Inferred: 2 GB, below 2^31 since one client reads these figures as 32-bit integers. */
-export const STORAGE_ALLOCATED = 2_000_000_000;
 const INT32_MAX = 2 ** 31 - 1;
 
 export function itemView(store: CloudStore, node: NodeRecord): ItemView {

@@ -2,7 +2,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { seedDemoTree } from '../demo/demo-tree.js';
 import type { SeedPlan } from '../mock-state.js';
 import type { ResolvedOptions } from '../options.js';
-import { guessMimeType } from '../rest/mime-types.js';
+import { guessMimeType } from '../domain/mime-types.js';
 import type { ResolvedScenario, ResolvedSeedNode } from './types.js';
 
 /** The configured users plus the scenario's own (a scenario's password wins for the same login). */
@@ -29,8 +29,8 @@ async function seedNodes(store: CloudStore, user: string, parentId: string, node
       node.kind === 'container'
         ? await store.createContainer(user, parentId, node.name)
         : await store.createFile(user, parentId, { name: node.name, mimeType: guessMimeType(node.name, node.mimeType), public: node.public }, node.content);
-    for (const tag of node.tags) await store.addTag(user, created.id, tag);
-    for (const [key, value] of Object.entries(node.metadata)) await store.setMetadata(user, created.id, key, value);
+    for (const tag of node.tags) await store.annotations.addTag(user, created.id, tag);
+    for (const [key, value] of Object.entries(node.metadata)) await store.annotations.setMetadata(user, created.id, key, value);
     if (node.kind === 'container') await seedNodes(store, user, created.id, node.children);
   }
 }

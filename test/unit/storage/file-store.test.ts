@@ -17,8 +17,8 @@ describe('file store (openStore with data)', () => {
     const root = t.store.root('alice').id;
     const docs = await t.store.createContainer('alice', root, 'Docs');
     const f = await t.store.createFile('alice', docs.id, { name: 'a.txt', mimeType: 'text/plain' }, Buffer.from('persisted'));
-    await t.store.addTag('alice', f.id, 'keep');
-    await t.store.setMetadata('alice', f.id, 'k', 'v');
+    await t.store.annotations.addTag('alice', f.id, 'keep');
+    await t.store.annotations.setMetadata('alice', f.id, 'k', 'v');
     const gone = await t.store.createFile('alice', root, { name: 'gone' });
     await t.store.recycleBin.add('alice', gone.id);
 

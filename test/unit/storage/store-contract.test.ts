@@ -103,7 +103,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     const root = t.store.root('alice').id;
     const a = await t.store.createContainer('alice', root, 'a');
     const f = await t.store.createFile('alice', a.id, { name: 'f' }, Buffer.from('data'));
-    await t.store.addTag('alice', f.id, 'red');
+    await t.store.annotations.addTag('alice', f.id, 'red');
     const dest = await t.store.createContainer('alice', root, 'dest');
     const copy = await t.store.copy('alice', a.id, dest.id);
     const [copied] = t.store.children('alice', copy.id);
@@ -139,29 +139,29 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     const root = t.store.root('alice').id;
     const f = await t.store.createFile('alice', root, { name: 'f' });
     const c = await t.store.createContainer('alice', root, 'c');
-    await t.store.addTag('alice', f.id, 'blue');
-    await t.store.addTag('alice', f.id, 'blue');
-    await t.store.addTag('alice', c.id, 'amber');
+    await t.store.annotations.addTag('alice', f.id, 'blue');
+    await t.store.annotations.addTag('alice', f.id, 'blue');
+    await t.store.annotations.addTag('alice', c.id, 'amber');
     expect(t.store.get('alice', f.id).tags).toEqual(['blue']);
-    expect(t.store.tagsInUse('alice')).toEqual(['amber', 'blue']);
-    expect(t.store.tagsInUse('bob')).toEqual([]);
-    expect(t.store.taggedWith('alice', 'blue').map((n) => n.id)).toEqual([f.id]);
+    expect(t.store.annotations.tagsInUse('alice')).toEqual(['amber', 'blue']);
+    expect(t.store.annotations.tagsInUse('bob')).toEqual([]);
+    expect(t.store.annotations.taggedWith('alice', 'blue').map((n) => n.id)).toEqual([f.id]);
     await t.store.recycleBin.add('alice', c.id);
-    expect(t.store.tagsInUse('alice')).toEqual(['blue']);
-    await t.store.removeTag('alice', f.id, 'blue');
-    expect(await codeOf(t.store.removeTag('alice', f.id, 'blue'))).toBe('not-found');
-    expect(await codeOf(Promise.resolve().then(() => t.store.taggedWith('alice', 'blue')))).toBe('not-found');
+    expect(t.store.annotations.tagsInUse('alice')).toEqual(['blue']);
+    await t.store.annotations.removeTag('alice', f.id, 'blue');
+    expect(await codeOf(t.store.annotations.removeTag('alice', f.id, 'blue'))).toBe('not-found');
+    expect(await codeOf(Promise.resolve().then(() => t.store.annotations.taggedWith('alice', 'blue')))).toBe('not-found');
   });
 
   it('sets, overwrites and deletes metadata items; refuses an empty key', async () => {
     const f = await t.store.createFile('alice', t.store.root('alice').id, { name: 'f' });
-    await t.store.setMetadata('alice', f.id, 'author', 'Ann');
-    await t.store.setMetadata('alice', f.id, 'author', 'Bea');
-    await t.store.setMetadata('alice', f.id, 'lang', 'en');
+    await t.store.annotations.setMetadata('alice', f.id, 'author', 'Ann');
+    await t.store.annotations.setMetadata('alice', f.id, 'author', 'Bea');
+    await t.store.annotations.setMetadata('alice', f.id, 'lang', 'en');
     expect(t.store.get('alice', f.id).metadata).toEqual({ author: 'Bea', lang: 'en' });
-    await t.store.deleteMetadata('alice', f.id, 'lang');
-    expect(await codeOf(t.store.deleteMetadata('alice', f.id, 'lang'))).toBe('not-found');
-    expect(await codeOf(t.store.setMetadata('alice', f.id, '', 'x'))).toBe('invalid');
+    await t.store.annotations.deleteMetadata('alice', f.id, 'lang');
+    expect(await codeOf(t.store.annotations.deleteMetadata('alice', f.id, 'lang'))).toBe('not-found');
+    expect(await codeOf(t.store.annotations.setMetadata('alice', f.id, '', 'x'))).toBe('invalid');
   });
 
   it('lets exactly one of two concurrent writers of one name win, leaving no stray blob', async () => {
