@@ -32,7 +32,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       log: true,
       mode: { kind: 'record', upstream: args.upstream, out: args.out, redact: args.redact, append: args.append, sidecarThreshold: args['sidecar-threshold'] },
     });
-    console.log(`csp-mock recording ${args.upstream} through ${mock.url} into ${args.out}`);
+    console.log(`csp-mock recorder listening on ${mock.url}: point your client here; it forwards to ${args.upstream} and writes ${args.out}`);
     stopOnSignals(mock);
   },
 };

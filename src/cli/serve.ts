@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { parseUserSpec } from '../options.js';
+import { DEFAULT_USERS, parseUserSpec } from '../options.js';
 import { startMock } from '../server.js';
 import { stopOnSignals, withListenOptions } from './listening.js';
 
@@ -45,7 +45,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       console.error(`csp-mock: cannot start: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);
     });
-    const who = Object.keys(users ?? { demo: 'demo' }).join(', ');
+    // The scenario's seed may add logins to --user (or to the default demo:demo).
+    const who = Object.keys({ ...(users ?? DEFAULT_USERS), ...mock.scenario.seed?.users }).join(', ');
     console.log(`csp-mock listening on ${mock.url} (REST ${mock.url}/v2, WebDAV ${mock.url}/dav; users: ${who})`);
     console.log(`scenario ${mock.scenario.name}; admin API ${mock.url}/__admin`);
     stopOnSignals(mock);

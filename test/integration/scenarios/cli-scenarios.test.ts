@@ -48,8 +48,8 @@ function run(args: string[], cwd: string): Promise<{ code: number | null; stdout
   });
 }
 
-/** Starts `serve` and resolves with its base URL once it listens. */
-function serve(args: string[], cwd: string): Promise<string> {
+/** Starts `serve` and resolves with its base URL once it listens (and `lines`, what it printed by then). */
+function serve(args: string[], cwd: string, lines: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { cwd });
     children.push(child);
@@ -60,6 +60,7 @@ function serve(args: string[], cwd: string): Promise<string> {
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
       if (url) {
         clearTimeout(timer);
+        lines.push(...out.split('\n'));
         resolve(url);
       }
     });
@@ -93,6 +94,12 @@ describe('the CLI: serve --scenario and csp-mock scenarios', () => {
     expect((await fetch(`${byName}/v2/account`, { headers: { Authorization: BASIC } })).status).toBe(429);
     const byPath = await serve(['--scenario', './scenarios/mine.json'], dir);
     expect((await fetch(`${byPath}/v2/account`, { headers: { Authorization: BASIC } })).status).toBe(429);
+  });
+
+  it("serve's start line names the logins a scenario's seed adds", async () => {
+    const lines: string[] = [];
+    await serve(['--scenario', fileURLToPath(new URL('../../fixtures/scenarios/seeded.json', import.meta.url))], workDir(), lines);
+    expect(lines.find((l) => l.includes('listening on'))).toContain('users: demo, alice');
   });
 
   it('serve refuses a malformed scenario file at start, naming the file and the field', async () => {

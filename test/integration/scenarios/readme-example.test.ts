@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +20,13 @@ describe('the README test-suite example', () => {
     expect(block).toContain("from 'csp-mock'");
   });
 
-  it('shows a scenario file that loads as written', async () => {
+  it('shows a scenario file that loads as written, saved beside the shipped scenarios/fixtures/logo.png', async () => {
     const section = readme.slice(readme.indexOf('## Scenarios and faults'));
     const json = /```json\n([\s\S]*?)```/.exec(section)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'csp-mock-readme-'));
     try {
       mkdirSync(join(dir, 'fixtures'));
-      writeFileSync(join(dir, 'fixtures', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      copyFileSync(fileURLToPath(new URL('../../../scenarios/fixtures/logo.png', import.meta.url)), join(dir, 'fixtures', 'logo.png'));
       writeFileSync(join(dir, 'custom.json'), json);
       const app = await createApp({ scenario: join(dir, 'custom.json') });
       expect(app.scenario.name).toBe('custom');
