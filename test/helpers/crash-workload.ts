@@ -1,16 +1,7 @@
 import { HttpCloud } from './http-cloud.js';
 
-/** A seeded PRNG (mulberry32), so a failing run can be repeated with the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The project's seeded generator (mulberry32), so a failing run can be repeated with the same seed.
+export { seededRandom } from '../../src/scenarios/seeded-random.js';
 
 /** The bytes of content number `n`: its size and every byte follow from n, so any copy can be checked. */
 export function contentFor(n: number): Buffer {
