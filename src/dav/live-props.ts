@@ -1,7 +1,7 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { NodeRecord } from '../storage/schema.js';
-import { escapeText } from '../xml/namespaced.js';
+import { escapeXml } from '../xml/codec.js';
 import { davEtag } from './conditions.js';
 import { SUPPORTED_LOCK_XML, lockDiscoveryXml } from './lock-xml.js';
 
@@ -50,14 +50,14 @@ export function liveProp(ctx: PropContext, node: NodeRecord, name: string): stri
     case 'creationdate':
       return el(name, new Date(node.created * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     case 'displayname':
-      return el(name, escapeText(node.parentId === null ? '' : node.name));
+      return el(name, escapeXml(node.parentId === null ? '' : node.name));
     case 'getcontentlength':
       return isFile ? el(name, String(node.bytes)) : undefined;
     case 'getcontenttype':
-      return isFile ? el(name, escapeText(node.mimeType || 'application/octet-stream')) : undefined;
+      return isFile ? el(name, escapeXml(node.mimeType || 'application/octet-stream')) : undefined;
     case 'getetag': {
       const etag = davEtag(node);
-      return etag ? el(name, escapeText(etag)) : undefined;
+      return etag ? el(name, escapeXml(etag)) : undefined;
     }
     case 'getlastmodified':
       return el(name, new Date(node.modified * 1000).toUTCString());

@@ -1,6 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ActiveLock } from '../domain/locks.js';
-import { escapeText } from '../xml/namespaced.js';
+import { escapeXml } from '../xml/codec.js';
 import { davHref } from './paths.js';
 
 export function timeoutText(lock: ActiveLock): string {
@@ -17,8 +17,8 @@ export function activeLockXml(store: CloudStore, base: string, lock: ActiveLock)
     `<D:depth>${lock.depth === '0' ? '0' : 'infinity'}</D:depth>` +
     (lock.ownerXml ? `<D:owner>${lock.ownerXml}</D:owner>` : '') +
     `<D:timeout>${timeoutText(lock)}</D:timeout>` +
-    `<D:locktoken><D:href>${escapeText(lock.token)}</D:href></D:locktoken>` +
-    `<D:lockroot><D:href>${escapeText(rootHref)}</D:href></D:lockroot>` +
+    `<D:locktoken><D:href>${escapeXml(lock.token)}</D:href></D:locktoken>` +
+    `<D:lockroot><D:href>${escapeXml(rootHref)}</D:href></D:lockroot>` +
     '</D:activelock>'
   );
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
-import { DAV_NS, escapeAttr, escapeText } from '../xml/namespaced.js';
+import { escapeXml } from '../xml/codec.js';
+import { DAV_NS } from '../xml/namespaced.js';
 
 /** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
 export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
@@ -8,7 +9,7 @@ export const DAV_XMLNS = 'xmlns:D="DAV:"';
 
 /** An empty property element (propname answers, 404 propstats, PROPPATCH results). */
 export function emptyPropElement(name: { ns: string; local: string }): string {
-  return name.ns === DAV_NS ? `<D:${name.local}/>` : `<${name.local} xmlns="${escapeAttr(name.ns)}"/>`;
+  return name.ns === DAV_NS ? `<D:${name.local}/>` : `<${name.local} xmlns="${escapeXml(name.ns)}"/>`;
 }
 
 export interface PropStat {
@@ -32,7 +33,7 @@ export function statusLine(status: number): string {
 export function multistatusXml(entries: MultiStatusEntry[]): string {
   const parts = [XML_DECL, `<D:multistatus ${DAV_XMLNS}>`];
   for (const e of entries) {
-    parts.push(`<D:response><D:href>${escapeText(e.href)}</D:href>`);
+    parts.push(`<D:response><D:href>${escapeXml(e.href)}</D:href>`);
     if (e.status !== undefined) parts.push(`<D:status>${statusLine(e.status)}</D:status>`);
     for (const ps of e.propstats ?? []) {
       parts.push(`<D:propstat><D:prop>${ps.props.join('')}</D:prop><D:status>${statusLine(ps.status)}</D:status>`);

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { XmlSyntaxError, parseChecked } from './codec.js';
+import { XmlSyntaxError, escapeXml, parseChecked } from './codec.js';
 
 /**
  * Namespace-aware XML for WebDAV bodies: prefixes vary between clients ("D:", "d:", a default
@@ -117,14 +117,6 @@ export function textContent(el: XmlElement): string {
   return el.children.map((c) => (typeof c === 'string' ? c : textContent(c))).join('');
 }
 
-export function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function escapeAttr(text: string): string {
-  return escapeText(text).replace(/"/g, '&quot;');
-}
-
 /** Clark notation "{namespace}local", the key dead properties are stored under. */
 export function clarkName(ns: string, local: string): string {
   return `{${ns}}${local}`;
@@ -141,11 +133,11 @@ export function parseClark(name: string): { ns: string; local: string } {
  */
 export function serializeElement(el: XmlElement, parentNs: string | null = null): string {
   let out = `<${el.local}`;
-  if (el.ns !== parentNs) out += ` xmlns="${escapeAttr(el.ns)}"`;
+  if (el.ns !== parentNs) out += ` xmlns="${escapeXml(el.ns)}"`;
   el.attrs.forEach((a, i) => {
-    if (a.ns === '') out += ` ${a.local}="${escapeAttr(a.value)}"`;
-    else if (a.ns === XML_NS) out += ` xml:${a.local}="${escapeAttr(a.value)}"`;
-    else out += ` xmlns:a${i}="${escapeAttr(a.ns)}" a${i}:${a.local}="${escapeAttr(a.value)}"`;
+    if (a.ns === '') out += ` ${a.local}="${escapeXml(a.value)}"`;
+    else if (a.ns === XML_NS) out += ` xml:${a.local}="${escapeXml(a.value)}"`;
+    else out += ` xmlns:a${i}="${escapeXml(a.ns)}" a${i}:${a.local}="${escapeXml(a.value)}"`;
   });
   if (el.children.length === 0) return `${out}/>`;
   return `${out}>${serializeChildren(el, el.ns)}</${el.local}>`;
@@ -153,5 +145,5 @@ export function serializeElement(el: XmlElement, parentNs: string | null = null)
 
 /** The children of an element, serialised as in serializeElement. */
 export function serializeChildren(el: XmlElement, ns: string | null = null): string {
-  return el.children.map((c) => (typeof c === 'string' ? escapeText(c) : serializeElement(c, ns))).join('');
+  return el.children.map((c) => (typeof c === 'string' ? escapeXml(c) : serializeElement(c, ns))).join('');
 }
