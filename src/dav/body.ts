@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { HttpError, badRequest } from '../http/errors.js';
+import { badRequest } from '../http/errors.js';
+import { readBody } from '../http/read-body.js';
 import { XmlSyntaxError } from '../xml/codec.js';
 import { parseNamespacedXml, type XmlElement } from '../xml/namespaced.js';
 
@@ -12,20 +13,9 @@ export function hasBody(req: Request): boolean {
   return length > 0 || /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''));
 }
 
-export async function readBody(req: Request, limit = XML_BODY_LIMIT): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The request's XML body as a namespace-resolved tree; undefined when empty; 400 when malformed. */
 export async function readXmlBody(req: Request): Promise<XmlElement | undefined> {
-  const body = await readBody(req);
+  const body = await readBody(req as AsyncIterable<Buffer>, XML_BODY_LIMIT);
   const text = body.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return undefined;
   try {

@@ -6,6 +6,7 @@ import { linkBodyForRecording, toStoredExchange } from './exchange-record.js';
 import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from './normalise.js';
 import type { RecordingWriter } from './recording-io.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
+import { readBody } from '../http/read-body.js';
 
 export interface RecorderOptions {
   upstream: Upstream;
@@ -84,7 +85,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     out.on('error', (err) => fail(502, `upstream ${upstream.origin} did not answer: ${err.message}`));
 
     const requestDone: Promise<void> = linkRequest
-      ? readAll(req, MAX_LINK_BODY).then((body) => {
+      ? readBody(req, MAX_LINK_BODY).then((body) => {
           linkRequestBody = body;
           const forwarded = Buffer.from(replaceOrigins(body.toString('utf8'), [clientOrigin], upstream.origin), 'utf8');
           if (!out.headersSent) out.setHeader('content-length', String(forwarded.length));
@@ -142,7 +143,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
 
       if (carriesLinks(upstreamRes.headers['content-type'])) {
         recorded(
-          readAll(upstreamRes, MAX_LINK_BODY).then(async (body) => {
+          readBody(upstreamRes, MAX_LINK_BODY).then(async (body) => {
             const forClient = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin), 'utf8');
             const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
             res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
@@ -179,22 +180,5 @@ function bodyArrives(req: IncomingMessage): Promise<boolean> {
     const onClose = done(false);
     req.once('end', onEnd);
     req.socket.once('close', onClose);
-  });
-}
-
-function readAll(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new Error(`entity larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    stream.on('error', reject);
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
   });
 }

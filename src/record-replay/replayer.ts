@@ -8,6 +8,7 @@ import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from './recording-io.js';
 import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, withoutBody, type MatchOptions, type RequestKey } from './request-key.js';
 import type { Upstream } from './upstream.js';
+import { readBody } from '../http/read-body.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
 export type MissPolicy = 'error' | 'emulate' | 'proxy';
@@ -159,13 +160,4 @@ function sendPlain(res: ServerResponse, answer: PlainResponse, method: string): 
   if (!noBody) headers['content-length'] = String(answer.body.length);
   res.writeHead(answer.status, headers);
   res.end(noBody ? undefined : answer.body);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('error', reject);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
 }
