@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
-import { davRouter } from './dav/index.js';
+import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -65,8 +65,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
   const auth = basicAuth(() => scenarios.users());
   emulator.use('/v2', auth, clientSpecification(resolved.strict, resolved.log), restRouter(store));
-  // E3. the WebDAV view over the same store, same credentials
+  // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
   emulator.use('/dav', auth, davRouter(store));
+  emulator.options('/', (_req, res) => sendOptions(res));
   // E4. anything else is 404; every error becomes one text/plain answer
   emulator.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
   emulator.use(errorMiddleware(resolved.log));

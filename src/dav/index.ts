@@ -33,7 +33,8 @@ const handlers = (options: DavOptions): Record<string, Handler> => ({
 
 export const DAV_METHODS = Object.keys(handlers({}));
 
-function sendOptions(res: Response): void {
+/** The OPTIONS answer: WebDAV class 1 and 2. Also served at the host root, which Windows' WebDAV client probes first. */
+export function sendOptions(res: Response): void {
   res.setHeader('DAV', '1, 2');
   res.setHeader('MS-Author-Via', 'DAV');
   res.setHeader('Allow', DAV_METHODS.join(', '));

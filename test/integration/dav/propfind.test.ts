@@ -25,6 +25,12 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
     }
   });
 
+  it('answers OPTIONS at the host root with the same DAV headers (Windows probes the root first)', async () => {
+    const res = await request(app()).options('/').expect(200);
+    expect(res.headers['dav']).toBe('1, 2');
+    expect(res.headers['ms-author-via']).toBe('DAV');
+  });
+
   it('asks for the same Basic credentials as /v2', async () => {
     await request(app()).options('/dav/').expect(401);
     await dav(app(), 'PROPFIND', '/dav/', { user: 'demo', password: 'wrong' }).expect(401);
