@@ -1,5 +1,4 @@
 import { CloudStore } from './domain/cloud-store.js';
-import { seedDemoTree } from './demo/demo-tree.js';
 import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
 import { openMetadataDb } from './storage/metadata-store.js';
@@ -10,13 +9,8 @@ export interface SeedPlan {
   tree?: (store: CloudStore, user: string) => Promise<void>;
 }
 
-/** The options' own plan: the configured users, with the demo tree unless seed is 'empty'. */
-export function defaultSeedPlan(options: ResolvedOptions): SeedPlan {
-  return { users: [...options.users.keys()], tree: options.seed === 'demo' ? seedDemoTree : undefined };
-}
-
 /** Opens the store for the options: lowdb (memory or file) plus blobs beside it, orphans dropped. */
-export async function openStore(options: ResolvedOptions, plan: SeedPlan = defaultSeedPlan(options)): Promise<CloudStore> {
+export async function openStore(options: ResolvedOptions, plan: SeedPlan): Promise<CloudStore> {
   const db = await openMetadataDb(options.data);
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
   const store = new CloudStore(db, blobs);

@@ -158,7 +158,7 @@ export class CloudStore {
     current.version += 1;
     current.modified = this.now();
     await this.persist();
-    if (old) await this.dropBlobIfUnused(old);
+    await this.dropBlobsIfUnused([old]);
     return current;
   }
 
@@ -261,9 +261,10 @@ export class CloudStore {
     if (parent) parent.modified = this.now();
   }
 
-  /** Deletes a blob once no node (live or recycled) points at it. */
-  async dropBlobIfUnused(blobId: string): Promise<void> {
-    if (!this.tree.referencedBlobs().has(blobId)) await this.blobs.delete(blobId);
+  /** Deletes blobs once no node (live or recycled) points at them; copies share blobs. */
+  async dropBlobsIfUnused(blobIds: Array<string | null>): Promise<void> {
+    const referenced = this.tree.referencedBlobs();
+    for (const id of new Set(blobIds)) if (id && !referenced.has(id)) await this.blobs.delete(id);
   }
 
   #newNode(owner: string, kind: NodeKind, name: string, parentId: string | null): NodeRecord {

@@ -49,21 +49,11 @@ export class RecycleBin {
   async purge(user: string, id: string, live = false): Promise<void> {
     const top = live ? this.#store.get(user, id) : this.item(user, id);
     if (top.parentId === null) throw conflict('the root container cannot be deleted');
-    const doomed = new Set<string>([top.id]);
-    // Children of a recycled container are not "live", so walk by parent id directly.
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const n of Object.values(this.#store.state.nodes)) {
-        if (n.parentId && doomed.has(n.parentId) && !doomed.has(n.id)) {
-          doomed.add(n.id);
-          grew = true;
-        }
-      }
-    }
-    const blobs = [...doomed].map((d) => this.#store.state.nodes[d]!.blobId).filter((b): b is string => !!b);
-    for (const d of doomed) delete this.#store.state.nodes[d];
+    // Children of a recycled container are not live, so the walk includes recycled nodes.
+    const doomed = this.#store.tree.withDescendants(top.id);
+    for (const n of doomed) delete this.#store.state.nodes[n.id];
     if (live && top.parentId) this.#store.touchParent(top.parentId);
     await this.#store.persist();
-    for (const b of new Set(blobs)) await this.#store.dropBlobIfUnused(b);
+    await this.#store.dropBlobsIfUnused(doomed.map((n) => n.blobId));
   }
 }

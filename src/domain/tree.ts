@@ -54,6 +54,15 @@ export class Tree {
     return this.#childrenOf(containerId).find((n) => n.recycled === null && n.name === wanted);
   }
 
+  /** Every node under (and including) `id`, recycled ones too: what a purge removes. */
+  withDescendants(id: string): NodeRecord[] {
+    const root = this.node(id);
+    if (!root) return [];
+    const out: NodeRecord[] = [root];
+    for (let i = 0; i < out.length; i++) out.push(...this.#childrenOf(out[i]!.id));
+    return out;
+  }
+
   /** Every live node under (and including) `id`, parents before children. */
   subtree(id: string): NodeRecord[] {
     const root = this.node(id);

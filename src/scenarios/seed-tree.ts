@@ -6,17 +6,17 @@ import { guessMimeType } from '../domain/mime-types.js';
 import type { ResolvedScenario, ResolvedSeedNode } from './types.js';
 
 /** The configured users plus the scenario's own (a scenario's password wins for the same login). */
-export function usersOf(scenario: ResolvedScenario, options: ResolvedOptions): ReadonlyMap<string, string> {
-  return new Map([...options.users, ...Object.entries(scenario.seed?.users ?? {})]);
+export function usersOf(scenario: ResolvedScenario | undefined, options: ResolvedOptions): ReadonlyMap<string, string> {
+  return new Map([...options.users, ...Object.entries(scenario?.seed?.users ?? {})]);
 }
 
-/** What a fresh state holds under this scenario: its seed tree(s), else the options' demo/empty choice. */
-export function seedPlanOf(scenario: ResolvedScenario, options: ResolvedOptions): SeedPlan {
+/** What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice. */
+export function seedPlanOf(scenario: ResolvedScenario | undefined, options: ResolvedOptions): SeedPlan {
   const fallback = options.seed === 'demo' ? 'demo' : [];
   return {
     users: [...usersOf(scenario, options).keys()],
     tree: async (store, user) => {
-      const tree = scenario.seed?.trees[user] ?? scenario.seed?.tree ?? fallback;
+      const tree = scenario?.seed?.trees[user] ?? scenario?.seed?.tree ?? fallback;
       if (tree === 'demo') await seedDemoTree(store, user);
       else await seedNodes(store, user, store.root(user).id, tree);
     },

@@ -1,3 +1,4 @@
+import { seedPlanOf } from '../../src/scenarios/seed-tree.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,14 +24,18 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
   const dataFile = kind === 'file' ? join(dir, 'state.json') : undefined;
   const options = () =>
     resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
-  const opened: CloudStore[] = [await openStore(options())];
+  const open = (): Promise<CloudStore> => {
+    const resolved = options();
+    return openStore(resolved, seedPlanOf(undefined, resolved));
+  };
+  const opened: CloudStore[] = [await open()];
   return {
     get store() {
       return opened[opened.length - 1]!;
     },
     dataFile,
     async reopen() {
-      const next = await openStore(options());
+      const next = await open();
       opened.push(next);
       return next;
     },
