@@ -1,25 +1,21 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
 const readState = async (file: string): Promise<any> => JSON.parse(await readFile(file, 'utf8'));
 
 describe('--data FILE persistence across restarts', () => {
   killServersAfterEach();
-  let dir: string;
+  const tmp = useTempDir('persist');
   let dataFile: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'csp-mock-persist-'));
-    dataFile = join(dir, 'state.json');
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    dataFile = join(tmp.path, 'state.json');
   });
 
   it('keeps containers, files, bytes, renames and deletions across a restart, without seeding the demo tree again', async () => {
@@ -86,18 +82,18 @@ describe('--data FILE persistence across restarts', () => {
     const kept = (await readState(dataFile)).nodes[file.split('/').pop()!].blobId;
     await writeFile(join(blobs, 'ffffffffffffffffffffffffffffffff'), 'orphan');
     await writeFile(join(blobs, '.tmp-0011223344556677'), 'half a blob');
-    await writeFile(join(dir, '.state.json.tmp'), '{"schema":1,"users":{');
+    await writeFile(join(tmp.path, '.state.json.tmp'), '{"schema":1,"users":{');
 
     const second = await serve(['--empty', '--data', dataFile]);
     expect(await readdir(blobs)).toEqual([kept]);
-    expect(existsSync(join(dir, '.state.json.tmp'))).toBe(false);
+    expect(existsSync(join(tmp.path, '.state.json.tmp'))).toBe(false);
     expect(second.stdout.join('\n')).toMatch(/dropped 2 orphaned blob file\(s\)/);
     expect((await new HttpCloud(second.url).content(file)).toString()).toBe('keep me');
   });
 
   it('creates the state file and its blob folder on the first start', async () => {
-    const nested = join(dir, 'sub', 'state.json');
-    await mkdir(join(dir, 'sub'));
+    const nested = join(tmp.path, 'sub', 'state.json');
+    await mkdir(join(tmp.path, 'sub'));
     await serve(['--data', nested]);
     expect((await readState(nested)).schema).toBe(1);
     expect(existsSync(`${nested}.blobs`)).toBe(true);
@@ -107,12 +103,12 @@ describe('--data FILE persistence across restarts', () => {
     ['foreign.json', /state file .*foreign\.json is not a csp-mock state/],
     ['truncated.json', /state file .*truncated\.json is not valid JSON/],
   ])('refuses the state file %s with a message naming it, a non-zero exit, and leaves it untouched', async (name, message) => {
-    await copyFile(fixture(name), join(dir, name));
-    const before = await readFile(join(dir, name));
-    const proc = new ServeProcess(['serve', '--port', '0', '--data', join(dir, name)]);
+    await copyFile(fixture(name), join(tmp.path, name));
+    const before = await readFile(join(tmp.path, name));
+    const proc = new ServeProcess(['serve', '--port', '0', '--data', join(tmp.path, name)]);
     expect((await proc.exited).code).toBe(1);
     expect(proc.stderr.join('\n')).toMatch(message);
     expect(proc.stdout.join('\n')).not.toContain('listening on');
-    expect(await readFile(join(dir, name))).toEqual(before);
+    expect(await readFile(join(tmp.path, name))).toEqual(before);
   });
 });

@@ -18,21 +18,7 @@ export function secretsOf(creds: SessionCredentials): string[] {
   return [creds.password, creds.cloudKey, basic(creds.user, creds.password).slice('Basic '.length), Buffer.from(creds.password).toString('base64')];
 }
 
-/** A fresh temporary folder per test, removed afterwards. */
-export function useTempDir(): { readonly path: string } {
-  const holder: { path?: string } = {};
-  beforeEach(async () => {
-    holder.path = await mkdtemp(join(tmpdir(), 'csp-rr-'));
-  });
-  afterEach(async () => {
-    if (holder.path) await rm(holder.path, { recursive: true, force: true });
-  });
-  return {
-    get path() {
-      return holder.path!;
-    },
-  };
-}
+export { useTempDir } from '../../helpers/temp-dir.js';
 
 /** Paths of all files under a folder, recursively. */
 export async function filesUnder(dir: string): Promise<string[]> {

@@ -1,21 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openMetadataDb } from '../../../src/storage/metadata-store.js';
 import { emptyState } from '../../../src/storage/schema.js';
 import { stateProblem, stateTempFileOf } from '../../../src/storage/state-file.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 describe('metadata store (lowdb)', () => {
-  let dir: string;
+  const tmp = useTempDir('meta');
   let file: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'csp-mock-meta-'));
-    file = join(dir, 'state.json');
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    file = join(tmp.path, 'state.json');
   });
 
   it('starts empty in memory and never touches the disk', async () => {
