@@ -1,0 +1,63 @@
+import type { NodeRecord, StateData, UserRecord } from './schema.js';
+
+/**
+ * The contract between the domain (which validates a change and builds it) and the durable layer
+ * (which makes it survive a crash). The domain commits a ChangeSet and applies it to memory only
+ * once `commit` resolved; if `commit` rejects, nothing of the change is durable.
+ */
+
+/**
+ * One committed transaction as the durable layer sees it: the whole new record of every node it
+ * created or changed, the ids it removed for good, the users it added. Applying it to the state
+ * before it gives the state after it; applying it twice does no harm.
+ */
+export interface ChangeSet {
+  /** Nodes created or changed, each as its whole new record. */
+  nodes?: NodeRecord[];
+  /** Ids of nodes removed for good (a purge). */
+  removed?: string[];
+  /** Users added: login and record (a list, not an object, so any login is plain data). */
+  users?: Array<{ login: string; user: UserRecord }>;
+}
+
+/** Why a commit failed: `full` is a full disk (507), `io` anything else (500). */
+export class StorageError extends Error {
+  readonly kind: 'full' | 'io';
+  constructor(kind: 'full' | 'io', message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+    this.kind = kind;
+  }
+}
+
+export interface LoadedState {
+  state: StateData;
+  /** What loading noticed and the user should hear (a torn last log record dropped, a stale lock taken over). */
+  notes: string[];
+}
+
+export interface StatePersistence {
+  /** Where the state lives, or undefined in memory. */
+  readonly file: string | undefined;
+  /** The durable state (snapshot plus every whole log record); called once, right after opening. */
+  load(): Promise<LoadedState>;
+  /**
+   * Makes one change set durable (commits arriving together may share one fsync); resolves after
+   * that fsync. Rejects with StorageError when it could not, and then nothing of it is durable.
+   */
+  commit(change: ChangeSet): Promise<void>;
+  /** Replaces the whole durable state at once (a reset or a scenario switch); all or nothing. */
+  replace(state: StateData): Promise<void>;
+  /** Clean stop: writes a snapshot (compaction) and releases the file lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Applies a change set to a plain state document (what loading the log and the memory mode do).
+ * Users and nodes are keyed by user-given strings: the objects are null-prototype.
+ */
+export function applyChangeSet(state: StateData, change: ChangeSet): void {
+  for (const { login, user } of change.users ?? []) state.users[login] = user;
+  for (const node of change.nodes ?? []) state.nodes[node.id] = node;
+  for (const id of change.removed ?? []) delete state.nodes[id];
+}
