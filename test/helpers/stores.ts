@@ -40,7 +40,7 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
       return next;
     },
     async dispose() {
-      for (const s of opened) await s.blobs.close();
+      for (const s of opened) await s.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
