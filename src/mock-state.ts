@@ -2,6 +2,7 @@ import { CloudStore } from './domain/cloud-store.js';
 import type { StateBuilder } from './domain/state-builder.js';
 import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
+import type { StatePersistence } from './storage/persistence.js';
 import { openWholeDocument } from './storage/whole-document.js';
 
 /** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
@@ -10,9 +11,14 @@ export interface SeedPlan {
   tree?: (state: StateBuilder, user: string) => void;
 }
 
+/** The durable layer for the options: in memory, or the `--data` file. */
+export function openPersistence(options: ResolvedOptions): Promise<StatePersistence> {
+  return openWholeDocument(options.data);
+}
+
 /** Opens the store for the options: the state (memory or file) plus blobs beside it, orphans dropped. */
-export async function openStore(options: ResolvedOptions, plan: SeedPlan): Promise<CloudStore> {
-  const persistence = await openWholeDocument(options.data);
+export async function openStore(options: ResolvedOptions, plan: SeedPlan, persistence?: StatePersistence): Promise<CloudStore> {
+  persistence ??= await openPersistence(options);
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
   try {
     const { state, notes } = await persistence.load();

@@ -130,10 +130,13 @@ export class CloudStore {
     });
   }
 
-  /** Creates a file; the content (if any) is streamed to a blob first, then checked and committed. */
+  /**
+   * Creates a file; the content (if any) is streamed to a blob first, then checked and committed.
+   * A file created without content has no blob (it reads as empty).
+   */
   async createFile(user: string, parentId: string, info: FileInfo, content?: Content, ctx?: WriteContext): Promise<NodeRecord> {
     this.#checkCreate(user, parentId, info.name, ctx); // fail fast, before the body streams
-    const blob = await this.#core.blobs.put(content ?? Buffer.alloc(0));
+    const blob = content === undefined ? { blobId: null, size: 0 } : await this.#core.blobs.put(content);
     try {
       return await this.#core.transact(() => {
         // Checked again: a lock, a competing name or a delete may have landed while the body streamed.
@@ -148,7 +151,7 @@ export class CloudStore {
         return { change: { nodes: [node, ...this.#core.touched(parentId)] }, result: node };
       });
     } catch (err) {
-      await this.#core.blobs.delete(blob.blobId);
+      if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
       throw err;
     }
   }

@@ -1,4 +1,5 @@
-import type { BlobStore } from '../storage/blob-store.js';
+import { createHash } from 'node:crypto';
+import type { BlobStore, StoredBlob } from '../storage/blob-store.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { duplicateName, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
@@ -76,26 +77,40 @@ export class StateBuilder {
     if (record.kind === 'file') this.#pending.push({ node: record, content: content ?? Buffer.alloc(0) });
   }
 
-  /** Writes every pending file's content; on failure the blobs written so far are dropped. */
+  /**
+   * Writes every pending file's content; on failure the blobs written so far are dropped. An empty
+   * file needs no blob, and files with the same bytes share one (blobs are immutable, as for copies).
+   */
   async writeBlobs(): Promise<void> {
+    const byContent = new Map<string, Promise<StoredBlob>>();
+    const work = this.#pending.filter(({ content }) => content.length > 0);
     let next = 0;
+    let failed = false;
     const worker = async (): Promise<void> => {
-      while (next < this.#pending.length) {
-        const { node, content } = this.#pending[next++]!;
-        const blob = await this.#blobs.put(content);
-        this.#written.push(blob.blobId);
-        node.blobId = blob.blobId;
-        node.bytes = blob.size;
-        if (this.#written.length % SLICE === 0) await nextTurn();
+      while (next < work.length && !failed) {
+        const { node, content } = work[next++]!;
+        const key = createHash('sha256').update(content).digest('base64');
+        let blob = byContent.get(key);
+        if (!blob) {
+          byContent.set(key, (blob = this.#blobs.put(content)));
+          this.#written.push((await blob).blobId);
+        }
+        const { blobId, size } = await blob;
+        node.blobId = blobId;
+        node.bytes = size;
+        if (next % SLICE === 0) await nextTurn();
       }
     };
-    try {
-      await Promise.all(Array.from({ length: BLOB_CONCURRENCY }, worker));
-      this.#pending.length = 0;
-    } catch (err) {
+    // Every worker settles before a failure is handled, so no blob is written after the discard.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: BLOB_CONCURRENCY }, () => worker().catch((err: unknown) => ((failed = true), Promise.reject(err)))),
+    );
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) {
       await this.discard();
-      throw err;
+      throw failure.reason;
     }
+    this.#pending.length = 0;
   }
 
   /** Drops what was built (its blobs); for a build that will not be swapped in. */
