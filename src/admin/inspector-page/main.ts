@@ -1,4 +1,4 @@
-import { ApiError, TokenRequired, adminToken, readEvents, sendJson, setAdminToken, takeTokenFromFragment } from './api.js';
+import { ApiError, TokenRequired, adminToken, getJson, readEvents, sendJson, setAdminToken, takeTokenFromFragment } from './api.js';
 import { byId, debounce } from './dom.js';
 import { FilesPanel } from './files-panel.js';
 import { RequestsPanel } from './requests-panel.js';
@@ -50,7 +50,6 @@ byId('token-form').addEventListener('submit', (e) => {
   tokenGiven = undefined;
   giveToken?.();
   errorLine.hidden = true;
-  void Promise.all([files.refresh(), scenario.refresh(true)]);
 });
 
 const requests = new RequestsPanel(() => void sendJson('DELETE', 'requests').catch(showError));
@@ -98,5 +97,20 @@ document.addEventListener('visibilitychange', () => {
   }
 });
 
-void Promise.all([files.refresh(), scenario.refresh(true)]);
-void follow();
+/** One probe first, so a mock with a token asks for it once instead of failing every panel. */
+async function start(): Promise<void> {
+  for (;;) {
+    try {
+      await getJson('inspector/users');
+      break;
+    } catch (err) {
+      if (!(err instanceof TokenRequired)) break;
+      connection.textContent = 'Waiting for the admin token';
+      await askToken();
+    }
+  }
+  void Promise.all([files.refresh(), scenario.refresh(true)]);
+  void follow();
+}
+
+void start();

@@ -139,10 +139,10 @@ export class RequestsPanel {
       h('td', { class: 'path' }, open),
       h('td', {}, h('span', { class: `badge ${statusTone(e.status)}` }, e.status ?? '…')),
       h('td', { class: 'num' }, formatDuration(e.durationMs)),
-      h('td', { class: 'ellipsis' }, e.user ?? '—'),
-      h('td', { class: 'ellipsis' }, e.scenario ?? '—'),
+      h('td', { class: 'ellipsis', title: e.user }, e.user ?? '—'),
+      h('td', { class: 'ellipsis', title: e.scenario }, e.scenario ?? '—'),
       h('td', {}, h('span', { class: `badge ${outcome.tone}` }, outcome.label)),
-      h('td', { class: 'ellipsis' }, e.fault ? h('span', { class: 'badge fault' }, e.fault) : ''),
+      h('td', { class: 'ellipsis', title: e.fault }, e.fault ? h('span', { class: 'badge fault' }, e.fault) : ''),
     );
     if (hadFocus) open.focus();
   }
