@@ -2,11 +2,11 @@ import { Router, type NextFunction, type Response } from 'express';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from '../http/errors.js';
 
-/** The package root: two levels above this module, whether it runs from src/ (tests) or dist/. */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** HTML and CSS ship as written; the page's TypeScript is compiled by `npm run build` into dist/. */
-const SOURCE_DIR = `${PACKAGE_ROOT}src/admin/inspector-page`;
-const BUILT_DIR = `${PACKAGE_ROOT}dist/admin/inspector-page`;
+/**
+ * The built page (`npm run build`: its TypeScript compiled, its HTML, CSS and icon copied), found from the
+ * package root two levels above this module, whether it runs from src/ (tests) or dist/.
+ */
+const PAGE_DIR = fileURLToPath(new URL('../../dist/admin/inspector-page', import.meta.url));
 
 /** The page loads only its own files and talks only to this mock; nothing runs inline. */
 const PAGE_POLICY = [
@@ -46,14 +46,14 @@ export function inspectorAssets(): Router {
     res.setHeader('Content-Security-Policy', PAGE_POLICY);
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    sendAsset(res, next, SOURCE_DIR, 'index.html', 'text/html; charset=utf-8');
+    sendAsset(res, next, PAGE_DIR, 'index.html', 'text/html; charset=utf-8');
   });
-  router.get('/inspector/page/favicon.svg', (_req, res, next) => sendAsset(res, next, SOURCE_DIR, 'favicon.svg', 'image/svg+xml'));
-  router.get('/inspector/page/inspector.css', (_req, res, next) => sendAsset(res, next, SOURCE_DIR, 'inspector.css', 'text/css; charset=utf-8'));
+  router.get('/inspector/page/favicon.svg', (_req, res, next) => sendAsset(res, next, PAGE_DIR, 'favicon.svg', 'image/svg+xml'));
+  router.get('/inspector/page/inspector.css', (_req, res, next) => sendAsset(res, next, PAGE_DIR, 'inspector.css', 'text/css; charset=utf-8'));
   router.get('/inspector/page/:module', (req, res, next) => {
     const name = req.params['module'] ?? '';
     if (!MODULE_NAME.test(name)) return next();
-    sendAsset(res, next, BUILT_DIR, name, 'text/javascript; charset=utf-8');
+    sendAsset(res, next, PAGE_DIR, name, 'text/javascript; charset=utf-8');
   });
   return router;
 }
