@@ -20,6 +20,7 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
     open += 1;
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     const send = (type: string, data: unknown): void => {
+      if (res.destroyed) return;
       if (res.writableLength > MAX_UNSENT_BYTES) {
         res.destroy();
         return;
