@@ -163,7 +163,11 @@ export function fileFromMultipart(body: Buffer, boundary: string): { name: strin
  * the recording stay valid). Objects whose parent the recording never shows go under the root.
  */
 export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
-  const tree = recordingToState(recording);
+  return seedFromRecordedTree(store, recordingToState(recording));
+}
+
+/** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
+export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
   const counts = { containers: 0, files: 0 };
   const now = store.now();
   const users = new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
