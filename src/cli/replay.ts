@@ -23,7 +23,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('on-miss', { choices: MISS_POLICIES, default: 'error' as MissPolicy, describe: 'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded' })
       .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
       .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
-      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable: the logins replay accepts (default: the logins the recording saw, any password) and the emulator of --on-miss emulate uses' })
+      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
       .check((a) => {
         if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
@@ -47,7 +47,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     printReady('replay', mock, [
       ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
       ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
-      ['users', users ? Object.keys(users).join(', ') : 'the logins the recording saw, any password'],
+      ['users', users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)'],
     ]);
     stopOnSignals(mock);
   },

@@ -35,7 +35,7 @@ export type MockMode =
       upstream?: string;
       matchHeaders?: string[];
       ignoreQuery?: string[];
-      /** Logins and passwords replay accepts; default: the logins the recording saw, with any password. */
+      /** Logins and passwords replay accepts (others get 401); default: any login replays. */
       users?: Record<string, string>;
     };
 
