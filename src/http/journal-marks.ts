@@ -1,7 +1,15 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 
 /** How a request ended on the wire. */
 export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
+
+/** Replay only: how the replayer answered. */
+export interface ReplayNote {
+  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
+  exchange?: number;
+  nearMiss?: string;
+}
 
 /** What a scenario's middleware leaves on the response for the journal and the request log. */
 export interface JournalMarks {
@@ -10,14 +18,21 @@ export interface JournalMarks {
   /** For 'truncated': how many body bytes went out before the cut. */
   truncatedAfterBytes?: number;
   scenario?: string;
+  replay?: ReplayNote;
 }
 
 export function marksOf(res: Response): JournalMarks {
-  const existing = res.locals['journal'] as JournalMarks | undefined;
+  // The replayer also runs as a plain Node listener, where a response has no locals.
+  const locals = (res.locals as Record<string, unknown> | undefined) ?? {};
+  const existing = locals['journal'] as JournalMarks | undefined;
   if (existing) return existing;
   const created: JournalMarks = {};
-  res.locals['journal'] = created;
+  if (res.locals) res.locals['journal'] = created;
   return created;
+}
+
+export function markReplay(res: ServerResponse, note: ReplayNote): void {
+  marksOf(res as Response).replay = note;
 }
 
 export function markFault(res: Response, fault: string): void {

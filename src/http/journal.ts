@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
-import { marksOf, outcomeOf, type RequestOutcome } from './journal-marks.js';
+import { marksOf, outcomeOf, type ReplayNote, type RequestOutcome } from './journal-marks.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
-export { markFault, markOutcome, markScenario, type RequestOutcome } from './journal-marks.js';
+export { markFault, markOutcome, markReplay, markScenario, type ReplayNote, type RequestOutcome } from './journal-marks.js';
 
 /** A body as the journal keeps it: the first bytes (text, redacted) and the full size. */
 export interface JournalBody {
@@ -32,6 +32,8 @@ export interface JournalEntry {
   /** The name of the fault rule that applied, if any. */
   fault: string | null;
   scenario: string | null;
+  /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
+  replay: ReplayNote | null;
   /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
   requestBody?: JournalBody;
   responseBody?: JournalBody;
@@ -57,6 +59,9 @@ export interface JournalOptions {
   /** Keep up to this many bytes of each request and response body (0, the default, keeps none). */
   bodies?: number;
 }
+
+/** What a live subscriber hears: an entry on arrival ('added'), again when done ('updated'), or the journal cleared. */
+export type JournalEvent = { type: 'added' | 'updated'; entry: JournalEntry } | { type: 'cleared' };
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
@@ -90,13 +95,13 @@ function bodyOf(captured: CappedBytes, limit: number): JournalBody | undefined {
   return body;
 }
 
-/** The last requests the service saw (bounded), oldest first; subscribers hear each entry when it completes. */
+/** The last requests the service saw (bounded), oldest first; subscribers hear each entry as it arrives and completes. */
 export class RequestJournal {
   #entries: JournalEntry[] = [];
   #seq = 0;
   readonly #size: number;
   readonly #bodies: number;
-  readonly #listeners = new Set<(entry: JournalEntry) => void>();
+  readonly #listeners = new Set<(event: JournalEvent) => void>();
 
   constructor(options: JournalOptions = {}) {
     this.#size = Math.max(1, options.size ?? DEFAULT_JOURNAL_SIZE);
@@ -111,12 +116,17 @@ export class RequestJournal {
 
   clear(): void {
     this.#entries = [];
+    this.#emit({ type: 'cleared' });
   }
 
-  /** Calls `listener` with each entry once its response is done; returns the unsubscribe function. */
-  subscribe(listener: (entry: JournalEntry) => void): () => void {
+  /** Hears every entry as it arrives and completes (copies); returns the unsubscribe. */
+  subscribe(listener: (event: JournalEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: JournalEvent): void {
+    for (const listener of this.#listeners) listener(event);
   }
 
   /** Records each request on arrival and completes the entry when the response is done or the socket goes. */
@@ -136,6 +146,7 @@ export class RequestJournal {
         durationMs: null,
         fault: null,
         scenario: null,
+        replay: null,
       };
       const limit = this.#bodies;
       const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
@@ -144,6 +155,7 @@ export class RequestJournal {
       if (responseBytes) tapResponse(res, responseBytes);
       this.#entries.push(entry);
       if (this.#entries.length > this.#size) this.#entries.shift();
+      this.#emit({ type: 'added', entry: { ...entry } });
       res.once('close', () => {
         const marks = marksOf(res);
         entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -151,11 +163,12 @@ export class RequestJournal {
         entry.scenario = marks.scenario ?? null;
         entry.status = res.headersSent ? res.statusCode : null;
         entry.outcome = outcomeOf(res);
+        entry.replay = marks.replay ?? null;
         const requestBody = requestBytes && bodyOf(requestBytes, limit);
         const responseBody = responseBytes && bodyOf(responseBytes, limit);
         if (requestBody) entry.requestBody = requestBody;
         if (responseBody) entry.responseBody = responseBody;
-        for (const listener of this.#listeners) listener({ ...entry });
+        this.#emit({ type: 'updated', entry: { ...entry } });
       });
       next();
     };
