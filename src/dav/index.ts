@@ -3,6 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { answerSlashlessCollection } from './collection-slash.js';
 import { copyOrMove } from './copy-move.js';
+import { davErrorBodies } from './error-body.js';
 import { lock, unlock } from './lock.js';
 import { mkcol, remove } from './mkcol-delete.js';
 import { MAX_INFINITE_PROPFIND, propfind } from './propfind.js';
@@ -55,5 +56,6 @@ export function davRouter(store: CloudStore, options: DavOptions = {}): Router {
     if (answerSlashlessCollection(store, req, res)) return;
     await handler(store, req, res, next);
   });
+  router.use(davErrorBodies(store));
   return router;
 }
