@@ -57,7 +57,7 @@ describe('installing csp-mock into a scratch project', () => {
   }, 60_000);
   afterAll(() => {
     for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000); // three installed projects: removing them outlasts the 10 s default on a loaded machine
 
   it('the tarball ships dist, scenarios (with the schema), recordings, LICENSE and README, and nothing else', async () => {
     const listing = await runCommand('tar', ['tzf', tarball]);
