@@ -36,3 +36,9 @@ describe('REST entity text as XML parsers read it (issue 11, items 1 and 2)', ()
     expect(parseContainerInfo(buf('<container><name><![CDATA[ <raw> & ]]></name></container>')).name).toBe(' <raw> & ');
   });
 });
+
+describe('element names that are Object.prototype keys', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('<%s> is refused as malformed (400), never merged into the fields', (name) => {
+    expect(() => parseContainerInfo(buf(`<container><${name}><name>evil</name></${name}></container>`))).toThrow(EntityError);
+  });
+});
