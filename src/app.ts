@@ -1,10 +1,12 @@
 import express, { type Express } from 'express';
+import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { hostCheck } from './http/host-check.js';
 import { notFoundError } from './http/errors.js';
 import { RequestJournal, type JournalEntry } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
@@ -75,10 +77,14 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log });
   const app = express();
   app.disable('x-powered-by');
+  // 0. only our own Host names, for every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
+  app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 1. one log line per request (method, path, status, time, user; never credentials or query)
   app.use(requestLog(resolved.log));
-  // 2. the admin API (switch, reset, journal, state): its own optional token, no faults, not journaled
-  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
+  // 2. the admin API (switch, reset, journal, state), no faults, not journaled; everything under
+  //    /__admin (pages included) passes the guard first: its optional token, same origin, JSON bodies
+  app.use('/__admin', adminGuard({ token: resolved.adminToken, publicUrl: resolved.publicUrl }));
+  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, cwd }));
   // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
   // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)

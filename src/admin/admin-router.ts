@@ -1,6 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import type { RequestJournal } from '../http/journal.js';
 import { listScenarios } from '../scenarios/catalog.js';
@@ -13,19 +12,7 @@ export interface AdminDeps {
   runtime: ScenarioRuntime;
   journal: RequestJournal;
   store: CloudStore;
-  /** When set, every admin request must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
-  token: string | undefined;
   cwd: string;
-}
-
-function tokenCheck(token: string | undefined): RequestHandler {
-  return (req, _res, next) => {
-    if (token === undefined) return next();
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    const given = bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
-    if (given !== undefined && sameSecret(given, token)) return next();
-    next(new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }));
-  };
 }
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
@@ -44,17 +31,27 @@ function scenarioSpec(body: unknown): string | ScenarioDefinition {
   return body as ScenarioDefinition;
 }
 
-/** The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth. */
+/** JSON bodies only (admin-guard refuses other types); a parse error never echoes the body. */
+const jsonBody: RequestHandler = (req, res, next) => {
+  express.json({ limit: '5mb', type: 'application/json' })(req, res, (err?: unknown) => {
+    if (err) return next(new HttpError(400, 'the body is not valid JSON'));
+    next();
+  });
+};
+
+/**
+ * The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth;
+ * app.ts mounts adminGuard (token, same origin, JSON bodies) in front of it.
+ */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
-  router.use(tokenCheck(deps.token));
 
   router.get('/scenario', (_req, res) => {
     res.json(summary(deps.runtime.scenario));
   });
-  router.put('/scenario', express.json({ limit: '5mb', type: () => true }), async (req, res) => {
+  router.put('/scenario', jsonBody, async (req, res) => {
     try {
-      res.json(summary(await deps.runtime.use(scenarioSpec(req.body))));
+      res.json(summary(await deps.runtime.use(scenarioSpec(req.body), 'http')));
     } catch (err) {
       if (err instanceof ScenarioError) throw new HttpError(400, err.message);
       throw err;

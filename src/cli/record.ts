@@ -1,12 +1,10 @@
 import type { CommandModule } from 'yargs';
 import { startMock } from '../server.js';
-import { stopOnSignals, withListenOptions } from './listening.js';
+import { listenOptionsOf, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
-interface RecordArgs {
+interface RecordArgs extends ListenArgs {
   upstream: string;
   out: string;
-  port: number;
-  host: string;
   redact?: string[];
   append: boolean;
   'public-url'?: string;
@@ -26,8 +24,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' }) as never,
   handler: async (args) => {
     const mock = await startMock({
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       publicUrl: args['public-url'],
       log: true,
       mode: { kind: 'record', upstream: args.upstream, out: args.out, redact: args.redact, append: args.append, sidecarThreshold: args['sidecar-threshold'] },

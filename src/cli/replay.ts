@@ -2,14 +2,12 @@ import type { CommandModule } from 'yargs';
 import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../record-replay/replayer.js';
 import { startMock } from '../server.js';
-import { stopOnSignals, withListenOptions } from './listening.js';
+import { listenOptionsOf, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
-interface ReplayArgs {
+interface ReplayArgs extends ListenArgs {
   recording: string;
   'on-miss': MissPolicy;
   upstream?: string;
-  port: number;
-  host: string;
   'match-header'?: string[];
   user?: string[];
   'public-url'?: string;
@@ -32,8 +30,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       }) as never,
   handler: async (args) => {
     const mock = await startMock({
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       publicUrl: args['public-url'],
       users: args.user?.length ? parseUserSpec(args.user) : undefined,
       seed: 'empty',

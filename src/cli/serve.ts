@@ -1,11 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
 import { startMock } from '../server.js';
-import { stopOnSignals, withListenOptions } from './listening.js';
+import { listenOptionsOf, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
-interface ServeArgs {
-  port: number;
-  host: string;
+interface ServeArgs extends ListenArgs {
   data?: string;
   user?: string[];
   'public-url'?: string;
@@ -32,8 +30,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const mock = await startMock({
       scenario: args.scenario,
       adminToken: args['admin-token'],
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       data: args.data,
       users,
       publicUrl: args['public-url'],
