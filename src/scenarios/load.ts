@@ -49,7 +49,7 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
   try {
     text = (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
   } catch (err) {
-    throw new ScenarioError(file, undefined, err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'cannot read');
+    throw new ScenarioError(file, undefined, `cannot read: ${err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'error'}`);
   }
   let parsed: unknown;
   try {
