@@ -47,7 +47,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const cwd = process.cwd();
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
-  const journal = new RequestJournal();
+  const journal = new RequestJournal(resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : []);
   const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),

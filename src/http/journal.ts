@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { parseBasicAuth } from './auth.js';
+import { isSecretName } from './secret-names.js';
 
 /** How a request ended on the wire. */
 export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
@@ -24,8 +25,6 @@ export interface JournalEntry {
 }
 
 const REMOVED = '[removed]';
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-cloud-key', 'x-admin-token']);
-const SECRET_QUERY = /pass|secret|token|key|auth|sig/i;
 const MAX_ENTRIES = 1000;
 
 /** Marks a scenario's middleware leaves on the response for the journal. */
@@ -53,20 +52,21 @@ export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;
 }
 
-function redactedHeaders(req: Request): Record<string, string> {
+// The secret names are the recordings' too (http/secret-names.ts), plus --redact.
+function redactedHeaders(req: Request, extra: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.has(name) ? REMOVED : Array.isArray(value) ? value.join(', ') : value;
+    out[name] = isSecretName(name, extra) ? REMOVED : Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
 
-function redactedQuery(req: Request): Record<string, string | string[]> {
+function redactedQuery(req: Request, extra: readonly string[]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const params = new URL(req.originalUrl, 'http://x').searchParams;
   for (const name of new Set(params.keys())) {
-    const values = params.getAll(name).map((v) => (SECRET_QUERY.test(name) ? REMOVED : v));
+    const values = params.getAll(name).map((v) => (isSecretName(name, extra) ? REMOVED : v));
     out[name] = values.length === 1 ? values[0]! : values;
   }
   return out;
@@ -76,6 +76,12 @@ function redactedQuery(req: Request): Record<string, string | string[]> {
 export class RequestJournal {
   #entries: JournalEntry[] = [];
   #seq = 0;
+  readonly #redact: readonly string[];
+
+  /** `redact`: more header and query names to hide (--redact). */
+  constructor(redact: readonly string[] = []) {
+    this.#redact = redact;
+  }
 
   entries(): JournalEntry[] {
     return this.#entries.map((e) => ({ ...e }));
@@ -94,8 +100,8 @@ export class RequestJournal {
         time: new Date().toISOString(),
         method: req.method,
         path: req.path,
-        query: redactedQuery(req),
-        headers: redactedHeaders(req),
+        query: redactedQuery(req, this.#redact),
+        headers: redactedHeaders(req, this.#redact),
         user: parseBasicAuth(req.headers.authorization)?.user ?? null,
         status: null,
         outcome: 'pending',
