@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { relative, isAbsolute, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
  * The largest file the server reads into memory (scenario files, fixtures, recordings and their
@@ -43,6 +43,9 @@ function kindOf(s: Stats): string {
 
 /** The real path of `path`, checked to stay inside `within` (symlinks included). */
 export async function containedPath(path: string, within: string | undefined): Promise<string> {
+  if (within !== undefined && !isInside(resolve(path), resolve(within))) {
+    throw new FileAccessError(path, `is outside ${resolve(within)} (files may only be named inside it)`);
+  }
   let real: string;
   try {
     real = await realpath(path);
