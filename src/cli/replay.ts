@@ -11,6 +11,7 @@ interface ReplayArgs extends ListenArgs {
   'match-header'?: string[];
   user?: string[];
   'public-url'?: string;
+  'admin-token'?: string;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -24,6 +25,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD for the emulator of --on-miss emulate (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
       .check((a) => {
         if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
         return true;
@@ -32,6 +34,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const mock = await startMock({
       ...listenOptionsOf(args),
       publicUrl: args['public-url'],
+      adminToken: args['admin-token'],
       users: args.user?.length ? parseUserSpec(args.user) : undefined,
       seed: 'empty',
       log: true,
