@@ -77,10 +77,10 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
   const app = express();
   app.disable('x-powered-by');
-  // 0. only our own Host names, for every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
-  app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 1. one log line per request (method, path, status, time, user; never credentials or query)
+  // 1. one log line per request (method, path, status, time, user; never credentials or query), then
+  //    only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   app.use(requestLog(resolved.log));
+  app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2. the admin API (switch, reset, journal, state), no faults, not journaled; everything under
   //    /__admin (pages included) passes the guard first: its optional token, same origin, JSON bodies
   app.use('/__admin', adminGuard({ token: resolved.adminToken, publicUrl: resolved.publicUrl }));

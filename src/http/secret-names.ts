@@ -11,10 +11,16 @@ export const SECRET_NAMES: readonly string[] = [
   'x-auth-token',
   'x-api-key',
   'x-admin-token',
+  'auth',
+  'pass',
+  'sig',
 ];
 
-/** Any name containing one of these is a secret too (access_token, X-Client-Secret, api-key, passwd...). */
-const SECRET_PART = /token|secret|passw|api-?_?key|signature|credential/i;
+/**
+ * Any name containing one of these is a secret too (access_token, X-Client-Secret, api-key, passwd,
+ * signature), or ending in "key" (authkey, access_key, X-Cloud-Key).
+ */
+const SECRET_PART = /token|secret|passw|api-?_?key|key$|signature|credential/i;
 
 /** True for a built-in secret name, a name containing a secret word, or one of `extra` (--redact). */
 export function isSecretName(name: string, extra: readonly string[] = []): boolean {

@@ -40,7 +40,7 @@ describe('normalisation and redaction at record time', () => {
   });
 
   it('always redacts Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key, plus --redact names, and the account S3 key in bodies', () => {
-    expect(redactedNames(['X-Sig'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-auth-token', 'x-api-key', 'x-admin-token', 'x-sig']);
+    expect(redactedNames(['X-Sig'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-auth-token', 'x-api-key', 'x-admin-token', 'auth', 'pass', 'sig', 'x-sig']);
     const account = '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
     expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
   });
