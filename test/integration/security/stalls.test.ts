@@ -73,16 +73,16 @@ describe('no client can stall a switch, a reset or the other clients (issue 10, 
     expect(await put.answer).toMatch(/^HTTP\/1\.1 201/);
   });
 
-  it('closes a connection that stays idle past the idle timeout, and lets a slow upload that keeps moving finish', async () => {
-    mock = await startMock({ timeouts: { idleMs: 1000 } });
+  it('closes a connection that stays idle past the idle timeout, and lets a slow upload that keeps moving finish', { timeout: 30_000 }, async () => {
+    mock = await startMock({ timeouts: { idleMs: 2500 } });
     const idle = openSocket(mock.port);
     idle.socket.write(`PUT /dav/idle.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 100\r\n\r\n`);
     await idle.closed;
     const slow = openSocket(mock.port);
-    slow.socket.write(`PUT /dav/slow.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 20\r\n\r\n`);
-    for (let i = 0; i < 20; i++) {
+    slow.socket.write(`PUT /dav/slow.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 30\r\n\r\n`);
+    for (let i = 0; i < 30; i++) {
       slow.socket.write('s');
-      await new Promise((r) => setTimeout(r, 60)); // 1.2 s in all, never 1 s without a byte
+      await new Promise((r) => setTimeout(r, 100)); // 3 s in all, longer than the idle limit, never 2.5 s without a byte
     }
     expect(await slow.answer).toMatch(/^HTTP\/1\.1 201/);
   });
