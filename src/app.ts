@@ -81,10 +81,10 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   //    only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   app.use(requestLog(resolved.log));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 2. the admin API (switch, reset, journal, state), no faults, not journaled; everything under
-  //    /__admin (pages included) passes the guard first: its optional token, same origin, JSON bodies
-  app.use('/__admin', adminGuard({ token: resolved.adminToken, publicUrl: resolved.publicUrl }));
-  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, cwd }));
+  // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
+  //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
+  app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
+  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
   // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
   // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)

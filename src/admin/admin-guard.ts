@@ -3,15 +3,13 @@ import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 
 export interface AdminGuardOptions {
-  /** When set, every admin request must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
-  token: string | undefined;
   publicUrl?: string;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The admin token, if one is configured. */
-function tokenCheck(token: string | undefined): RequestHandler {
+/** The admin token, if one is configured (admin-router applies it after the inspector's token-free static page). */
+export function adminTokenCheck(token: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (token === undefined) return next();
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
@@ -60,10 +58,10 @@ function jsonBodiesOnly(): RequestHandler {
 }
 
 /**
- * Everything under /__admin passes here first (app.ts mounts it before any admin route): the
- * token, then same-origin for state changes, then JSON-only bodies. The Host check runs earlier,
- * for the whole server. A page or route added under /__admin later inherits all of it.
+ * Everything under /__admin passes here first (app.ts mounts it before any admin route): same
+ * origin for state changes, then JSON-only bodies. The Host check runs earlier, for the whole
+ * server; the token, in the admin router. A page or route added under /__admin inherits all of it.
  */
 export function adminGuard(options: AdminGuardOptions): RequestHandler[] {
-  return [tokenCheck(options.token), sameOriginCheck(options.publicUrl), jsonBodiesOnly()];
+  return [sameOriginCheck(options.publicUrl), jsonBodiesOnly()];
 }

@@ -6,12 +6,17 @@ import { listScenarios } from '../scenarios/catalog.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
+import { adminTokenCheck } from './admin-guard.js';
+import { inspectorAssets } from './inspector-assets.js';
+import { inspectorRouter } from './inspector-router.js';
 import { stateView } from './state-view.js';
 
 export interface AdminDeps {
   runtime: ScenarioRuntime;
   journal: RequestJournal;
   store: CloudStore;
+  /** When set, every admin request but the inspector's static page must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
+  token: string | undefined;
   cwd: string;
 }
 
@@ -40,11 +45,16 @@ const jsonBody: RequestHandler = (req, res, next) => {
 };
 
 /**
- * The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth;
- * app.ts mounts adminGuard (token, same origin, JSON bodies) in front of it.
+ * The admin HTTP API under /__admin: the inspector, switch, reset, journal, state. Not behind the
+ * service's auth; app.ts mounts adminGuard (same origin, JSON bodies) in front of it.
  */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
+  // The inspector's page at /__admin/ holds no state, so it loads without the token and asks for it
+  // (the Host, same-origin and JSON checks of adminGuard still apply to it).
+  router.use(inspectorAssets());
+  router.use(adminTokenCheck(deps.token));
+  router.use('/inspector', inspectorRouter(deps));
 
   router.get('/scenario', (_req, res) => {
     res.json(summary(deps.runtime.scenario));
