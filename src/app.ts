@@ -8,7 +8,7 @@ import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { notFoundError } from './http/errors.js';
-import { RequestJournal, type JournalEntry } from './http/journal.js';
+import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
 import { openStore } from './mock-state.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -31,10 +31,14 @@ export interface MockApp {
   readonly scenario: ResolvedScenario;
   /** Switches scenario atomically (a name, a path or an inline scenario); a scenario with a seed replaces the state. */
   useScenario(scenario: string | ScenarioDefinition): Promise<ResolvedScenario>;
+  /** Re-reads the active scenario's file: faults, latency and recording apply at once, the state is untouched. */
+  reloadScenario(): Promise<{ scenario: ResolvedScenario; seedChanged: boolean }>;
   /** State back to the active scenario's seed; fault counters and the request journal cleared. */
   reset(): Promise<void>;
-  /** The request journal, oldest first, credentials removed. */
-  requests(): JournalEntry[];
+  /** The request journal itself (subscribe() hears each completed request). */
+  journal: RequestJournal;
+  /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
+  requests(filter?: JournalFilter): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
   /** Record mode: called for requests with Expect: 100-continue, whose 100 the upstream decides. */
@@ -47,7 +51,11 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
-  const journal = new RequestJournal(resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : []);
+  const journal = new RequestJournal({
+    size: resolved.journalSize,
+    bodies: resolved.journalBodies,
+    redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
+  });
   const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
@@ -77,9 +85,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
   const app = express();
   app.disable('x-powered-by');
-  // 1. one log line per request (method, path, status, time, user; never credentials or query), then
-  //    only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
-  app.use(requestLog(resolved.log));
+  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
+  //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
+  app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
@@ -104,11 +112,13 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
+    reloadScenario: () => scenarios.reload(),
+    journal,
     reset: async () => {
       await scenarios.reset();
       await mode.reset();
     },
-    requests: () => journal.entries(),
+    requests: (filter) => journal.entries(filter),
     close: async () => {
       scenarios.close();
       await mode.close();

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
+import { configured } from './config-file.js';
 import { startMock } from '../server.js';
-import { listenOptionsOf, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
+import { cannotStart, listenOptionsOf, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
 interface RecordArgs extends ListenArgs {
   upstream: string;
@@ -15,7 +16,7 @@ interface RecordArgs extends ListenArgs {
 export const recordCommand: CommandModule<object, RecordArgs> = {
   command: 'record',
   describe: 'a reverse proxy to the real service that writes every exchange to a recording',
-  builder: (y) =>
+  builder: configured((y) =>
     withListenOptions(y)
       .option('upstream', { type: 'string', demandOption: true, describe: 'base URL of the service, e.g. https://cloud.example.com' })
       .option('out', { type: 'string', default: 'recordings/session.json', describe: 'recording file (large bodies go to <name>.bodies/)' })
@@ -23,16 +24,23 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
       .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
-      .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' }) as never,
+      .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' })
+      .example('$0 record --upstream https://cloud.example.com --out recordings/login.json', 'then point the client at the printed URL')
+      .example('$0 record --upstream https://cloud.example.com --append --redact x-device-id', 'add to a recording; one more header kept out') as never),
   handler: async (args) => {
     const mock = await startMock({
       ...listenOptionsOf(args),
       publicUrl: args['public-url'],
       adminToken: args['admin-token'],
-      log: true,
+      ...logOptionsOf(args),
       mode: { kind: 'record', upstream: args.upstream, out: args.out, redact: args.redact, append: args.append, sidecarThreshold: args['sidecar-threshold'] },
-    });
-    console.log(`csp-mock recorder listening on ${mock.url}: point your client here; it forwards to ${args.upstream} and writes ${args.out}`);
+    }).catch(cannotStart);
+    const mode = mock.options.mode;
+    printReady('record', mock, [
+      ['upstream', args.upstream],
+      ['recording', mode.kind === 'record' ? mode.out : args.out],
+      ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
+    ]);
     stopOnSignals(mock);
   },
 };

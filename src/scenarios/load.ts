@@ -1,6 +1,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileAccessError, containedPath, readContainedFile } from '../files/contained-file.js';
 import { isScenarioPath, locateScenario } from './catalog.js';
+import { jsonErrorMessage } from './json-error.js';
 import { checkScenario } from './schema-check.js';
 import { ScenarioError } from './scenario-error.js';
 import type {
@@ -49,15 +50,15 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
   try {
     text = (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
   } catch (err) {
-    throw new ScenarioError(file, undefined, `cannot read: ${err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'error'}`);
+    // The file and why, without Node's stack-like "ENOENT: no such file or directory, open '...'".
+    throw new ScenarioError(file, undefined, err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'cannot read');
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    // Never the parser's message: it quotes the file's first bytes, and the file may not be ours to show.
-    const at = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new ScenarioError(file, undefined, `not valid JSON${at === undefined ? '' : ` (at byte ${at})`}`);
+    // Where, never the parser's quote of the file's first bytes: the file may not be ours to show.
+    throw new ScenarioError(file, undefined, `not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
   const definition = checkScenario(parsed, file);
   return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], dirname(file));
