@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { parseBasicAuth } from './auth.js';
+import type { NetworkRecord } from './network-record.js';
 
 /** How a request ended on the wire. */
 export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
@@ -21,6 +22,8 @@ export interface JournalEntry {
   /** The name of the fault rule that applied, if any. */
   fault: string | null;
   scenario: string | null;
+  /** The network conditions that applied and the body bytes each way, if any applied. */
+  network: NetworkRecord | null;
 }
 
 const REMOVED = '[removed]';
@@ -33,6 +36,7 @@ interface JournalMarks {
   fault?: string;
   outcome?: RequestOutcome;
   scenario?: string;
+  network?: NetworkRecord;
 }
 
 function marksOf(res: Response): JournalMarks {
@@ -48,6 +52,13 @@ export function markFault(res: Response, fault: string): void {
 }
 export function markOutcome(res: Response, outcome: RequestOutcome): void {
   marksOf(res).outcome = outcome;
+}
+/** The record the network conditions keep counting into while the request runs. */
+export function markNetwork(res: Response, record: NetworkRecord): void {
+  marksOf(res).network = record;
+}
+export function networkMarkOf(res: Response): NetworkRecord | undefined {
+  return marksOf(res).network;
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;
@@ -102,6 +113,7 @@ export class RequestJournal {
         durationMs: null,
         fault: null,
         scenario: null,
+        network: null,
       };
       this.#entries.push(entry);
       if (this.#entries.length > MAX_ENTRIES) this.#entries.shift();
@@ -110,6 +122,7 @@ export class RequestJournal {
         entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
         entry.fault = marks.fault ?? null;
         entry.scenario = marks.scenario ?? null;
+        entry.network = marks.network ? { ...marks.network, conditions: [...marks.network.conditions] } : null;
         entry.status = res.headersSent ? res.statusCode : null;
         const closed = String(res.getHeader('connection') ?? '').toLowerCase() === 'close';
         entry.outcome = marks.outcome ?? (!res.writableFinished ? 'aborted' : closed ? 'closed' : 'answered');

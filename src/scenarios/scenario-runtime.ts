@@ -25,6 +25,14 @@ export function activeOf(res: Response): ActiveScenario {
   return res.locals['scenario'] as ActiveScenario;
 }
 
+/**
+ * Lets a switch or reset go ahead without waiting for this request: it is only holding its
+ * connection (a hang, a stalled upload) and will not touch the state again.
+ */
+export function leaveSwitchGate(res: Response): void {
+  (res.locals['leaveSwitchGate'] as (() => void) | undefined)?.();
+}
+
 /** Holds the active scenario and switches it atomically; reset goes back to its seed. */
 export class ScenarioRuntime {
   readonly delays = new PendingDelays();
@@ -85,6 +93,7 @@ export class ScenarioRuntime {
       const leave = await this.#gate.enter();
       // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
       res.once('close', leave);
+      res.locals['leaveSwitchGate'] = leave;
       res.locals['scenario'] = this.#active;
       markScenario(res, this.#active.scenario.name);
       next();
