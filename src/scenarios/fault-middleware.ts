@@ -3,7 +3,7 @@ import { markFault } from '../http/journal.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';
-import { endConnection, shapeAnswer, shapeRequest, type ShapedRequest } from './network-shaping.js';
+import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest } from './network-shaping.js';
 import { stallUpload } from './stall-upload.js';
 import type { FaultRule } from './types.js';
 import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
@@ -57,7 +57,7 @@ function stallRequest(req: Request, res: Response, rule: FaultRule, shaped: Shap
       sendFaultResponse(res, rule.respond!, true);
     },
     reset: () => endConnection(req, res, 'reset'),
-    onStall: () => leaveSwitchGate(res),
+    onStall: () => leaveSwitchGate(res, () => endHeld(res)),
   });
 }
 

@@ -4,7 +4,7 @@ import type { NetworkRecord } from '../http/network-record.js';
 import type { RequestConditions } from './network-conditions.js';
 import { RequestPacer } from './request-pacer.js';
 import { ResponsePacer } from './response-pacer.js';
-import { leaveSwitchGate } from './scenario-runtime.js';
+import { leaveSwitchGate, onSwitch } from './scenario-runtime.js';
 import { SocketReadHold } from './socket-read-hold.js';
 import { slowCloseAfterResponse } from './slow-close.js';
 import { resetConnection } from './wire-faults.js';
@@ -23,7 +23,8 @@ export function shapeRequest(req: Request, res: Response, conditions: RequestCon
   const hold = new SocketReadHold(req.socket);
   res.once('close', () => hold.dispose());
   const stalls = conditions.stallUpload !== undefined || conditions.hang?.of === 'request';
-  new RequestPacer(req, res, record, hold, conditions.upRate, !stalls);
+  const pacer = new RequestPacer(req, res, record, hold, conditions.upRate, !stalls);
+  onSwitch(res, () => pacer.lift());
   return { conditions, record, hold };
 }
 
@@ -33,13 +34,20 @@ export function shapeAnswer(req: Request, res: Response, shaped: ShapedRequest):
   const answerHang = conditions.hang?.of === 'request' ? undefined : conditions.hang;
   if (conditions.slowCloseMs !== undefined) slowCloseAfterResponse(res, conditions.slowCloseMs);
   if (conditions.downRate === undefined && !conditions.slice && !answerHang) return;
-  new ResponsePacer(req, res, record, {
+  const pacer = new ResponsePacer(req, res, record, {
     downRate: conditions.downRate,
     slice: conditions.slice,
     hang: answerHang,
-    onHang: () => leaveSwitchGate(res),
+    onHang: () => leaveSwitchGate(res, () => endHeld(res)),
     onHangEnd: () => endConnection(req, res, answerHang?.then ?? 'close'),
   });
+  onSwitch(res, () => pacer.lift());
+}
+
+/** Ends a connection a fault held when the scenario is switched away from or the mock closes. */
+export function endHeld(res: Response): void {
+  markOutcome(res, 'closed');
+  res.socket?.destroy();
 }
 
 /** Ends a held connection: a FIN ("close"), or a TCP reset. */

@@ -57,11 +57,16 @@ export class RequestPacer {
       this.#pump();
     };
     // Once the answer is out, what is left of the body is not worth waiting for.
-    res.once('finish', () => {
-      this.#bucket = undefined;
-      this.#pump();
-    });
+    res.once('finish', () => this.lift());
     res.once('close', () => this.#dispose());
+  }
+
+  /** From now on the body goes at full speed (the answer is out, or a switch is waiting). */
+  lift(): void {
+    this.#bucket = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pump();
   }
 
   #pump(): void {

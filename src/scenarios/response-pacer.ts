@@ -37,7 +37,8 @@ export class ResponsePacer {
   readonly #socket: Socket | null;
   readonly #record: NetworkRecord;
   readonly #shape: AnswerShape;
-  readonly #bucket: TokenBucket | undefined;
+  #bucket: TokenBucket | undefined;
+  #slice: DrawnSlice | undefined;
   readonly #write: (chunk: Buffer, cb?: WriteCallback) => boolean;
   readonly #end: (cb?: WriteCallback) => void;
   readonly #queue: Pending[] = [];
@@ -62,6 +63,7 @@ export class ResponsePacer {
     this.#record = record;
     this.#shape = shape;
     this.#bucket = shape.downRate === undefined ? undefined : new TokenBucket(shape.downRate);
+    this.#slice = shape.slice;
     const body = writableBody(res);
     const write = body.write.bind(res);
     const end = body.end.bind(res);
@@ -92,6 +94,16 @@ export class ResponsePacer {
     res.once('close', () => this.#dispose());
   }
 
+  /** From now on the answer goes at full speed and whole (a switch is waiting); a hang still holds it. */
+  lift(): void {
+    this.#bucket = undefined;
+    this.#slice = undefined;
+    if (this.#held) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pump();
+  }
+
   #accept(buf: Buffer, cb: WriteCallback | undefined): boolean {
     this.#given += buf.length;
     this.#queue.push({ buf, cb });
@@ -114,7 +126,7 @@ export class ResponsePacer {
     let size = head.length;
     const hang = this.#shape.hang;
     if (hang) size = Math.min(size, (hang.afterBytes ?? 0) - this.#sent);
-    const slice = this.#shape.slice;
+    const slice = this.#slice;
     if (slice) {
       if (this.#sliceLeft === 0) {
         const wait = this.#nextSliceAt - performance.now();
@@ -164,11 +176,11 @@ export class ResponsePacer {
       this.#sent += size;
       this.#record.bytesOut += size;
       this.#bucket?.take(size);
-      const sliceDone = this.#shape.slice !== undefined && (this.#sliceLeft -= size) === 0;
-      if (sliceDone) this.#nextSliceAt = performance.now() + this.#shape.slice!.delayMs;
+      const slice = this.#slice;
+      if (slice && (this.#sliceLeft -= size) === 0) this.#nextSliceAt = performance.now() + slice.delayMs;
       this.#write(piece, last ? head.cb : undefined);
       if (this.#closed) return;
-      if (this.#socket?.writableNeedDrain && !this.#bucket && !this.#shape.slice) return this.#waitForDrain();
+      if (this.#socket?.writableNeedDrain && !this.#bucket && !this.#slice) return this.#waitForDrain();
     }
     if (this.#needDrain) {
       this.#needDrain = false;

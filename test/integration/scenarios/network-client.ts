@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import { BASIC } from './wire-client.js';
 
@@ -71,10 +72,22 @@ export async function firstFileId(url: string): Promise<string> {
   return state.users.demo.tree[0]!.id;
 }
 
-/** Timers and sockets alive in this process right now (for leak checks). */
-export function activeHandles(): { timers: number; sockets: number } {
-  const info = process.getActiveResourcesInfo();
-  return { timers: info.filter((r) => r === 'Timeout').length, sockets: info.filter((r) => r === 'TCPSocketWrap').length };
+/**
+ * Follows the timers created from now on (async_hooks sees each one made, fired or cleared);
+ * `pending()` gives where each one still pending that keeps the process alive was made (Node's own
+ * unref'd timers, such as the Date header cache, are left out).
+ */
+export function followTimers(): { pending(): string[]; stop(): void } {
+  const made = new Map<number, { timer: NodeJS.Timeout; stack: string }>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === 'Timeout') made.set(id, { timer: resource as NodeJS.Timeout, stack: new Error('timer made here').stack ?? '' });
+    },
+    destroy(id) {
+      made.delete(id);
+    },
+  }).enable();
+  return { pending: () => [...made.values()].filter((t) => t.timer.hasRef()).map((t) => t.stack), stop: () => hook.disable() };
 }
 
 /** The journal once no entry is pending (the server sees a close a moment after the client does). */
