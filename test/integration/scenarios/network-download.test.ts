@@ -118,4 +118,47 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(result.endMs - result.reads.at(-1)!.atMs).toBeGreaterThan(450);
     expect((await settledJournal(mock.requests)).at(-1)).toMatchObject({ outcome: 'closed', network: { conditions: ['slowClose'] } });
   });
+
+  it('replayed answers are shaped too: a recording under bandwidth and slice gives the same bytes, slower and in more reads', async () => {
+    const plain = await running.start({ scenario: { recording: 'example-session' } });
+    const whole = await timedExchange(plain.port, rawRequest('GET', '/v2'));
+    await plain.close();
+    const mock = await running.start({
+      scenario: { recording: 'example-session', faults: [{ match: { method: 'GET', path: '/v2' }, bandwidth: { down: 2000 }, slice: { bytes: 100, delayMs: 5 } }] },
+    });
+    const shaped = await timedExchange(mock.port, rawRequest('GET', '/v2'));
+    const expected = parseResponse(whole.bytes);
+    const got = parseResponse(shaped.bytes);
+    expect(expected.status).toBe(200);
+    expect(got.status).toBe(200);
+    expect(got.headers['content-length']).toBe(expected.headers['content-length']);
+    expect(got.body.equals(expected.body)).toBe(true);
+    expect(shaped.reads.length).toBeGreaterThan(expected.body.length / 100);
+    // At 2000 bytes a second, the body takes its length / 2000 seconds, less one 50 ms burst.
+    expect(shaped.endMs).toBeGreaterThan((expected.body.length / 2000) * 1000 * 0.7);
+    expect(mock.requests().at(-1)).toMatchObject({ network: { conditions: ['bandwidth', 'slice'], bytesOut: expected.body.length } });
+  });
+
+  it('conditions compose with after, times and a seeded probability', async () => {
+    const mock = await running.start({
+      scenario: {
+        faults: [
+          { match: { method: 'GET', path: '/v2' }, after: 1, times: 1, hang: { ms: 100 } },
+          { match: { method: 'GET', path: '/v2/account' }, probability: 0.5, seed: 3, slice: { bytes: 20, delayMs: 1 } },
+        ],
+      },
+    });
+    const first = await timedExchange(mock.port, rawRequest('GET', '/v2'));
+    const second = await timedExchange(mock.port, rawRequest('GET', '/v2'));
+    const third = await timedExchange(mock.port, rawRequest('GET', '/v2'));
+    expect([first, second, third].map((r) => r.bytes.length > 0)).toEqual([true, false, true]);
+    for (let i = 0; i < 8; i++) await timedExchange(mock.port, rawRequest('GET', '/v2/account'));
+    const sliced = mock.requests().filter((e) => e.path === '/v2/account').map((e) => e.network !== null);
+    expect(sliced).toContain(true);
+    expect(sliced).toContain(false);
+    // The same seed gives the same choices on a fresh mock.
+    await mock.reset();
+    for (let i = 0; i < 8; i++) await timedExchange(mock.port, rawRequest('GET', '/v2/account'));
+    expect(mock.requests().map((e) => e.network !== null)).toEqual(sliced);
+  });
 });
