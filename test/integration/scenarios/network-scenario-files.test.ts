@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp, type ScenarioDefinition } from '../../../src/index.js';
 import { bytesPerSecond } from '../../../src/scenarios/byte-rate.js';
@@ -30,6 +34,23 @@ describe('network conditions in scenario files', () => {
     expect(app.scenario.network).toEqual({ bandwidth: { down: '1 Mbit/s', up: '256 kbit/s' }, slice: { bytes: 512, delayMs: 10 } });
     expect(app.scenario.faults).toHaveLength(3);
     await app.close();
+  });
+
+  it("loads the README's network example as written, one rule of each kind", async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const json = /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('<!-- network-example -->')))![1]!;
+    const dir = mkdtempSync(join(tmpdir(), 'csp-mock-network-'));
+    try {
+      writeFileSync(join(dir, 'bad-train.json'), json);
+      const app = await createApp({ scenario: join(dir, 'bad-train.json') });
+      expect(app.scenario.name).toBe('bad-train');
+      expect(Object.keys(app.scenario.network ?? {})).toEqual(['bandwidth', 'slice']);
+      const kinds = app.scenario.faults.flatMap((f) => ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'].filter((k) => k in f));
+      expect(new Set(kinds)).toEqual(new Set(['stallUpload', 'hang', 'bandwidth', 'slowClose']));
+      await app.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const cases: [string, ScenarioDefinition, string][] = [
