@@ -15,7 +15,8 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
   const running = useRunningMock(() => ({}));
 
   it('bandwidth down 64 KiB/s: a 128 KiB download arrives whole at about that rate (about 2 s)', async () => {
-    const mock = await running.start({ scenario: seeded({ faults: [{ match: CONTENT, bandwidth: { down: '64 KiB/s' } }] }) });
+    const lines: string[] = [];
+    const mock = await running.start({ scenario: seeded({ faults: [{ match: CONTENT, bandwidth: { down: '64 KiB/s' } }] }), log: (l) => lines.push(l) });
     const id = await firstFileId(mock.url);
     const result = await timedExchange(mock.port, rawRequest('GET', `/v2/files/${id}/content`), 20000);
     const res = parseResponse(result.bytes);
@@ -27,6 +28,7 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(rate).toBeGreaterThan(32 * KiB);
     expect(rate).toBeLessThan(100 * KiB);
     expect(mock.requests().at(-1)).toMatchObject({ network: { conditions: ['bandwidth'], bytesOut: BODY.length, bytesIn: 0 } });
+    expect(lines.find((l) => l.startsWith('GET /v2/files/'))).toMatch(new RegExp(` 200 .* network=bandwidth in=0B out=${BODY.length}B$`));
   });
 
   it('the network block paces every answer, WebDAV too; a rule of its own replaces it', async () => {
