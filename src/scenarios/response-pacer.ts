@@ -78,7 +78,8 @@ export class ResponsePacer {
     };
     body.end = (chunk, encoding, cb) => {
       const done = callbackOf(chunk, encoding, cb);
-      if (this.#closed) return end(done);
+      // A bodyless answer ends as it would (its end() may still set Content-Length), unless a hang holds it.
+      if (this.#closed || (bodyless && !shape.hang)) return end(chunk, encoding, cb);
       if (chunk !== undefined && typeof chunk !== 'function' && !bodyless) {
         const buf = toBuffer(chunk, encoding);
         // The whole body in one end(): keep the framing it would have had (Content-Length, not chunked).
@@ -196,6 +197,8 @@ export class ResponsePacer {
   #startHang(): void {
     if (this.#held) return;
     this.#held = true;
+    // "After N bytes": an answer with fewer body bytes than N still shows its status and headers.
+    if ((this.#shape.hang?.afterBytes ?? 0) > 0) this.#res.flushHeaders();
     this.#shape.onHang();
     const ms = this.#shape.hang?.ms;
     if (ms !== undefined) {

@@ -109,6 +109,16 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(second).toMatchObject({ outcome: 'reset', network: { conditions: ['hang'], bytesOut: 10 } });
   });
 
+  it('hang after N bytes on an answer without a body (HEAD): the status and headers, then silence, then the close', async () => {
+    const mock = await running.start({ scenario: seeded({ faults: [{ match: { method: 'HEAD', path: '/dav/**' }, hang: { afterBytes: 1, ms: 300 } }] }) });
+    const result = await timedExchange(mock.port, rawRequest('HEAD', '/dav/big.bin'), 5000);
+    const res = parseResponse(result.bytes);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-length']).toBe(String(BODY.length));
+    expect(res.body.length).toBe(0);
+    expect(result.endMs - result.reads.at(-1)!.atMs).toBeGreaterThan(250);
+  });
+
   it('slowClose: the whole answer with Connection: close, and the socket closes its ms after the last byte', async () => {
     const mock = await running.start({ scenario: { faults: [{ match: { method: 'GET', path: '/v2' }, slowClose: { ms: 500 } }] } });
     const result = await timedExchange(mock.port, rawRequest('GET', '/v2', { Connection: 'keep-alive' }), 5000);
