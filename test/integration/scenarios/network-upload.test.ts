@@ -136,4 +136,19 @@ describe('network conditions on the request body, on the wire (stallUpload, hang
     const entries = await settledJournal(mock.requests);
     expect(entries.find((e) => e.method === 'PUT')).toMatchObject({ network: { conditions: ['bandwidth'], bytesIn: body.length } });
   });
+
+  it('bandwidth up paces a multipart upload too, and the file arrives whole', async () => {
+    const mock = await running.start({ scenario: { seed: { tree: [] }, network: { bandwidth: { up: '256 KiB/s' } } } });
+    const state = (await (await fetch(`${mock.url}/__admin/state`)).json()) as { users: { demo: { rootId: string } } };
+    const body = patternBytes(96 * KiB);
+    const form = new FormData();
+    form.append('file', new Blob([body]), 'photo.bin');
+    const posted = await fetch(`${mock.url}/v2/containers/${state.users.demo.rootId}/contents`, { method: 'POST', headers: HEADERS, body: form });
+    expect(posted.status).toBe(201);
+    const stored = Buffer.from(await (await fetch(`${mock.url}/dav/photo.bin`, { headers: HEADERS })).arrayBuffer());
+    expect(stored.equals(body)).toBe(true);
+    const post = (await settledJournal(mock.requests)).find((e) => e.method === 'POST');
+    expect(post?.network?.bytesIn).toBeGreaterThan(body.length);
+    expect(post?.durationMs).toBeGreaterThan(200);
+  });
 });
