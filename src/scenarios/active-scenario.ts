@@ -23,6 +23,16 @@ export class ArmedRule {
     this.sliceDraw = sliceDraw(rule.slice);
   }
 
+  /** Requests the rule matched (including those let through by after, times or probability). */
+  get matched(): number {
+    return this.#matched;
+  }
+
+  /** Requests the fault was applied to. */
+  get applied(): number {
+    return this.#applied;
+  }
+
   /** Counts a matching request and says whether the fault applies to it (after, times, probability). */
   fires(req: Request): boolean {
     if (!this.#matches(req)) return false;

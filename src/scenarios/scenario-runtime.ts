@@ -44,6 +44,7 @@ export class ScenarioRuntime {
   readonly delays = new PendingDelays();
   readonly #deps: ScenarioRuntimeDeps;
   readonly #gate = new SwitchGate();
+  readonly #listeners = new Set<() => void>();
   #active: ActiveScenario;
   #users: ReadonlyMap<string, string>;
 
@@ -60,6 +61,21 @@ export class ScenarioRuntime {
 
   get scenario(): ResolvedScenario {
     return this.#active.scenario;
+  }
+
+  /** The active scenario's armed fault rules and replayer, for read-only views (the inspector). */
+  get active(): Pick<ActiveScenario, 'rules' | 'replay'> {
+    return this.#active;
+  }
+
+  /** Hears every switch and reset (after it took effect); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   /** The logins and passwords Basic auth accepts under the active scenario. */
@@ -80,6 +96,7 @@ export class ScenarioRuntime {
       if (scenario.seed) await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
     });
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
+    this.#changed();
     return scenario;
   }
 
@@ -91,6 +108,7 @@ export class ScenarioRuntime {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
     });
+    this.#changed();
   }
 
   /** Admits a request under the current scenario, which it keeps until its response is done. */
