@@ -8,8 +8,8 @@ export interface NetworkRecord {
   bytesOut: number;
 }
 
-/** The log line's part: " network=bandwidth,hang in=1024B out=0B". */
+/** The log line's part: "network=bandwidth,hang in=1024B out=0B". */
 export function describeNetwork(record: NetworkRecord | undefined): string {
   if (!record) return '';
-  return ` network=${record.conditions.join(',')} in=${record.bytesIn}B out=${record.bytesOut}B`;
+  return `network=${record.conditions.join(',')} in=${record.bytesIn}B out=${record.bytesOut}B`;
 }

@@ -15,6 +15,8 @@ export interface RecordedObject {
   mimeType?: string;
   public?: boolean;
   content?: Buffer;
+  /** The size listings and entities showed (for a file whose content the recording never read). */
+  bytes?: number;
   tags: string[];
   deleted: boolean;
 }
@@ -69,6 +71,8 @@ function applyFields(o: RecordedObject, entity: XmlNode | undefined): void {
   if (name !== undefined) o.name = name;
   const mime = textOf(entity['mime_type']);
   if (mime !== undefined) o.mimeType = mime;
+  const bytes = textOf(entity['bytes']);
+  if (o.kind === 'file' && bytes !== undefined && /^\d+$/.test(bytes.trim())) o.bytes = Number(bytes);
   const pub = truthy(textOf(entity['public']));
   if (pub !== undefined) o.public = pub;
   const parent = idOfLink(hrefOf(entity['parent']));
@@ -163,7 +167,11 @@ export function fileFromMultipart(body: Buffer, boundary: string): { name: strin
  * the recording stay valid). Objects whose parent the recording never shows go under the root.
  */
 export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
-  const tree = recordingToState(recording);
+  return seedFromRecordedTree(store, recordingToState(recording));
+}
+
+/** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
+export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
   const counts = { containers: 0, files: 0 };
   const now = store.now();
   const users = new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
@@ -179,7 +187,8 @@ export async function seedFromRecording(store: CloudStore, recording: Recording)
       const node = blankNode(o.id, o.kind, user, o.name ?? o.id, parentId, now);
       node.tags = [...o.tags];
       if (o.kind === 'file') {
-        const blob = await store.blobs.put(o.content ?? Buffer.alloc(0));
+        // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
+        const blob = await store.blobs.put(o.content ?? Buffer.alloc(o.bytes ?? 0));
         Object.assign(node, { blobId: blob.blobId, bytes: blob.size, mimeType: o.mimeType || 'application/octet-stream', public: o.public ?? false });
         counts.files++;
       } else counts.containers++;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { markNetwork, markOutcome } from '../http/journal.js';
+import { markNetwork, markOutcome } from '../http/journal-marks.js';
 import type { NetworkRecord } from '../http/network-record.js';
 import type { RequestConditions } from './network-conditions.js';
 import { RequestPacer } from './request-pacer.js';

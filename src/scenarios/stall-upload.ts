@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { NetworkRecord } from '../http/network-record.js';
-import { markOutcome } from '../http/journal.js';
+import { markOutcome } from '../http/journal-marks.js';
 import type { SocketReadHold } from './socket-read-hold.js';
 
 /** How a stalled upload ends: an answer, a close or a reset, or nothing until the client gives up. */
