@@ -87,7 +87,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.disable('x-powered-by');
   // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
-  app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
+  //    (the logger only when lines go somewhere: it costs every request a listener and a format)
+  if (options.log) app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
