@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { StorageError } from './persistence.js';
 
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
@@ -16,13 +17,23 @@ export function toStorageError(err: unknown, what: string): StorageError {
     : new StorageError('io', `${what}: ${detail}`, { cause: err });
 }
 
-/** Whether a process with this id is alive (EPERM: alive, owned by someone else). */
+/** Whether a process with this id is alive (EPERM: alive, owned by someone else; a zombie is dead). */
 export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+/** Linux: a killed process its parent has not reaped yet still answers kill(pid, 0). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
