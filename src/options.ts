@@ -7,6 +7,8 @@ export interface MockOptions {
   users?: Record<string, string>;
   /** JSON state file; file bytes are kept in "<data>.blobs/" beside it. Default: in memory. */
   data?: string;
+  /** With `data`: compact the change log once it is larger than this (default: max(4 MiB, snapshot size)). */
+  compactAfterBytes?: number;
   /** What a fresh state holds: 'demo' (a small tree per user, the default) or 'empty'. */
   seed?: 'demo' | 'empty';
   /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
@@ -28,6 +30,7 @@ export interface MockOptions {
 export interface ResolvedOptions {
   users: ReadonlyMap<string, string>;
   data: string | undefined;
+  compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
   publicUrl: string | undefined;
   strict: boolean;
@@ -51,11 +54,14 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(options.publicUrl)) {
     throw new Error(`public URL must look like http(s)://host[:port][/path], got "${options.publicUrl}"`);
   }
+  const bound = options.compactAfterBytes;
+  if (bound !== undefined && (!Number.isInteger(bound) || bound < 1)) throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
   const log =
     typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
   return {
     users,
     data: options.data,
+    compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,

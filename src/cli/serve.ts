@@ -7,6 +7,7 @@ interface ServeArgs {
   port: number;
   host: string;
   data?: string;
+  'compact-after'?: number;
   user?: string[];
   'public-url'?: string;
   strict: boolean;
@@ -21,6 +22,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   builder: (y) =>
     withListenOptions(y)
       .option('data', { type: 'string', describe: 'JSON state file (file bytes go to <data>.blobs/); default: in memory' })
+      .option('compact-after', { type: 'number', describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
@@ -35,6 +37,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       port: args.port,
       host: args.host,
       data: args.data,
+      compactAfterBytes: args['compact-after'],
       users,
       publicUrl: args['public-url'],
       strict: args.strict,
