@@ -42,7 +42,7 @@ export interface MockApp {
 /** Builds the express app in request order, one step a line. Never listens. */
 export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const resolved = resolveOptions(options);
-  const cwd = process.cwd();
+  const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
   const journal = new RequestJournal();
@@ -72,7 +72,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   emulator.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
   emulator.use(errorMiddleware(resolved.log));
 
-  const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log });
+  const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
   const app = express();
   app.disable('x-powered-by');
   // 1. one log line per request (method, path, status, time, user; never credentials or query)

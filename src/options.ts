@@ -1,8 +1,11 @@
+import { resolve } from 'node:path';
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
 import type { MockMode } from './record-replay/mode.js';
 
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
+  /** Relative paths (data, scenario files, recordings, record's out) resolve against it. Default: process.cwd(). */
+  baseDir?: string;
   /** Login name to password. Default: { demo: 'demo' }. */
   users?: Record<string, string>;
   /** JSON state file; file bytes are kept in "<data>.blobs/" beside it. Default: in memory. */
@@ -28,7 +31,10 @@ export interface MockOptions {
 }
 
 export interface ResolvedOptions {
+  /** Absolute. */
+  baseDir: string;
   users: ReadonlyMap<string, string>;
+  /** Absolute. */
   data: string | undefined;
   compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
@@ -58,9 +64,11 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (bound !== undefined && (!Number.isInteger(bound) || bound < 1)) throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
   const log =
     typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
+  const baseDir = resolve(options.baseDir ?? process.cwd());
   return {
+    baseDir,
     users,
-    data: options.data,
+    data: options.data === undefined || options.data === '' ? undefined : resolve(baseDir, options.data),
     compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
@@ -69,8 +77,17 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     replayHandler: options.replayHandler,
-    mode: options.mode ?? { kind: 'emulate' },
+    mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),
   };
+}
+
+/** The mode with its file paths made absolute; a replay recording given by name stays a name (looked up later). */
+function absoluteMode(mode: MockMode, baseDir: string): MockMode {
+  if (mode.kind === 'record') return { ...mode, out: resolve(baseDir, mode.out) };
+  if (mode.kind === 'replay' && typeof mode.recording === 'string' && /[\\/]|\.json$/.test(mode.recording)) {
+    return { ...mode, recording: resolve(baseDir, mode.recording) };
+  }
+  return mode;
 }
 
 /** "--user NAME:PASSWORD" into a users map; the password may contain colons. */

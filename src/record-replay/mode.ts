@@ -4,6 +4,7 @@ import type { Recording } from './format.js';
 import { markAwaitingContinue, createRecordingProxy } from './recorder-proxy.js';
 import { RecordingWriter, readRecording } from './recording-io.js';
 import { seedFromRecording } from './recording-to-state.js';
+import { locateRecording } from './scenario-replay.js';
 import { redactedNames } from './redaction.js';
 import { createReplayHandler, type MissPolicy } from './replayer.js';
 import { parseUpstream } from './upstream.js';
@@ -49,6 +50,8 @@ interface ModeContext {
   store: CloudStore;
   publicUrl?: string;
   log: (line: string) => void;
+  /** Where a recording name or relative path is looked up. */
+  baseDir: string;
 }
 
 /** The one place the mode picks who answers a request. */
@@ -70,7 +73,7 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
       return { handler: ((req, res) => proxy(req, res)) satisfies RequestHandler, onCheckContinue: markAwaitingContinue, reset: async () => undefined, close: () => proxy.settled() };
     }
     case 'replay': {
-      const recording = typeof mode.recording === 'string' ? await readRecording(mode.recording) : mode.recording;
+      const recording = typeof mode.recording === 'string' ? await readRecording(locateRecording(mode.recording, ctx.baseDir)) : mode.recording;
       const onMiss = mode.onMiss ?? 'error';
       // Misses go to an emulator that starts from what the recording shows.
       if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);

@@ -34,7 +34,11 @@ export async function locateScenario(spec: string, cwd: string, nearDir?: string
       // not in this folder; try the next
     }
   }
-  const known = listScenarios(cwd).map((s) => s.name);
+  // A file's "name" field also finds it (a scenario named "flaky" in scenarios/my-flaky.json).
+  const listed = listScenarios(cwd);
+  const byField = listed.find((s) => s.declaredName === spec);
+  if (byField) return byField.file;
+  const known = listed.map((s) => s.name);
   throw new ScenarioError(referrer, undefined, `no scenario named "${spec}" (known: ${known.join(', ')})`);
 }
 
@@ -43,6 +47,8 @@ export interface ScenarioListing {
   description: string;
   file: string;
   builtIn: boolean;
+  /** The file's own "name" field, when it differs from the file name. */
+  declaredName?: string;
 }
 
 /** Built-in and local (./scenarios) scenarios with their descriptions; a local one shadows a built-in. */
@@ -58,17 +64,21 @@ export function listScenarios(cwd: string): ScenarioListing[] {
     for (const fileName of names.sort()) {
       const file = join(dir, fileName);
       const name = fileName.slice(0, -'.json'.length);
-      found.set(name, { name, description: describeFile(file), file, builtIn: dirname(file) === resolve(BUILTIN_DIR) });
+      const { description, declaredName } = describeFile(file);
+      const listing: ScenarioListing = { name, description, file, builtIn: dirname(file) === resolve(BUILTIN_DIR) };
+      if (declaredName !== undefined && declaredName !== name) listing.declaredName = declaredName;
+      found.set(name, listing);
     }
   }
   return [...found.values()];
 }
 
-function describeFile(file: string): string {
+function describeFile(file: string): { description: string; declaredName?: string } {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { description?: unknown };
-    return typeof parsed.description === 'string' ? parsed.description : '';
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { description?: unknown; name?: unknown };
+    const description = typeof parsed.description === 'string' ? parsed.description : '';
+    return typeof parsed.name === 'string' ? { description, declaredName: parsed.name } : { description };
   } catch (err) {
-    return `(unreadable: ${(err as Error).message})`;
+    return { description: `(unreadable: ${(err as Error).message})` };
   }
 }

@@ -16,8 +16,8 @@ export class ServeProcess {
   port = 0;
   #waiters: Array<() => void> = [];
 
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+    this.child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, env: options.env ?? process.env });
     collectLines(this.child.stdout!, this.stdout, () => this.#notify());
     collectLines(this.child.stderr!, this.stderr, () => this.#notify());
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => {
@@ -92,8 +92,8 @@ function collectLines(stream: NodeJS.ReadableStream, into: string[], changed: ()
 const running = new Set<ServeProcess>();
 
 /** Starts `csp-mock serve --port 0 ...args` and waits until it listens. */
-export async function serve(args: string[] = []): Promise<ServeProcess> {
-  return new ServeProcess(['serve', '--port', '0', ...args]).ready();
+export async function serve(args: string[] = [], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+  return new ServeProcess(['serve', '--port', '0', ...args], options).ready();
 }
 
 /** Stops whatever a test left running: SIGTERM (so it removes its temp blob folder), SIGKILL after 5 s. */
