@@ -1,0 +1,80 @@
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { killServersAfterEach, serve } from '../../helpers/cli.js';
+import { HttpCloud } from '../../helpers/http-cloud.js';
+import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
+
+describe('--data on a full disk (a 4 MiB tmpfs)', () => {
+  killServersAfterEach();
+  let disk: SmallDisk;
+  beforeEach(async () => {
+    disk = await mountSmallDisk(4096);
+  });
+  afterEach(async () => {
+    await disk.unmount();
+  });
+
+  it('answers 507 to an upload the disk cannot hold, keeps nothing of it, and takes the next write once space is back', async () => {
+    const dataFile = join(disk.path, 'state.json');
+    const server = await serve(['--empty', '--data', dataFile]);
+    const cloud = new HttpCloud(server.url);
+    const root = await cloud.rootPath();
+    const kept = await cloud.upload(root, 'kept.txt', Buffer.from('acknowledged'));
+    const before = (await cloud.list(root)).map((i) => i.name);
+
+    const tooBig = await cloud.request(`${root}/contents`, uploadInit('big.bin', Buffer.alloc(5 * 1024 * 1024, 7)));
+    expect(tooBig.status).toBe(507);
+    expect(tooBig.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await tooBig.text()).toMatch(/^507 insufficient storage/);
+    expect((await cloud.list(root)).map((i) => i.name)).toEqual(before);
+    expect((await readdir(`${dataFile}.blobs`)).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+
+    // Fill what is left, so that even a tiny change cannot be logged: refused, and not kept.
+    const filler = join(disk.path, 'filler');
+    await writeFile(filler, Buffer.alloc(0));
+    await fillDisk(filler);
+    const refused = await cloud.request(`${root}/contents`, uploadInit('tiny.txt', Buffer.from('x')));
+    expect(refused.status).toBe(507);
+    expect((await cloud.list(root)).map((i) => i.name)).toEqual(before);
+
+    await rm(filler);
+    const after = await cloud.upload(root, 'after.txt', Buffer.from('space is back'));
+    expect((await cloud.content(after)).toString()).toBe('space is back');
+    expect((await cloud.content(kept)).toString()).toBe('acknowledged');
+
+    // What is on disk loads, with exactly the acknowledged changes.
+    expect(await server.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+    const again = new HttpCloud((await serve(['--empty', '--data', dataFile])).url);
+    expect((await again.list(root)).map((i) => i.name).sort()).toEqual(['after.txt', 'kept.txt']);
+  });
+});
+
+function uploadInit(name: string, content: Buffer): RequestInit {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  return { method: 'POST', body: form };
+}
+
+/** Appends to `file` until the disk says ENOSPC. */
+async function fillDisk(file: string): Promise<void> {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(file, 'a');
+  try {
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    for (;;) await fh.write(chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    await fh.close();
+  }
+  // The last partial chunk may have left a few bytes: fill those too.
+  const tail = await open(file, 'a');
+  try {
+    for (;;) await tail.write(Buffer.alloc(512, 1));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    await tail.close();
+  }
+}
