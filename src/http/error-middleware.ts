@@ -13,6 +13,7 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   duplicate: 422,
   conflict: 409,
   locked: 423,
+  full: 507,
 };
 
 /** Turns anything thrown into one HttpError; unknown errors are logged and become a plain 500. */
