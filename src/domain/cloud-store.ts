@@ -269,6 +269,11 @@ export class CloudStore {
     return this.#core.tree.subtreeBytes(this.root(user).id);
   }
 
+  /** The whole state as a plain document, for the durable layer's snapshot (compaction). */
+  snapshot(): StateData {
+    return this.#core.tree.toState();
+  }
+
   /** Every blob id a node points at (what the blob sweep at start keeps). */
   referencedBlobs(): Set<string> {
     return this.#core.tree.referencedBlobs();

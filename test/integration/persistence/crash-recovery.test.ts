@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readStateFile } from '../../../src/storage/state-file.js';
+import { readDurableState } from '../../../src/storage/state-log.js';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { apply, matches, readBack, seededRandom, Worker, type Files } from '../../helpers/crash-workload.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
@@ -13,8 +13,8 @@ const WORKERS = 4;
 
 /** What a SIGKILL left on disk must load, and every file it names must have its bytes. */
 async function checkStateOnDisk(dataFile: string): Promise<void> {
-  const state = await readStateFile(dataFile);
-  expect(state, 'state file exists').toBeDefined();
+  const state = (await readDurableState(dataFile))?.state;
+  expect(state, 'the state (snapshot + log) loads').toBeDefined();
   for (const node of Object.values(state!.nodes)) {
     if (node.kind !== 'file') continue;
     const size = node.blobId ? (await stat(join(`${dataFile}.blobs`, node.blobId))).size : 0;
@@ -64,7 +64,7 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
       server = await serve(['--empty', '--data', dataFile]);
       cloud = new HttpCloud(server.url);
       const blobs = await readdir(`${dataFile}.blobs`);
-      const referenced = new Set(Object.values((await readStateFile(dataFile))!.nodes).map((n) => n.blobId).filter(Boolean));
+      const referenced = new Set(Object.values((await readDurableState(dataFile))!.state.nodes).map((n) => n.blobId).filter(Boolean));
       expect(blobs.filter((b) => !referenced.has(b)), 'orphans and temp files dropped at start').toEqual([]);
 
       for (const worker of workers) {
