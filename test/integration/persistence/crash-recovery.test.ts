@@ -22,7 +22,7 @@ async function checkStateOnDisk(dataFile: string): Promise<void> {
   }
 }
 
-describe('crash safety of --data (SIGKILL at random moments)', () => {
+describe('crash safety of --data (SIGKILL at random moments, compacting often)', () => {
   killServersAfterEach();
   let dir: string;
   beforeEach(async () => {
@@ -35,7 +35,9 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
   it(`loads after every kill with each acknowledged change kept and every file whole (seed ${SEED})`, { timeout: 60_000 }, async () => {
     const random = seededRandom(SEED);
     const dataFile = join(dir, 'state.json');
-    let server = await serve(['--empty', '--data', dataFile]);
+    // A small compaction bound: snapshots are written (and killed) while the workers' commits go on.
+    const args = ['--empty', '--data', dataFile, '--compact-after', '32768'];
+    let server = await serve(args);
     let cloud = new HttpCloud(server.url);
     const root = await cloud.rootPath();
     const workers: Worker[] = [];
@@ -54,14 +56,14 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
       await checkStateOnDisk(dataFile);
       if (round % 3 === 1) {
         // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
-        const starting = new ServeProcess(['serve', '--port', '0', '--empty', '--data', dataFile]);
+        const starting = new ServeProcess(['serve', '--port', '0', ...args]);
         await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
         starting.child.kill('SIGKILL');
         await starting.exited;
         await checkStateOnDisk(dataFile);
       }
 
-      server = await serve(['--empty', '--data', dataFile]);
+      server = await serve(args);
       cloud = new HttpCloud(server.url);
       const blobs = await readdir(`${dataFile}.blobs`);
       const referenced = new Set(Object.values((await readDurableState(dataFile))!.state.nodes).map((n) => n.blobId).filter(Boolean));
