@@ -36,7 +36,7 @@ export async function acquireLock(file: string): Promise<HeldLock> {
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await link(mine, path);
+        await createExclusively(mine, path);
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw err;
@@ -69,6 +69,17 @@ export async function acquireLock(file: string): Promise<HeldLock> {
       await rm(path, { force: true });
     },
   };
+}
+
+/** A hard link of the written file (whole at once); where links are not supported, O_EXCL and a write. */
+async function createExclusively(written: string, path: string): Promise<void> {
+  try {
+    await link(written, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || !['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(code ?? '')) throw err;
+    await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
+  }
 }
 
 function releaseSync(path: string): void {
