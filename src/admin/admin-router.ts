@@ -7,6 +7,8 @@ import { listScenarios } from '../scenarios/catalog.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
+import { inspectorAssets } from './inspector-assets.js';
+import { inspectorRouter } from './inspector-router.js';
 import { stateView } from './state-view.js';
 
 export interface AdminDeps {
@@ -47,7 +49,10 @@ function scenarioSpec(body: unknown): string | ScenarioDefinition {
 /** The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth. */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
+  // The inspector's page at /__admin/ holds no state, so it loads without the token and asks for it.
+  router.use(inspectorAssets());
   router.use(tokenCheck(deps.token));
+  router.use('/inspector', inspectorRouter(deps));
 
   router.get('/scenario', (_req, res) => {
     res.json(summary(deps.runtime.scenario));

@@ -4,19 +4,26 @@ import { HttpError, notFoundError } from '../http/errors.js';
 import { contentEtag, sendContent } from '../http/send-content.js';
 import { userOf } from '../http/auth.js';
 import { writeContext } from './conditions.js';
+import { prefersHtml, sendHtmlListing } from './html-listing.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 
-/** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line. */
+/** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line (an HTML page for browsers). */
 export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
-  const { node } = targetOf(store, req, res);
+  const { node, names } = targetOf(store, req, res);
   if (!node) throw notFoundError(`nothing at /dav${req.path}`);
   if (node.kind === 'file') {
     store.touchAccessed(node);
     sendContent(res, next, node, store.blobs);
     return;
   }
-  const lines = store.children(userOf(res), node.id).map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
+  const members = store.children(userOf(res), node.id);
+  res.vary('Accept');
+  if (prefersHtml(req)) {
+    sendHtmlListing(req, res, names, members);
+    return;
+  }
+  const lines = members.map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
   res.type('text/plain; charset=utf-8').send(lines.join('\n') + (lines.length ? '\n' : ''));
 }
 

@@ -13,6 +13,7 @@ import { RecycleBin } from './recycle-bin.js';
 import { StateBuilder } from './state-builder.js';
 import { StoreCore, type WriteContext } from './store-core.js';
 import { copyTree, type CopyOptions } from './tree-operations.js';
+import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates.js';
 import { plainDict, type TreeQueries } from './tree.js';
 
 export type { WriteContext } from './store-core.js';
@@ -24,17 +25,7 @@ export interface FileInfo {
   public?: boolean;
 }
 
-export interface NodeChanges {
-  name?: string;
-  public?: boolean;
-  mimeType?: string;
-  parentId?: string;
-}
-
-export interface UpdateOptions extends WriteContext {
-  /** A live node at the new place to recycle in the same transaction (WebDAV MOVE with Overwrite: T). */
-  replaceId?: string;
-}
+export type { NodeChanges, UpdateOptions } from './node-updates.js';
 
 export type Content = Readable | Buffer;
 
@@ -194,38 +185,9 @@ export class CloudStore {
     });
   }
 
+  /** Rename, move (with Overwrite: a node at the new place recycled in the same transaction), public, MIME type. */
   async update(user: string, id: string, changes: NodeChanges, options: UpdateOptions = {}): Promise<NodeRecord> {
-    const tree = this.#core.tree;
-    return this.#core.transact(() => {
-      const node = this.get(user, id);
-      const name = changes.name !== undefined ? checkName(changes.name) : node.name;
-      let parentId = node.parentId;
-      if (changes.parentId !== undefined && changes.parentId !== node.parentId) {
-        if (node.parentId === null) throw conflict('the root container cannot be moved');
-        this.get(user, changes.parentId, 'container');
-        if (tree.isWithin(changes.parentId, node.id)) throw conflict('a container cannot be moved into itself');
-        parentId = changes.parentId;
-      }
-      if (node.parentId === null && name !== node.name) throw conflict('the root container cannot be renamed');
-      const moves = parentId !== null && (name !== node.name || parentId !== node.parentId);
-      const replaced = options.replaceId ? this.get(user, options.replaceId) : undefined;
-      if (replaced && (replaced.parentId !== parentId || replaced.name.normalize('NFC') !== name)) throw conflict('the node to overwrite is not at the destination');
-      this.#core.checkWrite(moves ? { remove: id, members: [parentId!] } : { content: id }, options);
-      if (replaced) this.#core.locks.assertCanWrite({ remove: replaced.id }, options.tokens);
-      if (moves) this.#core.assertFree(parentId!, name, replaced?.id ?? node.id);
-      const now = this.#core.now();
-      const next: NodeRecord = { ...node, name, parentId, modified: now, version: moves ? node.version + 1 : node.version };
-      if (changes.public !== undefined) next.public = changes.public;
-      if (changes.mimeType !== undefined && node.kind === 'file') next.mimeType = changes.mimeType || DEFAULT_MIME;
-      const nodes = [next];
-      if (replaced) nodes.unshift({ ...replaced, recycled: now });
-      if (moves) {
-        nodes.push(...this.#core.touched(parentId!));
-        if (node.parentId !== parentId) nodes.push(...this.#core.touched(node.parentId!));
-      }
-      // A moved node does not take its locks along (RFC 4918 7.7).
-      return { change: { nodes }, result: next, after: moves ? () => this.#core.locks.releaseWithin(id) : undefined };
-    });
+    return updateNode(this.#core, user, id, changes, options);
   }
 
   /** Deep copy into `targetId` (iterative, prepared in slices, one transaction); copies share blobs. */
@@ -269,7 +231,7 @@ export class CloudStore {
     return this.#core.tree.subtreeBytes(this.root(user).id);
   }
 
-  /** The whole state as a plain document, for the durable layer's snapshot (compaction). */
+  /** The whole current state as a plain document (what a durable layer compacts into a snapshot). */
   snapshot(): StateData {
     return this.#core.tree.toState();
   }

@@ -19,16 +19,24 @@ export interface CopyOptions extends WriteContext {
   replaceId?: string;
 }
 
+/** What a preparation read (checked for changes at commit) and what it built from it. */
+interface Prepared<P> {
+  read: NodeRecord[];
+  built: P;
+}
+
 /**
  * Runs a tree operation whose change is prepared in slices outside the transaction queue, then
  * validated at commit: if any node it read changed meanwhile, it is prepared again; the last attempt
  * holds the queue (still yielding to reads) so it cannot starve.
  */
-async function sliced<T>(core: StoreCore, prepare: () => Promise<NodeRecord[]>, commit: (read: NodeRecord[]) => Promise<T> | T): Promise<T> {
+async function sliced<P, T>(core: StoreCore, prepare: () => Promise<Prepared<P>>, commit: (prepared: Prepared<P>) => Promise<T> | T): Promise<T> {
   for (let attempt = 1; attempt < ATTEMPTS; attempt++) {
     const generation = core.tree.generation;
-    const read = await prepare();
-    const outcome = await core.serial(async () => (read.some((n) => core.tree.changedSince(n.id, generation)) ? STALE : commit(read)));
+    const prepared = await prepare();
+    const outcome = await core.serial(async () =>
+      prepared.read.some((n) => core.tree.changedSince(n.id, generation)) ? STALE : commit(prepared),
+    );
     if (outcome !== STALE) return outcome as T;
   }
   return core.serial(async () => commit(await prepare()));
@@ -74,27 +82,28 @@ export async function copyTree(core: StoreCore, user: string, id: string, target
     core.assertFree(targetId, name, replaced?.id);
     return { source, name };
   };
-  check(); // fail fast before preparing
+  const { name } = check(); // fail fast before preparing
   return sliced(
     core,
     async () => {
       const source = core.liveNode(user, id);
-      return options.shallow || source.kind === 'file' ? [source] : liveSubtree(core, source);
-    },
-    async (read) => {
-      const { source, name } = check();
-      if (read[0]!.id !== source.id) throw notFound('object');
+      const read = options.shallow || source.kind === 'file' ? [source] : await liveSubtree(core, source);
       const now = core.now();
       const newIds = new Map<string, string>();
       const copies: NodeRecord[] = [];
       for (const [i, from] of read.entries()) {
-        const parentId = i === 0 ? targetId : newIds.get(from.parentId!)!;
-        const copy = copiedNode(from, parentId, i === 0 ? name : from.name, now);
+        if (i % SLICE === SLICE - 1) await nextTurn();
+        const copy = copiedNode(from, i === 0 ? targetId : newIds.get(from.parentId!)!, i === 0 ? name : from.name, now);
         if (options.shallow && from.kind === 'container') Object.assign(copy, { tags: [], metadata: plainDict() });
         newIds.set(from.id, copy.id);
         copies.push(copy);
       }
-      const replaced = options.replaceId ? [{ ...core.tree.node(options.replaceId)!, recycled: now }] : [];
+      return { read, built: copies };
+    },
+    async ({ read, built: copies }) => {
+      const { source } = check();
+      if (read[0]!.id !== source.id) throw notFound('object');
+      const replaced = options.replaceId ? [{ ...core.tree.node(options.replaceId)!, recycled: core.now() }] : [];
       const change = { nodes: [...replaced, ...copies, ...core.touched(targetId)] };
       await core.commit(change);
       core.tree.apply(change);
@@ -114,8 +123,8 @@ export async function purgeTree(core: StoreCore, user: string, id: string, live:
   top();
   const doomed = await sliced(
     core,
-    () => wholeSubtree(core, top()),
-    async (read) => {
+    async () => ({ read: await wholeSubtree(core, top()), built: undefined }),
+    async ({ read }) => {
       const node = top();
       if (read[0]!.id !== node.id) throw notFound('recycle bin item');
       const change = { removed: read.map((n) => n.id), nodes: live && node.parentId ? core.touched(node.parentId) : [] };

@@ -34,6 +34,8 @@ export class Tree implements TreeQueries {
   readonly #stamps = new Map<string, number>();
   readonly tags = new TagIndex();
   #generation = 0;
+  /** The generation of the last whole load: anything read before it is stale. */
+  #loadedAt = 0;
 
   constructor(state?: StateData) {
     if (state) this.load(state);
@@ -45,7 +47,8 @@ export class Tree implements TreeQueries {
       index.clear();
     }
     this.tags.clear();
-    this.#generation += 1;
+    this.#stamps.clear();
+    this.#loadedAt = ++this.#generation;
     for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
     for (const node of Object.values(state.nodes)) this.#put(plainNode(node));
   }
@@ -95,7 +98,7 @@ export class Tree implements TreeQueries {
 
   /** True when `id` or its list of children changed after `generation`. */
   changedSince(id: string, generation: number): boolean {
-    return (this.#stamps.get(id) ?? 0) > generation;
+    return generation < this.#loadedAt || (this.#stamps.get(id) ?? 0) > generation;
   }
 
   get size(): number {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { parseBasicAuth } from './auth.js';
 
@@ -21,7 +22,18 @@ export interface JournalEntry {
   /** The name of the fault rule that applied, if any. */
   fault: string | null;
   scenario: string | null;
+  /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
+  replay: ReplayNote | null;
 }
+
+export interface ReplayNote {
+  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
+  exchange?: number;
+  nearMiss?: string;
+}
+
+/** What a live subscriber hears: an entry on arrival ('added'), again when done ('updated'), or the journal cleared. */
+export type JournalEvent = { type: 'added' | 'updated'; entry: JournalEntry } | { type: 'cleared' };
 
 const REMOVED = '[removed]';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-cloud-key', 'x-admin-token']);
@@ -33,13 +45,16 @@ interface JournalMarks {
   fault?: string;
   outcome?: RequestOutcome;
   scenario?: string;
+  replay?: ReplayNote;
 }
 
 function marksOf(res: Response): JournalMarks {
-  const existing = res.locals['journal'] as JournalMarks | undefined;
+  // The replayer also runs as a plain Node listener, where a response has no locals.
+  const locals = (res.locals as Record<string, unknown> | undefined) ?? {};
+  const existing = locals['journal'] as JournalMarks | undefined;
   if (existing) return existing;
   const created: JournalMarks = {};
-  res.locals['journal'] = created;
+  if (res.locals) res.locals['journal'] = created;
   return created;
 }
 
@@ -51,6 +66,9 @@ export function markOutcome(res: Response, outcome: RequestOutcome): void {
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;
+}
+export function markReplay(res: ServerResponse, note: ReplayNote): void {
+  marksOf(res as Response).replay = note;
 }
 
 function redactedHeaders(req: Request): Record<string, string> {
@@ -76,6 +94,7 @@ function redactedQuery(req: Request): Record<string, string | string[]> {
 export class RequestJournal {
   #entries: JournalEntry[] = [];
   #seq = 0;
+  readonly #listeners = new Set<(event: JournalEvent) => void>();
 
   entries(): JournalEntry[] {
     return this.#entries.map((e) => ({ ...e }));
@@ -83,6 +102,17 @@ export class RequestJournal {
 
   clear(): void {
     this.#entries = [];
+    this.#emit({ type: 'cleared' });
+  }
+
+  /** Hears every entry as it arrives and completes (copies); returns the unsubscribe. */
+  subscribe(listener: (event: JournalEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: JournalEvent): void {
+    for (const listener of this.#listeners) listener(event);
   }
 
   /** Records each request on arrival and completes the entry when the response is done or the socket goes. */
@@ -102,9 +132,11 @@ export class RequestJournal {
         durationMs: null,
         fault: null,
         scenario: null,
+        replay: null,
       };
       this.#entries.push(entry);
       if (this.#entries.length > MAX_ENTRIES) this.#entries.shift();
+      this.#emit({ type: 'added', entry: { ...entry } });
       res.once('close', () => {
         const marks = marksOf(res);
         entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -113,6 +145,8 @@ export class RequestJournal {
         entry.status = res.headersSent ? res.statusCode : null;
         const closed = String(res.getHeader('connection') ?? '').toLowerCase() === 'close';
         entry.outcome = marks.outcome ?? (!res.writableFinished ? 'aborted' : closed ? 'closed' : 'answered');
+        entry.replay = marks.replay ?? null;
+        this.#emit({ type: 'updated', entry: { ...entry } });
       });
       next();
     };

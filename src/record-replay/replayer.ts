@@ -8,6 +8,7 @@ import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from './recording-io.js';
 import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, withoutBody, type MatchOptions, type RequestKey } from './request-key.js';
 import type { Upstream } from './upstream.js';
+import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
@@ -37,6 +38,8 @@ export interface ReplayHandler {
   readonly recording: Recording;
   /** Forgets which recorded answers each client has had (back to the first of each). */
   reset(): void;
+  /** How often each exchange (by id) has been served since the start or the last reset. */
+  servedCounts(): ReadonlyMap<number, number>;
 }
 
 /** The status of a miss under 'error'. */
@@ -71,6 +74,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
   for (const e of recording.exchanges) add(e);
   const served = new Map<string, number>();
+  const servedById = new Map<number, number>();
   const emulator = onMiss === 'emulate' ? new InProcessHttp(options.emulator!) : undefined;
   const proxyMiss = onMiss === 'proxy' ? missRecorder(options.upstream!, recording, options.writer) : undefined;
 
@@ -88,7 +92,9 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const counter = `${client}\n${k}`;
     const n = served.get(counter) ?? 0;
     served.set(counter, n + 1);
-    return candidates[Math.min(n, candidates.length - 1)]!.exchange;
+    const exchange = candidates[Math.min(n, candidates.length - 1)]!.exchange;
+    servedById.set(exchange.id, (servedById.get(exchange.id) ?? 0) + 1);
+    return exchange;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -102,16 +108,19 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const client = clientOf(identify(req.headers));
     const found = pick(client, key);
     if (found) {
+      markReplay(res, { outcome: 'served', exchange: found.id });
       sendRecorded(res, found, origin, method);
       return;
     }
     const plain: PlainRequest = { method, url, headers: req.headers as Record<string, string | string[]>, body };
     if (emulator) {
       log(`replay miss, emulated: ${method} ${path}`);
+      markReplay(res, { outcome: 'emulated' });
       sendPlain(res, await emulator.dispatch(plain), method);
       return;
     }
     if (proxyMiss) {
+      markReplay(res, { outcome: 'proxied' });
       const exchange = await proxyMiss(req, res, plain, origin);
       add(exchange);
       served.set(`${client}\n${keyString(key)}`, 1);
@@ -120,6 +129,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     }
     const text = missMessage(method, path, client, key, indexed);
     log(`replay miss: ${method} ${path}`);
+    markReplay(res, { outcome: 'missed', nearMiss: text });
     res.writeHead(MISS_STATUS, { 'Content-Type': 'text/plain; charset=UTF-8', [MISS_HEADER]: 'miss', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   };
@@ -136,7 +146,11 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     });
   }) as ReplayHandler;
   Object.defineProperty(handler, 'recording', { value: recording });
-  handler.reset = () => served.clear();
+  handler.reset = () => {
+    served.clear();
+    servedById.clear();
+  };
+  handler.servedCounts = () => new Map(servedById);
   return handler;
 }
 
@@ -160,4 +174,9 @@ function sendPlain(res: ServerResponse, answer: PlainResponse, method: string): 
   if (!noBody) headers['content-length'] = String(answer.body.length);
   res.writeHead(answer.status, headers);
   res.end(noBody ? undefined : answer.body);
+}
+
+/** Whether a scenario's replay step is this module's handler (it then tells its recording and what it served). */
+export function isReplayHandler(handler: unknown): handler is ReplayHandler {
+  return typeof handler === 'function' && 'recording' in handler && 'servedCounts' in handler;
 }

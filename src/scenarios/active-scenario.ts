@@ -19,6 +19,16 @@ export class ArmedRule {
     this.#draw = rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 1);
   }
 
+  /** Requests the rule matched (including those let through by after, times or probability). */
+  get matched(): number {
+    return this.#matched;
+  }
+
+  /** Requests the fault was applied to. */
+  get applied(): number {
+    return this.#applied;
+  }
+
   /** Counts a matching request and says whether the fault applies to it (after, times, probability). */
   fires(req: Request): boolean {
     if (!this.#matches(req)) return false;

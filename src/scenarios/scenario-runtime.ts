@@ -31,6 +31,7 @@ export class ScenarioRuntime {
   readonly delays = new PendingDelays();
   readonly #deps: ScenarioRuntimeDeps;
   readonly #gate = new SwitchGate();
+  readonly #listeners = new Set<() => void>();
   #active: ActiveScenario;
   #users: ReadonlyMap<string, string>;
 
@@ -47,6 +48,21 @@ export class ScenarioRuntime {
 
   get scenario(): ResolvedScenario {
     return this.#active.scenario;
+  }
+
+  /** The active scenario's armed fault rules and replayer, for read-only views (the inspector). */
+  get active(): Pick<ActiveScenario, 'rules' | 'replay'> {
+    return this.#active;
+  }
+
+  /** Hears every switch and reset (after it took effect); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   /** The logins and passwords Basic auth accepts under the active scenario. */
@@ -68,6 +84,7 @@ export class ScenarioRuntime {
       this.#users = usersOf(scenario, this.#deps.options);
     });
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
+    this.#changed();
     return scenario;
   }
 
@@ -79,6 +96,7 @@ export class ScenarioRuntime {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
     });
+    this.#changed();
   }
 
   /** With no request in flight: the built state swapped in (atomically), then `then`; a failure drops the build. */

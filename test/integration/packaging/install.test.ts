@@ -55,9 +55,10 @@ describe('installing csp-mock into a scratch project', () => {
     expect(packed.code, packed.stderr).toBe(0);
     tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
   }, 60_000);
+  // Removing three installed node_modules trees takes longer than the default 10 s on a busy machine.
   afterAll(() => {
     for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('the tarball ships dist, scenarios (with the schema), recordings, LICENSE and README, and nothing else', async () => {
     const listing = await runCommand('tar', ['tzf', tarball]);

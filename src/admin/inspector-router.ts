@@ -1,0 +1,48 @@
+import { Router, type Request } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { HttpError } from '../http/errors.js';
+import type { RequestJournal } from '../http/journal.js';
+import { sendContent } from '../http/send-content.js';
+import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
+import { inspectorStream } from './inspector-events.js';
+import { fileForContent, inspectChildren, inspectRecycleBin, inspectUsers } from './inspector-files.js';
+import { inspectScenario } from './inspector-scenario.js';
+
+export interface InspectorDeps {
+  runtime: ScenarioRuntime;
+  journal: RequestJournal;
+  store: CloudStore;
+}
+
+function queryParam(req: Request, name: string): string {
+  const value = req.query[name];
+  if (typeof value !== 'string' || value === '') throw new HttpError(400, `query parameter "${name}" is required`);
+  return value;
+}
+
+/** The inspector page's data under /__admin/inspector: read-only views; switching and reset use the admin API. */
+export function inspectorRouter(deps: InspectorDeps): Router {
+  const router = Router();
+  router.get('/events', inspectorStream(deps.journal, deps.runtime));
+  router.get('/scenario', (_req, res) => {
+    res.json(inspectScenario(deps.runtime));
+  });
+  router.get('/users', (_req, res) => {
+    res.json({ users: inspectUsers(deps.store) });
+  });
+  router.get('/children', (req, res) => {
+    res.json(inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id')));
+  });
+  router.get('/recycle-bin', (req, res) => {
+    res.json(inspectRecycleBin(deps.store, queryParam(req, 'user')));
+  });
+  router.get('/content', (req, res, next) => {
+    const node = fileForContent(deps.store, queryParam(req, 'user'), queryParam(req, 'id'));
+    // Stored bytes are the clients' data: never rendered as a document of this origin.
+    res.setHeader('Content-Security-Policy', 'sandbox');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(node.name)}`);
+    sendContent(res, next, node, deps.store.blobs);
+  });
+  return router;
+}
