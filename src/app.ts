@@ -6,7 +6,7 @@ import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { notFoundError } from './http/errors.js';
-import { RequestJournal, type JournalEntry } from './http/journal.js';
+import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
 import { openStore } from './mock-state.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -29,10 +29,14 @@ export interface MockApp {
   readonly scenario: ResolvedScenario;
   /** Switches scenario atomically (a name, a path or an inline scenario); a scenario with a seed replaces the state. */
   useScenario(scenario: string | ScenarioDefinition): Promise<ResolvedScenario>;
+  /** Re-reads the active scenario's file: faults, latency and recording apply at once, the state is untouched. */
+  reloadScenario(): Promise<{ scenario: ResolvedScenario; seedChanged: boolean }>;
   /** State back to the active scenario's seed; fault counters and the request journal cleared. */
   reset(): Promise<void>;
-  /** The request journal, oldest first, credentials removed. */
-  requests(): JournalEntry[];
+  /** The request journal itself (subscribe() hears each completed request). */
+  journal: RequestJournal;
+  /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
+  requests(filter?: JournalFilter): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
   /** Record mode: called for requests with Expect: 100-continue, whose 100 the upstream decides. */
@@ -45,7 +49,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
-  const journal = new RequestJournal();
+  const journal = new RequestJournal({ size: resolved.journalSize, bodies: resolved.journalBodies });
   const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
@@ -75,8 +79,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
   const app = express();
   app.disable('x-powered-by');
-  // 1. one log line per request (method, path, status, time, user; never credentials or query)
-  app.use(requestLog(resolved.log));
+  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query)
+  app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
   // 2. the admin API (switch, reset, journal, state): its own optional token, no faults, not journaled
   app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
   // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
@@ -98,11 +102,13 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
+    reloadScenario: () => scenarios.reload(),
+    journal,
     reset: async () => {
       await scenarios.reset();
       await mode.reset();
     },
-    requests: () => journal.entries(),
+    requests: (filter) => journal.entries(filter),
     close: async () => {
       scenarios.close();
       await mode.close();

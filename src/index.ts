@@ -5,7 +5,7 @@ export { DEFAULT_USERS, type MockOptions } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './storage/schema.js';
-export type { JournalEntry, RequestOutcome } from './http/journal.js';
+export type { JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export type {
   FaultMatch,
@@ -25,3 +25,12 @@ export { recordingToState, type RecordedTree } from './record-replay/recording-t
 export { seedFromRecording } from './record-replay/seed-from-recording.js';
 export { verifyRecording, type VerifyReport } from './record-replay/verify.js';
 export { interceptCloud, type CloudInterception, type InterceptOptions } from './intercept/intercept-cloud.js';
+export {
+  connectMock,
+  MockConnectionError,
+  type ConnectOptions,
+  type RemoteMock,
+  type ScenarioSummary,
+  type StateOptions,
+} from './remote/connect-mock.js';
+export type { StateView, StateNode } from './admin/state-view.js';

@@ -20,6 +20,14 @@ export interface MockOptions {
   strict?: boolean;
   /** true logs to stdout; a function receives each line. Default: silent. */
   log?: boolean | ((line: string) => void);
+  /** Request log lines as 'text' (default) or 'json' (one object a line). */
+  logFormat?: 'text' | 'json';
+  /** Log request and response headers and the first bytes of bodies too (secrets removed). */
+  verbose?: boolean;
+  /** How many requests the journal keeps (default 1000). */
+  journalSize?: number;
+  /** Keep up to this many bytes of each request and response body in the journal (default 0: none). */
+  journalBodies?: number;
   /** A built-in or ./scenarios name, a path to a scenario file, or an inline scenario. Default: 'default'. */
   scenario?: string | ScenarioDefinition;
   /** When set, /__admin requires it (Authorization: Bearer TOKEN or X-Admin-Token). Default: open. */
@@ -41,6 +49,10 @@ export interface ResolvedOptions {
   publicUrl: string | undefined;
   strict: boolean;
   log: (line: string) => void;
+  logFormat: 'text' | 'json';
+  verbose: boolean;
+  journalSize: number;
+  journalBodies: number;
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
   replayHandler: ReplayHandlerFactory | undefined;
@@ -62,6 +74,13 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   }
   const bound = options.compactAfterBytes;
   if (bound !== undefined && (!Number.isInteger(bound) || bound < 1)) throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
+  for (const key of ['journalSize', 'journalBodies'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new Error(`${key} must be a whole number >= 0, got ${value}`);
+  }
+  if (options.logFormat !== undefined && options.logFormat !== 'text' && options.logFormat !== 'json') {
+    throw new Error(`logFormat must be "text" or "json", got "${String(options.logFormat)}"`);
+  }
   const log =
     typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
   const baseDir = resolve(options.baseDir ?? process.cwd());
@@ -74,6 +93,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     log,
+    logFormat: options.logFormat ?? 'text',
+    verbose: options.verbose ?? false,
+    journalSize: options.journalSize ?? 1000,
+    journalBodies: options.journalBodies ?? 0,
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     replayHandler: options.replayHandler,

@@ -17,10 +17,14 @@ export interface RunningMock {
   port: number;
   app: MockApp['app'];
   store: MockApp['store'];
+  /** The options in force, paths absolute. */
+  options: MockApp['options'];
   /** The active scenario. */
   readonly scenario: MockApp['scenario'];
   /** Switches scenario atomically: a built-in or ./scenarios name, a path, or an inline scenario. */
   useScenario: MockApp['useScenario'];
+  /** Re-reads the active scenario's file (faults, latency) without touching the state. */
+  reloadScenario: MockApp['reloadScenario'];
   /** State back to the active scenario's seed, fault counters and journal cleared; call it in beforeEach/afterEach. */
   reset(): Promise<void>;
   /** The request journal (method, path, status, outcome, fault), oldest first, credentials removed. */
@@ -58,10 +62,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     port,
     app: mock.app,
     store: mock.store,
+    options: mock.options,
     get scenario() {
       return mock.scenario;
     },
     useScenario: mock.useScenario,
+    reloadScenario: mock.reloadScenario,
     reset: mock.reset,
     requests: mock.requests,
     close: async () => {

@@ -2,13 +2,14 @@ import express, { Router, type RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
-import type { RequestJournal } from '../http/journal.js';
+import type { JournalFilter, RequestJournal } from '../http/journal.js';
 import { listScenarios } from '../scenarios/catalog.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
+import { DEFAULT_INLINE_LIMIT, exportedFile, seedView } from './seed-view.js';
 import { stateView } from './state-view.js';
 
 export interface AdminDeps {
@@ -46,6 +47,32 @@ function scenarioSpec(body: unknown): string | ScenarioDefinition {
   return body as ScenarioDefinition;
 }
 
+function optionalInt(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new HttpError(400, `${name} must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, `give ${name} once`);
+  return value;
+}
+
+/** ?method=GET&path=/v2/**&status=404&since=ISO&after=SEQ&limit=N */
+function journalFilterOf(query: Record<string, unknown>): JournalFilter {
+  const filter: JournalFilter = {
+    method: optionalString(query['method'], 'method'),
+    path: optionalString(query['path'], 'path'),
+    status: optionalInt(query['status'], 'status'),
+    since: optionalString(query['since'], 'since'),
+    after: optionalInt(query['after'], 'after'),
+    limit: optionalInt(query['limit'], 'limit'),
+  };
+  if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) throw new HttpError(400, `since must be an ISO time, got "${filter.since}"`);
+  return filter;
+}
+
 /** The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth. */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
@@ -72,15 +99,31 @@ export function adminRouter(deps: AdminDeps): Router {
     await deps.runtime.reset();
     res.status(204).end();
   });
-  router.get('/requests', (_req, res) => {
-    res.json({ requests: deps.journal.entries() });
+  router.get('/requests', (req, res) => {
+    res.json({ requests: deps.journal.entries(journalFilterOf(req.query)) });
   });
   router.delete('/requests', (_req, res) => {
     deps.journal.clear();
     res.status(204).end();
   });
-  router.get('/state', (_req, res) => {
+  router.get('/state', async (req, res) => {
+    const format = req.query['format'] ?? 'view';
+    if (format === 'seed') {
+      const limit = optionalInt(req.query['inlineLimit'], 'inlineLimit') ?? DEFAULT_INLINE_LIMIT;
+      res.json(await seedView(deps.store, deps.runtime.scenario.name, limit));
+      return;
+    }
+    if (format !== 'view') throw new HttpError(400, 'format must be "view" (the default) or "seed"');
     res.json(stateView(deps.store, deps.runtime.scenario.name));
+  });
+  // The bytes of one live file, for a seed export's fixture files.
+  router.get('/content/:id', (req, res) => {
+    const node = exportedFile(deps.store, req.params.id);
+    if (!node) throw new HttpError(404, `no live file with id ${req.params.id}`);
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Length', String(node.bytes));
+    if (!node.blobId) return void res.end();
+    deps.store.blobs.read(node.blobId).pipe(res);
   });
   router.use((req, _res, next) => next(new HttpError(404, `no admin resource at /__admin${req.path}`)));
   return router;

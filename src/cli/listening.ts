@@ -1,17 +1,42 @@
 import type { Argv } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../options.js';
+import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from '../options.js';
 import type { RunningMock } from '../server.js';
 
-/** --port and --host, shared by every command that listens. */
-export function withListenOptions<T>(y: Argv<T>): Argv<T & { port: number; host: string }> {
+export interface ListenArgs {
+  port: number;
+  host: string;
+  quiet: boolean;
+  verbose: boolean;
+  'log-format': 'text' | 'json';
+}
+
+/** --port, --host and the log options, shared by every command that listens. */
+export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
   return y
-    .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0 picks a free one)' })
-    .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
+    .option('port', { alias: 'p', type: 'number', default: DEFAULT_PORT, describe: 'port to listen on, 0 picks a free one (env CSP_MOCK_PORT or PORT)' })
+    .option('host', { alias: 'H', type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no line per request (the ready lines and errors still print)' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'log request and response headers and the first 2 KiB of bodies, secrets removed' })
+    .option('log-format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'request lines as text or as one JSON object a line' })
     .check((args) => {
+      if (args['quiet'] && args['verbose']) throw new Error('give --quiet or --verbose, not both');
       const port = args['port'] as number;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be an integer from 0 to 65535');
       return true;
-    });
+    }) as unknown as Argv<T & ListenArgs>;
+}
+
+/** The MockOptions the log flags stand for. */
+export function logOptionsOf(args: ListenArgs): Pick<MockOptions, 'log' | 'logFormat' | 'verbose'> {
+  return { log: !args.quiet, logFormat: args['log-format'], verbose: args.verbose };
+}
+
+/** The ready line every listening command prints first, then what matters, one fact a line. */
+export function printReady(command: string, mock: RunningMock, facts: Array<[string, string]>): void {
+  const lines = [`csp-mock ${command} listening on ${mock.url}`];
+  const width = Math.max(...facts.map(([k]) => k.length));
+  for (const [key, value] of facts) lines.push(`  ${`${key}:`.padEnd(width + 1)} ${value}`);
+  console.log(lines.join('\n'));
 }
 
 /** Ctrl-C or SIGTERM closes the mock (flushing a recording) and exits 0. */
@@ -25,4 +50,10 @@ export function stopOnSignals(mock: RunningMock): void {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** A start that fails (a bad scenario, a taken port, a missing recording) is one line for a person. */
+export function cannotStart(err: unknown): never {
+  console.error(`csp-mock: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 }

@@ -1,12 +1,11 @@
 import type { CommandModule } from 'yargs';
+import { configured } from './config-file.js';
 import { startMock } from '../server.js';
-import { stopOnSignals, withListenOptions } from './listening.js';
+import { cannotStart, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
-interface RecordArgs {
+interface RecordArgs extends ListenArgs {
   upstream: string;
   out: string;
-  port: number;
-  host: string;
   redact?: string[];
   append: boolean;
   'public-url'?: string;
@@ -16,23 +15,30 @@ interface RecordArgs {
 export const recordCommand: CommandModule<object, RecordArgs> = {
   command: 'record',
   describe: 'a reverse proxy to the real service that writes every exchange to a recording',
-  builder: (y) =>
+  builder: configured((y) =>
     withListenOptions(y)
       .option('upstream', { type: 'string', demandOption: true, describe: 'base URL of the service, e.g. https://cloud.example.com' })
       .option('out', { type: 'string', default: 'recordings/session.json', describe: 'recording file (large bodies go to <name>.bodies/)' })
       .option('redact', { type: 'string', array: true, describe: 'more header or query names never to write (Authorization, cookies and X-Cloud-Key always are)' })
       .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
-      .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' }) as never,
+      .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' })
+      .example('$0 record --upstream https://cloud.example.com --out recordings/login.json', 'then point the client at the printed URL')
+      .example('$0 record --upstream https://cloud.example.com --append --redact x-device-id', 'add to a recording; one more header kept out') as never),
   handler: async (args) => {
     const mock = await startMock({
       port: args.port,
       host: args.host,
       publicUrl: args['public-url'],
-      log: true,
+      ...logOptionsOf(args),
       mode: { kind: 'record', upstream: args.upstream, out: args.out, redact: args.redact, append: args.append, sidecarThreshold: args['sidecar-threshold'] },
-    });
-    console.log(`csp-mock recorder listening on ${mock.url}: point your client here; it forwards to ${args.upstream} and writes ${args.out}`);
+    }).catch(cannotStart);
+    const mode = mock.options.mode;
+    printReady('record', mock, [
+      ['upstream', args.upstream],
+      ['recording', mode.kind === 'record' ? mode.out : args.out],
+      ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
+    ]);
     stopOnSignals(mock);
   },
 };

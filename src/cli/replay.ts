@@ -1,15 +1,14 @@
 import type { CommandModule } from 'yargs';
+import { configured } from './config-file.js';
 import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../record-replay/replayer.js';
 import { startMock } from '../server.js';
-import { stopOnSignals, withListenOptions } from './listening.js';
+import { cannotStart, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
-interface ReplayArgs {
+interface ReplayArgs extends ListenArgs {
   recording: string;
   'on-miss': MissPolicy;
   upstream?: string;
-  port: number;
-  host: string;
   'match-header'?: string[];
   user?: string[];
   'public-url'?: string;
@@ -18,29 +17,38 @@ interface ReplayArgs {
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay',
   describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
-  builder: (y) =>
+  builder: configured((y) =>
     withListenOptions(y)
-      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
+      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record" (a path, or a NAME in ./recordings or shipped with csp-mock, e.g. example-session)' })
       .option('on-miss', { choices: MISS_POLICIES, default: 'error' as MissPolicy, describe: 'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded' })
       .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
       .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
-      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD for the emulator of --on-miss emulate (default demo:demo)' })
+      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
       .check((a) => {
         if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
         return true;
-      }) as never,
+      })
+      .example('$0 replay --recording example-session', 'the recording shipped with csp-mock')
+      .example('$0 replay --recording recordings/session.json --on-miss emulate -p 0', 'unrecorded requests answered by the emulator')
+      .example('$0 replay --recording session.json --user demo:secret', 'a wrong password gets 401, as the service would answer') as never),
   handler: async (args) => {
+    const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({
       port: args.port,
       host: args.host,
       publicUrl: args['public-url'],
-      users: args.user?.length ? parseUserSpec(args.user) : undefined,
+      users,
       seed: 'empty',
-      log: true,
-      mode: { kind: 'replay', recording: args.recording, onMiss: args['on-miss'], upstream: args.upstream, matchHeaders: args['match-header'] },
-    });
-    console.log(`csp-mock replaying ${args.recording} on ${mock.url} (misses: ${args['on-miss']})`);
+      ...logOptionsOf(args),
+      mode: { kind: 'replay', recording: args.recording, onMiss: args['on-miss'], upstream: args.upstream, matchHeaders: args['match-header'], users },
+    }).catch(cannotStart);
+    const mode = mock.options.mode;
+    printReady('replay', mock, [
+      ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
+      ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
+      ['users', users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)'],
+    ]);
     stopOnSignals(mock);
   },
 };

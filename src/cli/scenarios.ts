@@ -10,8 +10,9 @@ export const scenariosCommand: CommandModule<object, object> = {
     const width = Math.max(...all.map((s) => s.name.length));
     for (const s of all) {
       const where = s.builtIn ? 'built-in' : s.file;
-      console.log(`${s.name.padEnd(width)}  ${s.description}${s.builtIn ? '' : ` (${where})`}`);
+      const alias = s.declaredName ? ` [also "${s.declaredName}"]` : '';
+      console.log(`${s.name.padEnd(width)}  ${s.description}${alias}${s.builtIn ? '' : ` (${where})`}`);
     }
-    console.log(`\nserve one with: csp-mock serve --scenario NAME (or a path to a scenario file)`);
+    console.log(`\nserve one with: csp-mock serve --scenario NAME (or a path to a scenario file); switch a running mock with: csp-mock scenario use NAME`);
   },
 };

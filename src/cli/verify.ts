@@ -1,24 +1,38 @@
 import type { CommandModule } from 'yargs';
+import { configured } from './config-file.js';
 import { readRecording } from '../record-replay/recording-io.js';
 import { locateRecording } from '../record-replay/scenario-replay.js';
-import { verifyRecording } from '../record-replay/verify.js';
+import { verifyRecording, type VerifySeed } from '../record-replay/verify.js';
 
 interface VerifyArgs {
   recording: string;
-  seed: 'empty' | 'demo';
+  seed: VerifySeed;
   scenario?: string;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify',
   describe: 'replay every recorded request against a fresh emulator and print where it differs (exit 1 if it does)',
-  builder: (y) =>
+  builder: configured((y) =>
     y
-      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record"' })
-      .option('seed', { choices: ['empty', 'demo'] as const, default: 'empty' as const, describe: 'what the fresh emulator starts with' })
-      .option('scenario', { type: 'string', describe: 'scenario NAME or PATH the fresh emulator runs (default: default)' }) as never,
+      .option('recording', { type: 'string', demandOption: true, describe: 'recording file made by "record" (a path, or a NAME in ./recordings or shipped, e.g. example-session)' })
+      .option('seed', {
+        choices: ['auto', 'recording', 'empty', 'demo'] as const,
+        default: 'auto' as const,
+        describe: 'what the fresh emulator starts with: recording = the account as the recording found it; auto = that when the recording uses objects it did not create, else empty',
+      })
+      .option('scenario', { type: 'string', describe: 'scenario NAME or PATH the fresh emulator runs (default: default)' })
+      .example('$0 verify --recording example-session', 'the shipped recording against this emulator')
+      .example('$0 verify --recording recordings/my-account.json --seed recording', 'start from the account the recording found') as never),
   handler: async (args) => {
-    const report = await verifyRecording(await readRecording(locateRecording(args.recording, process.cwd())), { seed: args.seed, scenario: args.scenario });
+    let recording;
+    try {
+      recording = await readRecording(locateRecording(args.recording, process.cwd()));
+    } catch (err) {
+      process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+    const report = await verifyRecording(recording, { seed: args.seed, scenario: args.scenario });
     process.stdout.write(report.text);
     process.exitCode = report.differing.length ? 1 : 0;
   },

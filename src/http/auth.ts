@@ -32,7 +32,13 @@ export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHand
     const creds = parseBasicAuth(req.headers.authorization);
     const expected = creds ? users().get(creds.user) : undefined;
     if (!creds || expected === undefined || !sameSecret(creds.password, expected)) {
-      const err: HttpError = unauthorized(REALM);
+      // A mock may say why: a client developer needs to tell a typo in the login from a wrong password.
+      const why = !creds
+        ? 'authentication required: send HTTP Basic credentials'
+        : expected === undefined
+          ? `authentication failed: unknown user "${creds.user}"`
+          : `authentication failed: wrong password for user "${creds.user}"`;
+      const err: HttpError = unauthorized(REALM, why);
       next(err);
       return;
     }

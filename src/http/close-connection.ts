@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { markOutcome } from './journal.js';
+import { markOutcome } from './journal-marks.js';
 
 /** After the response is written, close the socket (Connection: close really closes). */
 export function closeAfterResponse(res: Response): void {

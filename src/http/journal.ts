@@ -1,9 +1,19 @@
-import type { ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { parseBasicAuth } from './auth.js';
+import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
+import { marksOf, outcomeOf, type ReplayNote, type RequestOutcome } from './journal-marks.js';
+import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
-/** How a request ended on the wire. */
-export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
+export { markFault, markOutcome, markReplay, markScenario, type ReplayNote, type RequestOutcome } from './journal-marks.js';
+
+/** A body as the journal keeps it: the first bytes (text, redacted) and the full size. */
+export interface JournalBody {
+  bytes: number;
+  /** UTF-8 text, secrets removed; absent for binary bodies. */
+  text?: string;
+  /** True when only the first `journalBodies` bytes were kept. */
+  truncated: boolean;
+}
 
 /** One journal line: what a client sent and got, with every credential removed. */
 export interface JournalEntry {
@@ -24,80 +34,84 @@ export interface JournalEntry {
   scenario: string | null;
   /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
   replay: ReplayNote | null;
+  /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
+  requestBody?: JournalBody;
+  responseBody?: JournalBody;
 }
 
-export interface ReplayNote {
-  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
-  exchange?: number;
-  nearMiss?: string;
+/** Which entries to return: every given condition must hold. */
+export interface JournalFilter {
+  method?: string;
+  /** A path glob: "*" within one segment, "**" across segments. */
+  path?: string;
+  status?: number;
+  /** Entries that arrived at or after this ISO time. */
+  since?: string;
+  /** Entries with a larger seq (for following the journal). */
+  after?: number;
+  /** At most this many, the newest. */
+  limit?: number;
+}
+
+export interface JournalOptions {
+  /** Entries kept, oldest dropped first. Default 1000. */
+  size?: number;
+  /** Keep up to this many bytes of each request and response body (0, the default, keeps none). */
+  bodies?: number;
 }
 
 /** What a live subscriber hears: an entry on arrival ('added'), again when done ('updated'), or the journal cleared. */
 export type JournalEvent = { type: 'added' | 'updated'; entry: JournalEntry } | { type: 'cleared' };
 
-const REMOVED = '[removed]';
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-cloud-key', 'x-admin-token']);
-const SECRET_QUERY = /pass|secret|token|key|auth|sig/i;
-const MAX_ENTRIES = 1000;
+export const DEFAULT_JOURNAL_SIZE = 1000;
 
-/** Marks a scenario's middleware leaves on the response for the journal. */
-interface JournalMarks {
-  fault?: string;
-  outcome?: RequestOutcome;
-  scenario?: string;
-  replay?: ReplayNote;
+function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
 }
 
-function marksOf(res: Response): JournalMarks {
-  // The replayer also runs as a plain Node listener, where a response has no locals.
-  const locals = (res.locals as Record<string, unknown> | undefined) ?? {};
-  const existing = locals['journal'] as JournalMarks | undefined;
-  if (existing) return existing;
-  const created: JournalMarks = {};
-  if (res.locals) res.locals['journal'] = created;
-  return created;
+/** A predicate for a filter; throws on a filter that cannot be applied (a person typed it). */
+export function matchesFilter(filter: JournalFilter): (e: JournalEntry) => boolean {
+  const method = filter.method?.toUpperCase();
+  const path = filter.path ? globToRegExp(filter.path) : undefined;
+  const since = filter.since ? Date.parse(filter.since) : undefined;
+  if (since !== undefined && Number.isNaN(since)) throw new Error(`since must be an ISO time, got "${filter.since}"`);
+  return (e) =>
+    (method === undefined || e.method === method) &&
+    (path === undefined || path.test(e.path)) &&
+    (filter.status === undefined || e.status === filter.status) &&
+    (since === undefined || Date.parse(e.time) >= since) &&
+    (filter.after === undefined || e.seq > filter.after);
 }
 
-export function markFault(res: Response, fault: string): void {
-  marksOf(res).fault = fault;
-}
-export function markOutcome(res: Response, outcome: RequestOutcome): void {
-  marksOf(res).outcome = outcome;
-}
-export function markScenario(res: Response, scenario: string): void {
-  marksOf(res).scenario = scenario;
-}
-export function markReplay(res: ServerResponse, note: ReplayNote): void {
-  marksOf(res as Response).replay = note;
+function bodyOf(captured: CappedBytes, limit: number): JournalBody | undefined {
+  if (captured.total === 0) return undefined;
+  const bytes = captured.bytes();
+  const text = bytes.toString('utf8');
+  // Binary bodies are counted, not kept: a replacement character means the bytes were not UTF-8 text.
+  const isText = !text.slice(0, Math.max(0, text.length - 1)).includes('\uFFFD');
+  const body: JournalBody = { bytes: captured.total, truncated: captured.total > limit };
+  if (isText) body.text = redactBodyText(text);
+  return body;
 }
 
-function redactedHeaders(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.has(name) ? REMOVED : Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-function redactedQuery(req: Request): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const params = new URL(req.originalUrl, 'http://x').searchParams;
-  for (const name of new Set(params.keys())) {
-    const values = params.getAll(name).map((v) => (SECRET_QUERY.test(name) ? REMOVED : v));
-    out[name] = values.length === 1 ? values[0]! : values;
-  }
-  return out;
-}
-
-/** The last requests the service saw (bounded), oldest first. */
+/** The last requests the service saw (bounded), oldest first; subscribers hear each entry as it arrives and completes. */
 export class RequestJournal {
   #entries: JournalEntry[] = [];
   #seq = 0;
+  readonly #size: number;
+  readonly #bodies: number;
   readonly #listeners = new Set<(event: JournalEvent) => void>();
 
-  entries(): JournalEntry[] {
-    return this.#entries.map((e) => ({ ...e }));
+  constructor(options: JournalOptions = {}) {
+    this.#size = Math.max(1, options.size ?? DEFAULT_JOURNAL_SIZE);
+    this.#bodies = Math.max(0, options.bodies ?? 0);
+  }
+
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    const matching = this.#entries.filter(matchesFilter(filter));
+    const limited = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
+    return limited.map((e) => ({ ...e }));
   }
 
   clear(): void {
@@ -124,8 +138,8 @@ export class RequestJournal {
         time: new Date().toISOString(),
         method: req.method,
         path: req.path,
-        query: redactedQuery(req),
-        headers: redactedHeaders(req),
+        query: redactQueryOf(req.originalUrl),
+        headers: redactHeaderMap(req.headers),
         user: parseBasicAuth(req.headers.authorization)?.user ?? null,
         status: null,
         outcome: 'pending',
@@ -134,8 +148,13 @@ export class RequestJournal {
         scenario: null,
         replay: null,
       };
+      const limit = this.#bodies;
+      const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
+      const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
+      if (requestBytes) tapRequest(req, requestBytes);
+      if (responseBytes) tapResponse(res, responseBytes);
       this.#entries.push(entry);
-      if (this.#entries.length > MAX_ENTRIES) this.#entries.shift();
+      if (this.#entries.length > this.#size) this.#entries.shift();
       this.#emit({ type: 'added', entry: { ...entry } });
       res.once('close', () => {
         const marks = marksOf(res);
@@ -143,9 +162,12 @@ export class RequestJournal {
         entry.fault = marks.fault ?? null;
         entry.scenario = marks.scenario ?? null;
         entry.status = res.headersSent ? res.statusCode : null;
-        const closed = String(res.getHeader('connection') ?? '').toLowerCase() === 'close';
-        entry.outcome = marks.outcome ?? (!res.writableFinished ? 'aborted' : closed ? 'closed' : 'answered');
+        entry.outcome = outcomeOf(res);
         entry.replay = marks.replay ?? null;
+        const requestBody = requestBytes && bodyOf(requestBytes, limit);
+        const responseBody = responseBytes && bodyOf(responseBytes, limit);
+        if (requestBody) entry.requestBody = requestBody;
+        if (responseBody) entry.responseBody = responseBody;
         this.#emit({ type: 'updated', entry: { ...entry } });
       });
       next();

@@ -4,6 +4,7 @@ import type { Recording } from './format.js';
 import { markAwaitingContinue, createRecordingProxy } from './recorder-proxy.js';
 import { RecordingWriter, readRecording } from './recording-io.js';
 import { seedFromRecording } from './seed-from-recording.js';
+import { replayCredentials } from './replay-credentials.js';
 import { locateRecording } from './scenario-replay.js';
 import { redactedNames } from './redaction.js';
 import { createReplayHandler, type MissPolicy } from './replayer.js';
@@ -34,6 +35,8 @@ export type MockMode =
       upstream?: string;
       matchHeaders?: string[];
       ignoreQuery?: string[];
+      /** Logins and passwords replay accepts (others get 401); default: any login replays. */
+      users?: Record<string, string>;
     };
 
 export interface ModeDispatch {
@@ -86,8 +89,9 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
         publicUrl: ctx.publicUrl,
         log: ctx.log,
       });
+      const credentials = replayCredentials(recording, mode.users);
       return {
-        handler: ((req, res) => replay(req, res)) satisfies RequestHandler,
+        handler: ((req, res, next) => credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
         reset: async () => {
           replay.reset();
           if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);

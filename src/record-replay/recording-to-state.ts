@@ -14,6 +14,8 @@ export interface RecordedObject {
   mimeType?: string;
   public?: boolean;
   content?: Buffer;
+  /** The size listings and entities showed (for a file whose content the recording never read). */
+  bytes?: number;
   tags: string[];
   deleted: boolean;
 }
@@ -68,6 +70,8 @@ function applyFields(o: RecordedObject, entity: XmlNode | undefined): void {
   if (name !== undefined) o.name = name;
   const mime = textOf(entity['mime_type']);
   if (mime !== undefined) o.mimeType = mime;
+  const bytes = textOf(entity['bytes']);
+  if (o.kind === 'file' && bytes !== undefined && /^\d+$/.test(bytes.trim())) o.bytes = Number(bytes);
   const pub = truthy(textOf(entity['public']));
   if (pub !== undefined) o.public = pub;
   const parent = idOfLink(hrefOf(entity['parent']));

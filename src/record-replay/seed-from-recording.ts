@@ -1,7 +1,7 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
 import type { Recording } from './format.js';
-import { recordingToState } from './recording-to-state.js';
+import { recordingToState, type RecordedTree } from './recording-to-state.js';
 
 /**
  * Replaces each recorded user's tree in the store with the recorded one (same ids, so links from
@@ -9,7 +9,11 @@ import { recordingToState } from './recording-to-state.js';
  * under the root. The blobs of the replaced trees are dropped after the commit.
  */
 export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
-  const tree = recordingToState(recording);
+  return seedFromRecordedTree(store, recordingToState(recording));
+}
+
+/** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
+export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
   const counts = { containers: 0, files: 0 };
   const now = store.now();
   const built = store.builder();
@@ -26,7 +30,8 @@ export async function seedFromRecording(store: CloudStore, recording: Recording)
         Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
         counts.files++;
       } else counts.containers++;
-      built.addRecord(node, o.content);
+      // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
+      built.addRecord(node, o.content ?? Buffer.alloc(o.bytes ?? 0));
     }
   }
   try {

@@ -5,6 +5,8 @@ import { InProcessHttp, type PlainResponse } from '../intercept/in-process-http.
 import { isText } from './body-encoding.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { IdMap } from './id-map.js';
+import { recordingStartState, startsOnExistingAccount } from './recording-start.js';
+import { seedFromRecordedTree } from './seed-from-recording.js';
 import { carriesLinks, fromToken, toToken } from './normalise.js';
 import { compareXml, parseOrdered } from './xml-compare.js';
 
@@ -14,8 +16,11 @@ export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'a
 const VERIFY_ORIGIN = 'http://verify.csp-mock.invalid';
 
 export interface VerifyOptions {
-  /** The fresh emulator's starting state: 'empty' (default) or 'demo'. */
-  seed?: 'empty' | 'demo';
+  /**
+   * The fresh emulator's starting state: 'recording' (the account as the recording found it), 'empty'
+   * or 'demo'. Default 'auto': 'recording' when the recording works on objects it did not create, else 'empty'.
+   */
+  seed?: VerifySeed;
   /** The scenario the fresh emulator runs (a name, a path or an inline scenario; default 'default'). */
   scenario?: string | ScenarioDefinition;
   /** Response headers to compare (default COMPARED_HEADERS). */
@@ -29,7 +34,11 @@ export interface ExchangeDifference {
   differences: string[];
 }
 
+export type VerifySeed = 'auto' | 'recording' | 'empty' | 'demo';
+
 export interface VerifyReport {
+  /** The start state used ('auto' resolved). */
+  seed: Exclude<VerifySeed, 'auto'>;
   total: number;
   differing: ExchangeDifference[];
   /** Human-readable: one block per differing exchange, then a summary line. */
@@ -47,7 +56,10 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const logins = new Set(recording.exchanges.map((e) => e.user).filter((u): u is string => !!u));
   if (logins.size === 0) logins.add('demo');
   const users = Object.fromEntries([...logins].map((u) => [u, password]));
-  const mock = await createApp({ users, seed: options.seed ?? 'empty', publicUrl: VERIFY_ORIGIN, scenario: options.scenario });
+  const wanted = options.seed ?? 'auto';
+  const seed = wanted === 'auto' ? (startsOnExistingAccount(recording) ? 'recording' : 'empty') : wanted;
+  const mock = await createApp({ users, seed: seed === 'demo' ? 'demo' : 'empty', publicUrl: VERIFY_ORIGIN, scenario: options.scenario });
+  if (seed === 'recording') await seedFromRecordedTree(mock.store, recordingStartState(recording));
   const http = new InProcessHttp(mock.app);
   const ids = new IdMap();
   const compared = options.headers ?? COMPARED_HEADERS;
@@ -61,7 +73,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   } finally {
     await mock.close();
   }
-  return { total: recording.exchanges.length, differing, text: reportText(recording.exchanges.length, differing) };
+  return { seed, total: recording.exchanges.length, differing, text: reportText(recording.exchanges.length, differing, seed) };
 }
 
 function requestFor(e: Exchange, ids: IdMap, password: string) {
@@ -135,13 +147,13 @@ function binaryDiff(expected: Buffer, actual: Buffer): string {
   return `body: ${expected.length} bytes expected, ${actual.length} bytes got, first difference at byte ${at}`;
 }
 
-function reportText(total: number, differing: ExchangeDifference[]): string {
+function reportText(total: number, differing: ExchangeDifference[], seed: string): string {
   const lines: string[] = [];
   for (const d of differing) {
     lines.push(`exchange ${d.id}: ${d.method} ${d.path}`);
     for (const line of d.differences) lines.push(`  ${line}`);
   }
-  lines.push(`verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ`);
+  lines.push(`verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ (start state: ${seed})`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { markFault } from '../http/journal.js';
+import { markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { locateScenario } from './catalog.js';
+import { jsonErrorMessage } from './json-error.js';
 import { checkScenario } from './schema-check.js';
 import { ScenarioError } from './scenario-error.js';
 import type {
@@ -32,13 +33,15 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ScenarioError(file, undefined, `cannot read: ${(err as Error).message}`);
+    // The file and why, without Node's stack-like "ENOENT: no such file or directory, open '...'".
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ScenarioError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (err as Error).message})`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ScenarioError(file, undefined, `not valid JSON: ${(err as Error).message}`);
+    throw new ScenarioError(file, undefined, `not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
   const definition = checkScenario(parsed, file);
   return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file]);

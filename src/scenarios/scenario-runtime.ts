@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import { markScenario, type RequestJournal } from '../http/journal.js';
@@ -86,6 +87,22 @@ export class ScenarioRuntime {
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
     this.#changed();
     return scenario;
+  }
+
+  /**
+   * Reads the active scenario's file again and swaps in its faults, latency and recording at once
+   * (counters start fresh); the state is left alone. Says whether the seed changed (a reset applies it).
+   */
+  async reload(): Promise<{ scenario: ResolvedScenario; seedChanged: boolean }> {
+    const before = this.#active.scenario;
+    if (!isAbsolute(before.source)) throw new ScenarioError(before.source, undefined, 'an inline scenario has no file to reload');
+    const scenario = await loadScenario(before.source, this.#deps.cwd);
+    const active = await armScenario(scenario, this.#deps.replayHandler);
+    await this.#gate.exclusive(async () => {
+      this.#active = active;
+      this.#users = usersOf(scenario, this.#deps.options);
+    });
+    return { scenario, seedChanged: JSON.stringify(before.seed) !== JSON.stringify(scenario.seed) };
   }
 
   /** State back to the active scenario's seed; fault counters and the journal cleared. */

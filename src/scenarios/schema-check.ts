@@ -34,17 +34,31 @@ function describe(error: ErrorObject): { field: string; problem: string } {
   }
 }
 
-/** The most specific error: the deepest field; an anyOf only when nothing inside it is deeper. */
-function mostSpecific(errors: ErrorObject[]): ErrorObject {
-  const depth = (e: ErrorObject): number => e.instancePath.split('/').length + (e.keyword === 'anyOf' ? 0.5 : 0);
-  return errors.reduce((best, e) => (depth(e) > depth(best) ? e : best));
+/**
+ * Every problem once, most specific first: an anyOf (or a oneOf) is dropped when an error inside the
+ * same field explains it better, and one field's repeats are merged.
+ */
+function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: string }> {
+  const inside = (outer: string, e: ErrorObject): boolean => e.instancePath.startsWith(outer) && e.keyword !== 'anyOf';
+  const kept = errors.filter((e) => e.keyword !== 'anyOf' || !errors.some((other) => other !== e && inside(e.instancePath, other) && other.instancePath.length > e.instancePath.length));
+  const seen = new Set<string>();
+  const out: Array<{ field: string; problem: string }> = [];
+  for (const e of kept) {
+    const d = describe(e);
+    const key = `${d.field}: ${d.problem}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
 }
 
 /** Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError. */
 export function checkScenario(value: unknown, source: string): ScenarioDefinition {
   if (!validateShape(value)) {
-    const { field, problem } = describe(mostSpecific(validateShape.errors ?? []));
-    throw new ScenarioError(source, field, problem);
+    const problems = problemsOf(validateShape.errors ?? []);
+    if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
+    throw new ScenarioError(source, undefined, `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`);
   }
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
   const latency = value.latency;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { closeAfterResponse } from '../http/close-connection.js';
-import { markOutcome } from '../http/journal.js';
+import { markOutcome } from '../http/journal-marks.js';
 import type { FaultResponse } from './types.js';
 
 /** Tears the connection down with a TCP RST and no response at all. */
@@ -50,7 +50,7 @@ export function truncateBody(res: Response, limit: number): void {
 
   const cutAfter = (buf: Buffer): void => {
     cut = true;
-    markOutcome(res, 'truncated');
+    markOutcome(res, 'truncated', limit);
     if (!res.headersSent) res.flushHeaders();
     const head = buf.subarray(0, Math.max(0, limit - sent));
     sent += head.length;

@@ -108,6 +108,49 @@ describe('the inspector in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Reports');
   }, 30_000);
 
+  it('previews an image and downloads a file with its bytes', async () => {
+    await openInspector();
+    await tree().getByRole('treeitem', { name: 'Photos', exact: true }).click();
+    await tree().getByRole('treeitem', { name: 'sunset.png' }).click();
+    const details = page.getByRole('group', { name: 'Object details' });
+    const image = details.getByRole('img', { name: 'Preview of sunset.png' });
+    await image.waitFor();
+    await until(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1), 'the preview has loaded');
+    await tree().getByRole('treeitem', { name: 'hello.json' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('hello.json');
+    const saved = await readFile((await download.path())!);
+    const stored = await fetch(`${mock.url}/dav/hello.json`, { headers: SERVICE });
+    expect(saved.equals(Buffer.from(await stored.arrayBuffer()))).toBe(true);
+  }, 30_000);
+
+  it('filters requests by method, status and outcome, and holds them while paused', async () => {
+    await openInspector();
+    await fetch(`${mock.url}/v2/account`, { headers: SERVICE });
+    await fetch(`${mock.url}/v2/missing`, { headers: SERVICE });
+    await fetch(`${mock.url}/dav/Documents/`, { method: 'PROPFIND', headers: { ...SERVICE, Depth: '1' } });
+    const requests = region('Requests');
+    const visiblePaths = () => requests.locator('tbody tr:not([hidden]) td.path').allTextContents();
+    await requests.getByText('3 requests').waitFor();
+    await requests.getByText('207', { exact: true }).waitFor();
+    await requests.getByLabel('Method').selectOption('PROPFIND');
+    expect(await visiblePaths()).toEqual(['/dav/Documents/']);
+    await requests.getByLabel('Method').selectOption('');
+    await requests.getByLabel('Status').fill('4xx');
+    expect(await visiblePaths()).toEqual(['/v2/missing']);
+    await requests.getByLabel('Status').fill('');
+    await requests.getByLabel('Outcome').selectOption('answered');
+    expect(await visiblePaths()).toHaveLength(3);
+    await requests.getByLabel('Outcome').selectOption('');
+    await requests.getByRole('button', { name: 'Pause' }).click();
+    await fetch(`${mock.url}/v2/tags`, { headers: SERVICE });
+    await requests.getByText(/paused, \d+ updates waiting/).waitFor();
+    expect(await visiblePaths()).not.toContain('/v2/tags');
+    await requests.getByRole('button', { name: 'Resume' }).click();
+    await requests.getByText('4 requests').waitFor();
+    expect((await visiblePaths())[0]).toBe('/v2/tags');
+  }, 30_000);
+
   it('switches the server to tag-objects-500 from the Scenario selector', async () => {
     await openInspector();
     await region('Scenario').getByRole('combobox', { name: 'Scenario' }).selectOption('tag-objects-500');

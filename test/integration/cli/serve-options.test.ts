@@ -32,7 +32,7 @@ describe('csp-mock serve options', () => {
     const annEntry = readXml(await (await fetchAs(`${server.url}/v2`, { auth: ann })).text());
     const bobEntry = readXml(await (await fetchAs(`${server.url}/v2`, { auth: bob })).text());
     expect(annEntry.cloud.rootContainer['@_xlink:href']).not.toBe(bobEntry.cloud.rootContainer['@_xlink:href']);
-    expect(server.stdout.find((l) => l.includes('listening on'))).toMatch(/users: ann, bob/);
+    expect(server.stdout.find((l) => l.startsWith('  users:'))).toMatch(/users: +ann, bob/);
   });
 
   it('builds links and created addresses on --public-url instead of the request Host', async () => {

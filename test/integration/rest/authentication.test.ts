@@ -63,3 +63,31 @@ describe('authentication (Authentication 1-3) and X-Client-Specification (Versio
     await cloud.client.get('/v2').set('X-Cloud-Key', 'some-api-key').expect(200);
   });
 });
+
+describe('what a 401 says', () => {
+  const cloud = useCloud({ seed: 'empty', users: { demo: 'demo' } });
+
+  it('tells no credentials, an unknown user and a wrong password apart', async () => {
+    expect((await request(cloud.client.app).get('/v2').expect(401)).text).toMatch(/authentication required: send HTTP Basic credentials/);
+    expect((await request(cloud.client.app).get('/v2').auth('demoo', 'demo').expect(401)).text).toMatch(/unknown user "demoo"/);
+    expect((await request(cloud.client.app).get('/v2').auth('demo', 'nope').expect(401)).text).toMatch(/wrong password for user "demo"/);
+  });
+
+  it('replay with users refuses an unknown login and a wrong password; without, any login replays', async () => {
+    const open = await createApp({ mode: { kind: 'replay', recording: 'example-session' } });
+    try {
+      await request(open.app).get('/v2').auth('anyone', 'anything').set('X-Client-Specification', '2').expect(200);
+    } finally {
+      await open.close();
+    }
+    const strict = await createApp({ mode: { kind: 'replay', recording: 'example-session', users: { demo: 'right' } } });
+    try {
+      const res = await request(strict.app).get('/v2').auth('mallory', 'x').set('X-Client-Specification', '2').expect(401);
+      expect(res.text).toMatch(/unknown user "mallory" \(--user gives demo; the recording saw demo\)/);
+      await request(strict.app).get('/v2').auth('demo', 'wrong').set('X-Client-Specification', '2').expect(401);
+      await request(strict.app).get('/v2').auth('demo', 'right').set('X-Client-Specification', '2').expect(200);
+    } finally {
+      await strict.close();
+    }
+  });
+});

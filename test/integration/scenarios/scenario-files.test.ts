@@ -1,9 +1,10 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type ScenarioDefinition } from '../../../src/index.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/scenarios/', import.meta.url));
 const BUILTIN = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
@@ -134,7 +135,7 @@ describe('malformed scenarios are refused, naming the file and the field', () =>
   });
 
   it('refuses a file path that does not exist', async () => {
-    await expect(createApp({ scenario: join(FIXTURES, 'nope.json') })).rejects.toThrow('nope.json: cannot read');
+    await expect(createApp({ scenario: join(FIXTURES, 'nope.json') })).rejects.toThrow('nope.json: no such file');
   });
 });
 
@@ -186,3 +187,35 @@ function binary(res: any, callback: (err: Error | null, body: Buffer) => void): 
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => callback(null, Buffer.concat(chunks)));
 }
+
+describe('scenario file messages', () => {
+  const tmp = useTempDir('scenario-messages');
+
+  it('gives the line and column of invalid JSON', async () => {
+    const file = join(tmp.path, 'broken.json');
+    writeFileSync(file, '{\n  "faults": [],\n}\n');
+    await expect(createApp({ scenario: file })).rejects.toThrow(/broken\.json: not valid JSON: line 3, column 1/);
+  });
+
+  it('reports every schema problem at once', async () => {
+    const file = join(tmp.path, 'many.json');
+    writeFileSync(file, JSON.stringify({ colour: 'red', faults: [{ match: { method: 'GET' }, respond: { status: 'x' } }] }));
+    const err = await createApp({ scenario: file }).catch((e: Error) => e);
+    expect(String(err)).toMatch(/3 problems/);
+    expect(String(err)).toContain('colour: is not a known field');
+    expect(String(err)).toContain('faults[0].match.path: is required');
+    expect(String(err)).toContain('faults[0].respond.status');
+  });
+
+  it('finds a scenario by its "name" field as well as by its file name', async () => {
+    mkdirSync(join(tmp.path, 'scenarios'));
+    writeFileSync(join(tmp.path, 'scenarios', 'my-file.json'), JSON.stringify({ name: 'declared', faults: [] }));
+    const mock = await createApp({ baseDir: tmp.path, scenario: 'declared' });
+    try {
+      expect(mock.scenario.name).toBe('declared');
+      expect(mock.scenario.source).toBe(join(tmp.path, 'scenarios', 'my-file.json'));
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+
+/** Keeps the first `limit` bytes of a stream of chunks and counts the rest. */
+export class CappedBytes {
+  readonly #limit: number;
+  readonly #chunks: Buffer[] = [];
+  #kept = 0;
+  total = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  add(chunk: unknown, encoding?: unknown): void {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    this.total += buf.length;
+    if (this.#kept >= this.#limit) return;
+    const part = buf.subarray(0, this.#limit - this.#kept);
+    this.#chunks.push(part);
+    this.#kept += part.length;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.#chunks);
+  }
+}
+
+/**
+ * Watches a request's body as its consumer reads it, without becoming a consumer: a 'data' listener
+ * would switch the stream to flowing mode and lose chunks a late reader (multer) needs.
+ */
+export function tapRequest(req: Request, into: CappedBytes): void {
+  const emit = req.emit.bind(req) as (event: string | symbol, ...args: unknown[]) => boolean;
+  (req as { emit: typeof emit }).emit = (event, ...args) => {
+    if (event === 'data') into.add(args[0]);
+    return emit(event, ...args);
+  };
+}
+
+/** Copies what the handler writes into the response body (after compression there is none here). */
+export function tapResponse(res: Response, into: CappedBytes): void {
+  const target = res as unknown as { write: (...a: unknown[]) => boolean; end: (...a: unknown[]) => unknown };
+  const write = target.write.bind(res);
+  const end = target.end.bind(res);
+  target.write = (...args) => {
+    into.add(args[0], args[1]);
+    return write(...args);
+  };
+  target.end = (...args) => {
+    into.add(args[0], args[1]);
+    return end(...args);
+  };
+}

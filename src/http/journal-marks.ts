@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+import type { Response } from 'express';
+
+/** How a request ended on the wire. */
+export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
+
+/** Replay only: how the replayer answered. */
+export interface ReplayNote {
+  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
+  exchange?: number;
+  nearMiss?: string;
+}
+
+/** What a scenario's middleware leaves on the response for the journal and the request log. */
+export interface JournalMarks {
+  fault?: string;
+  outcome?: RequestOutcome;
+  /** For 'truncated': how many body bytes went out before the cut. */
+  truncatedAfterBytes?: number;
+  scenario?: string;
+  replay?: ReplayNote;
+}
+
+export function marksOf(res: Response): JournalMarks {
+  // The replayer also runs as a plain Node listener, where a response has no locals.
+  const locals = (res.locals as Record<string, unknown> | undefined) ?? {};
+  const existing = locals['journal'] as JournalMarks | undefined;
+  if (existing) return existing;
+  const created: JournalMarks = {};
+  if (res.locals) res.locals['journal'] = created;
+  return created;
+}
+
+export function markReplay(res: ServerResponse, note: ReplayNote): void {
+  marksOf(res as Response).replay = note;
+}
+
+export function markFault(res: Response, fault: string): void {
+  marksOf(res).fault = fault;
+}
+export function markOutcome(res: Response, outcome: RequestOutcome, truncatedAfterBytes?: number): void {
+  const marks = marksOf(res);
+  marks.outcome = outcome;
+  if (truncatedAfterBytes !== undefined) marks.truncatedAfterBytes = truncatedAfterBytes;
+}
+export function markScenario(res: Response, scenario: string): void {
+  marksOf(res).scenario = scenario;
+}
+
+/** How the request ended, from the marks and the response: what the log line and the journal say. */
+export function outcomeOf(res: Response): RequestOutcome {
+  const marks = marksOf(res);
+  if (marks.outcome) return marks.outcome;
+  if (!res.writableFinished) return 'aborted';
+  return String(res.getHeader('connection') ?? '').toLowerCase() === 'close' ? 'closed' : 'answered';
+}
+
+/** Words for a person: "closed", "reset by the mock", "truncated after 10 bytes", "aborted by the client". */
+export function describeOutcome(res: Response): string {
+  const outcome = outcomeOf(res);
+  switch (outcome) {
+    case 'reset':
+      return 'reset by the mock';
+    case 'truncated':
+      return `truncated after ${marksOf(res).truncatedAfterBytes ?? '?'} bytes`;
+    case 'aborted':
+      return 'aborted by the client';
+    default:
+      return outcome;
+  }
+}

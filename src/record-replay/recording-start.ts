@@ -1,0 +1,48 @@
+import { headerValue, type Recording } from './format.js';
+import { recordingToState, type RecordedTree } from './recording-to-state.js';
+
+const LINK = /\/v2\/(?:containers|files)\/([^/?#"\s<]+)/;
+
+/** Ids the recording itself created: the address a 201 to a POST names (creates and copies). */
+function createdIds(recording: Recording): Set<string> {
+  const ids = new Set<string>();
+  for (const e of recording.exchanges) {
+    if (e.request.method !== 'POST' || e.response.status !== 201) continue;
+    const address = headerValue(e.response.headers, 'location') ?? e.response.body.toString('utf8');
+    const id = LINK.exec(address)?.[1];
+    if (id) ids.add(decodeURIComponent(id));
+  }
+  return ids;
+}
+
+/**
+ * The account as it was when the recording started: what the recording shows, less what its own
+ * requests created (and what lies under those), with deleted objects restored. Names, places and
+ * contents are as last seen, so a recording that renames or rewrites a pre-existing object still differs.
+ */
+export function recordingStartState(recording: Recording): RecordedTree {
+  const end = recordingToState(recording);
+  const created = createdIds(recording);
+  const objects: RecordedTree['objects'] = new Map();
+  for (const [id, o] of end.objects) if (!created.has(id)) objects.set(id, { ...o, deleted: false });
+  // Something whose recorded parent was created during the recording did not exist at its start either.
+  let dropped = true;
+  while (dropped) {
+    dropped = false;
+    for (const [id, o] of objects) {
+      if (o.parentId && !objects.has(o.parentId) && created.has(o.parentId)) {
+        objects.delete(id);
+        created.add(id);
+        dropped = true;
+      }
+    }
+  }
+  return { roots: end.roots, objects };
+}
+
+/** True when the recording works on objects it did not create: it started on an account that held data. */
+export function startsOnExistingAccount(recording: Recording): boolean {
+  const start = recordingStartState(recording);
+  const roots = new Set(start.roots.values());
+  return [...start.objects.keys()].some((id) => !roots.has(id));
+}

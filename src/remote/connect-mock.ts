@@ -1,0 +1,137 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { StateView } from '../admin/state-view.js';
+import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import type { ScenarioDefinition } from '../scenarios/types.js';
+
+/** The active scenario as the admin API reports it. */
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  /** The file it came from, or "inline scenario". */
+  source: string;
+  /** How many fault rules it has. */
+  faults: number;
+  latency: { minMs: number; maxMs?: number; seed?: number } | null;
+  recording: string | null;
+  /** True when it declares a seed (switching to it replaced the state). */
+  seeded: boolean;
+}
+
+export interface ConnectOptions {
+  /** The mock's admin token (serve --admin-token), sent as Authorization: Bearer. */
+  adminToken?: string;
+  /** Relative scenario paths given to useScenario resolve against it. Default: process.cwd(). */
+  baseDir?: string;
+}
+
+export interface StateOptions {
+  /** Only this user's tree. */
+  user?: string;
+}
+
+/** The test-lifecycle surface of a mock running in another process (or on another port). */
+export interface RemoteMock {
+  readonly url: string;
+  /** Switches scenario: a name the mock knows, a path to a scenario file (sent absolute), or an inline scenario. */
+  useScenario(scenario: string | ScenarioDefinition): Promise<ScenarioSummary>;
+  /** The active scenario. */
+  scenario(): Promise<ScenarioSummary>;
+  /** State back to the active scenario's seed; fault counters and the journal cleared. */
+  reset(): Promise<void>;
+  /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** Every user's live tree (ids, sizes, tags, metadata). */
+  state(options?: StateOptions): Promise<StateView>;
+  /** The live state as a scenario file's seed (contents inline; files over `inlineLimit` bytes as fixture references). */
+  seed(options?: { inlineLimit?: number }): Promise<ScenarioDefinition>;
+  /** The bytes of one live file (for a seed's fixture references). */
+  content(id: string): Promise<Buffer>;
+  /** Disconnects: later calls fail. The mock keeps running. */
+  close(): Promise<void>;
+}
+
+/** Nothing answers at the URL, or the answer is not a csp-mock admin API. */
+export class MockConnectionError extends Error {
+  override readonly name = 'MockConnectionError';
+}
+
+function isNetworkFailure(err: unknown): boolean {
+  return err instanceof TypeError && /fetch failed/i.test(err.message);
+}
+
+/**
+ * Connects to a csp-mock started elsewhere (`csp-mock serve`, another test process, a container):
+ * `const mock = connectMock('http://127.0.0.1:8080', { adminToken }); await mock.useScenario('tag-objects-500');`
+ */
+export function connectMock(url: string, options: ConnectOptions = {}): RemoteMock {
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new MockConnectionError(`not a URL: "${url}" (expected e.g. http://127.0.0.1:8080)`);
+  }
+  const origin = base.href.replace(/\/+$/, '');
+  const baseDir = resolve(options.baseDir ?? process.cwd());
+  let closed = false;
+
+  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+    if (closed) throw new MockConnectionError(`disconnected from ${origin} (close() was called)`);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.adminToken) headers['Authorization'] = `Bearer ${options.adminToken}`;
+    let res: Response;
+    try {
+      res = await fetch(`${origin}/__admin${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      if (isNetworkFailure(err)) {
+        const cause = (err as { cause?: { code?: string } }).cause?.code;
+        throw new MockConnectionError(`no csp-mock answers at ${origin}${cause ? ` (${cause})` : ''}: start one with "csp-mock serve" or give --url / CSP_MOCK_URL`);
+      }
+      throw err;
+    }
+    if (res.ok) return res;
+    const text = (await res.text()).trim();
+    if (res.status === 401) {
+      throw new MockConnectionError(
+        options.adminToken
+          ? `the mock at ${origin} refused the admin token${text ? `: ${text}` : ''}`
+          : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
+      );
+    }
+    if (res.status === 404 && !/^no (admin resource|live file)/.test(text)) throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
+    throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
+  }
+
+  const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await (await call(method, path, body)).json()) as T;
+
+  return {
+    url: origin,
+    useScenario: (scenario) => {
+      // A path is read by the mock, which may run elsewhere: send it absolute from the caller's folder.
+      const spec = typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario) && !isAbsolute(scenario) ? resolve(baseDir, scenario) : scenario;
+      return json<ScenarioSummary>('PUT', '/scenario', typeof spec === 'string' ? { name: spec } : spec);
+    },
+    scenario: () => json<ScenarioSummary>('GET', '/scenario'),
+    reset: async () => {
+      await call('POST', '/reset', {});
+    },
+    requests: async (filter = {}) => {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, String(value));
+      const q = query.size ? `?${query}` : '';
+      return (await json<{ requests: JournalEntry[] }>('GET', `/requests${q}`)).requests;
+    },
+    state: async (stateOptions = {}) => {
+      const view = await json<StateView>('GET', '/state');
+      if (stateOptions.user === undefined) return view;
+      const one = view.users[stateOptions.user];
+      if (!one) throw new MockConnectionError(`no user "${stateOptions.user}" (users: ${Object.keys(view.users).join(', ')})`);
+      return { ...view, users: { [stateOptions.user]: one } };
+    },
+    seed: (seedOptions = {}) => json<ScenarioDefinition>('GET', `/state?format=seed${seedOptions.inlineLimit !== undefined ? `&inlineLimit=${seedOptions.inlineLimit}` : ''}`),
+    content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
+    close: async () => {
+      closed = true;
+    },
+  };
+}

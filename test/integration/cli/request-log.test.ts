@@ -1,0 +1,69 @@
+// What serve prints per request: the fault rule that fired and how the connection ended; json, quiet, verbose.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { basic, fetchAs, killServersAfterEach, serve, type ServeProcess } from '../../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'csp-mock-log-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scenario = join(dir, 'wire.json');
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    faults: [
+      { name: 'cut-readme', match: { method: 'GET', path: '/dav/Documents/readme.txt' }, truncateAfterBytes: 10 },
+      { name: 'drop-tags', match: { method: 'GET', path: '/v2/tags' }, connection: 'reset' },
+    ],
+  }),
+);
+
+/** A GET that tolerates the connection going away; resolves when it has. */
+function rawGet(url: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(url, { headers: { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2' } }, (res) => {
+      res.resume();
+      res.on('close', () => resolve());
+    });
+    req.on('error', () => resolve());
+    req.end();
+  });
+}
+
+async function lineFor(server: ServeProcess, pattern: RegExp): Promise<string> {
+  return server.waitForLine(pattern);
+}
+
+describe('the request log', { timeout: 30_000 }, () => {
+  killServersAfterEach();
+
+  it('names the fault rule that fired and the outcome: truncated after N bytes, reset by the mock', async () => {
+    const server = await serve(['--scenario', scenario]);
+    await rawGet(`${server.url}/dav/Documents/readme.txt`);
+    await rawGet(`${server.url}/v2/tags`);
+    expect(await lineFor(server, /^GET \/dav\/Documents\/readme\.txt/)).toMatch(/ 200 .*user=demo fault=cut-readme \(truncated after 10 bytes\)$/);
+    expect(await lineFor(server, /^GET \/v2\/tags /)).toMatch(/ - .*fault=drop-tags \(reset by the mock\)$/);
+  });
+
+  it('--log-format json writes one object a line; --quiet writes none; --verbose shows headers and bodies without secrets', async () => {
+    const json = await serve(['--log-format', 'json']);
+    await fetchAs(`${json.url}/v2`);
+    const line = JSON.parse(await lineFor(json, /^\{.*"path":"\/v2"/));
+    expect(line).toMatchObject({ method: 'GET', path: '/v2', status: 200, user: 'demo', fault: null, outcome: 'answered' });
+
+    const quiet = await serve(['--quiet']);
+    await fetchAs(`${quiet.url}/v2`);
+    await fetchAs(`${quiet.url}/v2`);
+    expect(quiet.stdout.filter((l) => l.startsWith('GET '))).toEqual([]);
+
+    const verbose = await serve(['--verbose']);
+    await fetchAs(`${verbose.url}/v2/account`);
+    await lineFor(verbose, /^ {2}< <account-info/);
+    const output = verbose.stdout.join('\n');
+    expect(output).toContain('  > authorization: [removed]');
+    expect(output).not.toContain(basic('demo', 'demo'));
+    expect(output).toMatch(/<authkey>\[removed\]<\/authkey>/);
+    expect(output).not.toContain('csp-mock-not-a-real-key');
+  });
+});
