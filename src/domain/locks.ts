@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, conflict } from './errors.js';
+import { DomainError, conflict, type LockedBy } from './errors.js';
 import type { TreeQueries } from './tree.js';
 
 export type LockScope = 'exclusive' | 'shared';
@@ -35,7 +35,7 @@ export interface WriteIntent {
   remove?: string;
 }
 
-export const locked = (message: string): DomainError => new DomainError('locked', message);
+export const locked = (message: string, by?: LockedBy): DomainError => new DomainError('locked', message, by);
 
 /** Inferred bound: far more than any client holds; a full table answers 507 (RFC 4918 9.10.6 names it). */
 export const MAX_LOCKS = 50_000;
@@ -111,9 +111,8 @@ export class LockTable implements LockQueries {
     const rivals = rootId
       ? [...this.covering(rootId), ...(lock.depth === 'infinity' ? this.below(rootId) : [])]
       : this.coveringNewMember(parentId);
-    if (rivals.some((r) => r.scope === 'exclusive' || lock.scope === 'exclusive')) {
-      throw locked('the resource is already locked');
-    }
+    const rival = rivals.find((r) => r.scope === 'exclusive' || lock.scope === 'exclusive');
+    if (rival) throw locked('the resource is already locked', { rootId: rival.rootId, reason: 'conflicting-lock' });
   }
 
   /** Adds a lock the caller has checked with assertCanLock (which also made room). */
@@ -160,7 +159,7 @@ export class LockTable implements LockQueries {
     }
     for (const group of groups) {
       if (group.length > 0 && !group.some((l) => tokens.has(l.token))) {
-        throw locked('the resource is locked and no matching lock token was submitted');
+        throw locked('the resource is locked and no matching lock token was submitted', { rootId: group[0]!.rootId, reason: 'token-not-submitted' });
       }
     }
   }

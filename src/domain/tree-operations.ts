@@ -31,15 +31,20 @@ interface Prepared<P> {
  * holds the queue (still yielding to reads) so it cannot starve.
  */
 async function sliced<P, T>(core: StoreCore, prepare: () => Promise<Prepared<P>>, commit: (prepared: Prepared<P>) => Promise<T> | T): Promise<T> {
-  for (let attempt = 1; attempt < ATTEMPTS; attempt++) {
-    const generation = core.tree.generation;
-    const prepared = await prepare();
-    const outcome = await core.serial(async () =>
-      prepared.read.some((n) => core.tree.changedSince(n.id, generation)) ? STALE : commit(prepared),
-    );
-    if (outcome !== STALE) return outcome as T;
+  const unwatch = core.tree.watch();
+  try {
+    for (let attempt = 1; attempt < ATTEMPTS; attempt++) {
+      const generation = core.tree.generation;
+      const prepared = await prepare();
+      const outcome = await core.serial(async () =>
+        prepared.read.some((n) => core.tree.changedSince(n.id, generation)) ? STALE : commit(prepared),
+      );
+      if (outcome !== STALE) return outcome as T;
+    }
+    return await core.serial(async () => commit(await prepare()));
+  } finally {
+    unwatch();
   }
-  return core.serial(async () => commit(await prepare()));
 }
 
 const STALE = Symbol('stale');

@@ -36,6 +36,8 @@ export class Tree implements TreeQueries {
   #generation = 0;
   /** The generation of the last whole load: anything read before it is stale. */
   #loadedAt = 0;
+  /** Sliced operations under way; stamps are kept only while there is one. */
+  #watchers = 0;
 
   constructor(state?: StateData) {
     if (state) this.load(state);
@@ -66,7 +68,7 @@ export class Tree implements TreeQueries {
   apply(change: ChangeSet): void {
     const generation = ++this.#generation;
     const stamp = (id: string | null | undefined): void => {
-      if (id) this.#stamps.set(id, generation);
+      if (id && this.#watchers > 0) this.#stamps.set(id, generation);
     };
     for (const { login, user } of change.users ?? []) this.#users.set(login, user);
     for (const node of change.nodes ?? []) {
@@ -96,7 +98,18 @@ export class Tree implements TreeQueries {
     return this.#generation;
   }
 
-  /** True when `id` or its list of children changed after `generation`. */
+  /** Starts keeping stamps for `changedSince` (an operation prepared in slices); call the result when done. */
+  watch(): () => void {
+    this.#watchers += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.#watchers === 0) this.#stamps.clear();
+    };
+  }
+
+  /** True when `id` or its list of children changed after `generation` (while watched). */
   changedSince(id: string, generation: number): boolean {
     return generation < this.#loadedAt || (this.#stamps.get(id) ?? 0) > generation;
   }
