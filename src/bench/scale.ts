@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad, type LoadResult } from './load.js';
@@ -101,8 +101,8 @@ async function seeding(cfg: ScaleConfig, dir: string): Promise<void> {
     container: `seed-${d}`,
     children: Array.from({ length: Math.min(cfg.folder, cfg.seedFiles - d * cfg.folder) }, (_, i) => ({ file: `f${i}.txt` })),
   }));
-  const scenario = join(dir, 'bench-seed.json');
-  await writeFile(scenario, JSON.stringify({ name: 'bench-seed', description: 'scale benchmark seed', seed: { tree } }));
+  // Inline: the admin API takes a scenario by catalogue name or as a definition, not by path.
+  const scenario = JSON.stringify({ name: 'bench-seed', description: 'scale benchmark seed', seed: { tree } });
   for (const mode of ['memory', '--data'] as const) {
     const server = await ScaleServer.start(mode === 'memory' ? [] : ['--data', join(dir, 'seed.json')]);
     try {
@@ -110,7 +110,7 @@ async function seeding(cfg: ScaleConfig, dir: string): Promise<void> {
         method: 'PUT',
         path: '/__admin/scenario',
         headers: { 'Content-Type': 'application/json' },
-        body: Buffer.from(JSON.stringify({ name: scenario })),
+        body: Buffer.from(scenario),
         expect: 200,
       });
       say(`seeding ${cfg.seedFiles} files by a scenario switch, ${mode}: ${ms(took)} (target < 3 s)`);

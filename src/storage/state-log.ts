@@ -148,12 +148,15 @@ class FileStatePersistence implements StatePersistence {
         let written = log.length === 0;
         if (!written) {
           await nextMacrotask();
-          written = await this.#writeSnapshot(this.#options.snapshot(), log.seq).then(
-            () => true,
-            (err: unknown) => (this.#report('could not write the final snapshot; the log keeps every change', err), false),
-          );
+          written = await Promise.resolve()
+            .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
+            .then(
+              () => true,
+              (err: unknown) => (this.#report('could not write the final snapshot; the log keeps every change', err), false),
+            );
         }
-        await log.close(written);
+        // Tidying up must not fail a stop: the state on disk is whole either way.
+        await log.close(written).catch((err: unknown) => this.#report(`could not close ${log.path}`, err));
       }
     } finally {
       await lock?.release();

@@ -79,11 +79,8 @@ describe('SIGKILL during tree operations with --data (COPY, scenario seed), comp
   it(`leaves the old state or the whole new seed after a kill during a scenario switch, never a mix (seed ${SEED})`, async () => {
     const random = seededRandom(SEED + 1);
     const dataFile = join(tmp.path, 'state.json');
-    const seeds = ['a', 'b'].map((prefix) => join(tmp.path, `seed-${prefix}.json`));
-    for (const [i, path] of seeds.entries()) {
-      const prefix = i === 0 ? 'a' : 'b';
-      await writeFile(path, JSON.stringify({ name: `seed-${prefix}`, description: 'a big seed', seed: { tree: seedTree(prefix, 10, 300) } }));
-    }
+    // Inline definitions: the admin API takes a scenario by catalogue name or as a definition.
+    const seeds = ['a', 'b'].map((prefix) => JSON.stringify({ name: `seed-${prefix}`, description: 'a big seed', seed: { tree: seedTree(prefix, 10, 300) } }));
     const args = ['--empty', '--data', dataFile, '--compact-after', '65536'];
     const namesOf = (state: StateData): string => {
       const names = new Set(Object.values(state.nodes).filter((n) => n.kind === 'file').map((n) => n.name[0]));
@@ -137,6 +134,6 @@ async function copyUntilKilled(server: ServeProcess, name: string, acked: Set<st
   }
 }
 
-function switchTo(server: ServeProcess, path: string): Promise<Response> {
-  return fetch(`${server.url}/__admin/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: path }) });
+function switchTo(server: ServeProcess, definition: string): Promise<Response> {
+  return fetch(`${server.url}/__admin/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: definition });
 }
