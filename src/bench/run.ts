@@ -20,6 +20,15 @@ function positive(name: string, fallback: number, max: number): number {
   return n;
 }
 
+/** An env setting as a bounded positive integer (the scale mode's sizes). */
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`${name} must be an integer from 1 to 1000000, got "${raw}"`);
+  return n;
+}
+
 function startServers(rounds: number): Promise<{ child: ChildProcess; ready: ServersReady }> {
   const child = fork(fileURLToPath(new URL('./servers.js', import.meta.url)), [String(rounds)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
