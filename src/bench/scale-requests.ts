@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import type { BenchRequest } from './load.js';
+import type { ScaleRequest as BenchRequest } from './scale-load.js';
 import { AUTH } from './scale-server.js';
 
 /** WebDAV requests of the scale benchmark, all as user demo. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoad, type LoadResult } from './load.js';
+import { runCount as runLoad, type CountResult as LoadResult } from './scale-load.js';
 import { dav, timed } from './scale-requests.js';
 import { ScaleServer } from './scale-server.js';
 
