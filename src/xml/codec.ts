@@ -57,6 +57,12 @@ function textOfChildren(children: OrderedNode[]): string {
   return text;
 }
 
+/** Key of an already serialised element (a cached fragment), written out as it is. */
+export const RAW = '#raw';
+
+/** An element serialised once, to be placed in a tree as it is. */
+export const rawXml = (xml: string): XmlNode => ({ [RAW]: xml });
+
 /**
  * Serialises an element tree in the parser's shape ("@_" attributes, arrays as repeated elements,
  * empty elements self-closed) with no XML declaration, so the body starts with the root element.
@@ -68,6 +74,10 @@ export function buildXml(root: XmlNode): string {
     if (value === undefined) return;
     if (Array.isArray(value)) {
       for (const item of value) element(name, item);
+      return;
+    }
+    if (typeof value === 'object' && typeof value[RAW] === 'string') {
+      out += value[RAW];
       return;
     }
     if (typeof value !== 'object') {

@@ -1,5 +1,5 @@
 import type { NodeRecord } from '../storage/schema.js';
-import { ATTR, XLINK_NS, type XmlNode } from './codec.js';
+import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import type { Links } from './links.js';
 
 /** Entity mappers: typed views in, element trees out. Field order follows real-service-notes.md. */
@@ -107,9 +107,8 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'w
   for (const item of items) {
     const { node } = item;
     const href = links.resource(node.kind, node.id);
-    const fields = node.kind === 'container' ? containerFields(item, links) : fileFields(node, links, item.metadataKeys);
     const element =
-      shape === 'link' ? link(href) : shape === 'wrapped' ? link(href, { [node.kind]: fields }) : link(href, fields);
+      shape === 'link' ? link(href) : shape === 'wrapped' ? wrappedItem(item, links, href) : link(href, itemFields(item, links));
     (node.kind === 'container' ? containers : files).push(element);
   }
   const out: XmlNode = {};
@@ -118,11 +117,40 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'w
   return out;
 }
 
+const itemFields = (item: ItemView, links: Links): XmlNode =>
+  item.node.kind === 'container' ? containerFields(item, links) : fileFields(item.node, links, item.metadataKeys);
+
+/**
+ * Depth-1 listing items, serialised once per node version: a record is replaced when it changes,
+ * and the key holds every field that can differ without that (accessed, a container's bytes, the
+ * links' base), so a listing is mostly concatenation.
+ */
+const wrappedItems = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
+
+function wrappedItem(item: ItemView, links: Links, href: string): XmlNode {
+  const { node } = item;
+  const key = [links.base, node.version, node.name, node.parentId, node.modified, node.accessed, item.bytes, node.mimeType, node.public, JSON.stringify(item.metadataKeys ?? null)].join('\n');
+  const hit = wrappedItems.get(node);
+  if (hit?.key === key) return hit.xml;
+  const xml = rawXml(buildXml({ [node.kind]: link(href, { [node.kind]: itemFields(item, links) }) }));
+  wrappedItems.set(node, { key, xml });
+  return xml;
+}
+
 export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
   rootElement('container', containerFields(view, links));
 
-export const fileEntity = (node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode =>
-  rootElement('file', fileFields(node, links, metadataKeys));
+/** A file's entity, serialised once per node version (see wrappedItems). */
+const fileEntities = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
+
+export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode {
+  const key = [links.base, node.version, node.name, node.parentId, node.modified, node.accessed, node.bytes, node.mimeType, node.public, JSON.stringify(metadataKeys ?? null)].join('\n');
+  const hit = fileEntities.get(node);
+  if (hit?.key === key) return hit.xml;
+  const xml = { file: rawXml(buildXml(rootElement('file', fileFields(node, links, metadataKeys)))) };
+  fileEntities.set(node, { key, xml });
+  return xml;
+}
 
 export const fileListEntity = (page: Page<ItemView>, links: Links, depth: number): XmlNode =>
   rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, depth >= 1 ? 'wrapped' : 'link') });
