@@ -8,7 +8,18 @@ import { parseIfHeader, submittedTokens, type IfCondition } from './if-header.js
 import { davNames, namesOfUri } from './paths.js';
 import { baseOf, resolveNames, type DavTarget } from './target.js';
 
-export const preconditionFailed = (why: string): HttpError => new HttpError(412, `precondition failed: ${why}`);
+/** The conditional header whose evaluation failed: the 412 error body names it. */
+export type ConditionalHeader = 'If' | 'If-Match' | 'If-None-Match' | 'Overwrite';
+
+export class PreconditionFailed extends HttpError {
+  readonly header: ConditionalHeader;
+  constructor(header: ConditionalHeader, why: string) {
+    super(412, `precondition failed: ${why}`);
+    this.header = header;
+  }
+}
+
+export const preconditionFailed = (header: ConditionalHeader, why: string): PreconditionFailed => new PreconditionFailed(header, why);
 
 /** A node's ETag in the WebDAV view: files share REST's content ETag; collections have none. */
 export function davEtag(node: NodeRecord): string | undefined {
@@ -42,7 +53,7 @@ export function checkIfHeader(store: CloudStore, req: Request, user: string, nod
     const subject = list.resource === undefined ? { node, parent: requestTarget.parent } : resourceOf(store, req, user, list.resource);
     return list.conditions.every((c) => holds(c, subject));
   });
-  if (!ok) throw preconditionFailed('no list of the If header matches the resource state');
+  if (!ok) throw preconditionFailed('If', 'no list of the If header matches the resource state');
   return submittedTokens(lists);
 }
 
@@ -63,12 +74,12 @@ export function checkEntityTags(req: Request, node: NodeRecord | undefined): voi
   const ifMatch = req.headers['if-match'];
   if (ifMatch !== undefined) {
     const wanted = list(ifMatch);
-    if (!etag || !(wanted.includes('*') || wanted.includes(weakless(etag)))) throw preconditionFailed('If-Match');
+    if (!etag || !(wanted.includes('*') || wanted.includes(weakless(etag)))) throw preconditionFailed('If-Match', 'If-Match');
   }
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined && etag) {
     const unwanted = list(ifNoneMatch);
-    if (unwanted.includes('*') || unwanted.includes(weakless(etag))) throw preconditionFailed('If-None-Match');
+    if (unwanted.includes('*') || unwanted.includes(weakless(etag))) throw preconditionFailed('If-None-Match', 'If-None-Match');
   }
 }
 

@@ -30,7 +30,7 @@ export async function copyOrMove(store: CloudStore, req: Request, res: Response,
   if (!dest.parent) throw new HttpError(409, 'the destination collection does not exist');
   if (store.tree.isWithin(dest.parent.id, node.id)) throw new HttpError(409, 'a collection cannot go inside itself');
   if (dest.node && store.tree.isWithin(node.id, dest.node.id)) throw new HttpError(409, 'the destination contains the source');
-  if (dest.node && overwrite === 'F') throw preconditionFailed('the destination exists and Overwrite is F');
+  if (dest.node && overwrite === 'F') throw preconditionFailed('Overwrite', 'the destination exists and Overwrite is F');
 
   const tokens = checkIfHeader(store, req, user, node);
   checkEntityTags(req, node);

@@ -1,7 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { methodNotAllowed } from '../http/errors.js';
+import { answerSlashlessCollection } from './collection-slash.js';
 import { copyOrMove } from './copy-move.js';
+import { davErrorBodies } from './error-body.js';
 import { lock, unlock } from './lock.js';
 import { mkcol, remove } from './mkcol-delete.js';
 import { MAX_INFINITE_PROPFIND, propfind } from './propfind.js';
@@ -51,7 +53,9 @@ export function davRouter(store: CloudStore, options: DavOptions = {}): Router {
     const handler = byMethod[req.method];
     if (!handler) throw methodNotAllowed(DAV_METHODS);
     res.setHeader('DAV', '1, 2');
+    if (answerSlashlessCollection(store, req, res)) return;
     await handler(store, req, res, next);
   });
+  router.use(davErrorBodies(store));
   return router;
 }

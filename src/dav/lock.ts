@@ -28,7 +28,7 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
     if (!target.node) throw notFoundError(`nothing at ${req.originalUrl}`);
     const tokens = checkIfHeader(store, req, user, target.node);
     const held = store.locks.covering(target.node.id).find((l) => tokens.has(l.token));
-    if (!held) throw preconditionFailed('a lock refresh needs an If header with a lock token of this resource');
+    if (!held) throw preconditionFailed('If', 'a lock refresh needs an If header with a lock token of this resource');
     const refreshed = store.locks.refresh(held.token, timeout);
     answer(res, store, base, refreshed, 200);
     return;

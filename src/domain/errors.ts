@@ -6,12 +6,24 @@ export type DomainErrorCode =
   | 'conflict' // the operation cannot apply here (move into itself, no parent, wrong kind)
   | 'locked'; // a WebDAV lock forbids the write
 
+/**
+ * For 'locked': the lock that refuses the write (its root node), and why: the write did not submit its
+ * token, or a new lock conflicts with it. WebDAV names that resource in its error body (RFC 4918 16).
+ */
+export interface LockedBy {
+  rootId: string;
+  reason: 'token-not-submitted' | 'conflicting-lock';
+}
+
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
-  constructor(code: DomainErrorCode, message: string) {
+  /** Set on some 'locked' errors; optional, so any 'locked' error still maps to 423. */
+  readonly lockedBy?: LockedBy;
+  constructor(code: DomainErrorCode, message: string, lockedBy?: LockedBy) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
+    if (lockedBy) this.lockedBy = lockedBy;
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, conflict } from './errors.js';
+import { DomainError, conflict, type LockedBy } from './errors.js';
 import type { Tree } from './tree.js';
 
 export type LockScope = 'exclusive' | 'shared';
@@ -33,7 +33,7 @@ export interface WriteIntent {
   remove?: string;
 }
 
-export const locked = (message: string): DomainError => new DomainError('locked', message);
+export const locked = (message: string, by?: LockedBy): DomainError => new DomainError('locked', message, by);
 
 /**
  * WebDAV locks, kept in memory (a restart drops them, as a lock is a lease). Locks are keyed by node
@@ -73,9 +73,8 @@ export class LockTable {
 
   create(lock: Omit<ActiveLock, 'token' | 'expires'>): ActiveLock {
     const rivals = [...this.covering(lock.rootId), ...(lock.depth === 'infinity' ? this.below(lock.rootId) : [])];
-    if (rivals.some((r) => r.scope === 'exclusive' || lock.scope === 'exclusive')) {
-      throw locked('the resource is already locked');
-    }
+    const rival = rivals.find((r) => r.scope === 'exclusive' || lock.scope === 'exclusive');
+    if (rival) throw locked('the resource is already locked', { rootId: rival.rootId, reason: 'conflicting-lock' });
     const created: ActiveLock = { ...lock, token: `opaquelocktoken:${randomUUID()}`, expires: this.#expiry(lock.timeout) };
     this.#locks.set(created.token, created);
     return created;
@@ -114,7 +113,7 @@ export class LockTable {
     }
     for (const group of groups) {
       if (group.length > 0 && !group.some((l) => tokens.has(l.token))) {
-        throw locked('the resource is locked and no matching lock token was submitted');
+        throw locked('the resource is locked and no matching lock token was submitted', { rootId: group[0]!.rootId, reason: 'token-not-submitted' });
       }
     }
   }

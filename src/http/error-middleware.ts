@@ -19,7 +19,8 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   if (err instanceof DomainError) return new HttpError(DOMAIN_STATUS[err.code], err.message);
   if (err instanceof EntityError) {
     // As observed: a binary body under an XML media type got 500 and a closed connection.
-    return err.kind === 'binary' ? new HttpError(500, err.message, { close: true }) : new HttpError(400, err.message);
+    if (err.kind === 'binary') return new HttpError(500, err.message, { close: true });
+    return new HttpError(err.kind === 'encoding' ? 415 : 400, err.message);
   }
   if (err instanceof multer.MulterError) {
     return new HttpError(err.code === 'LIMIT_FILE_SIZE' ? 413 : 400, `multipart: ${err.message}`);

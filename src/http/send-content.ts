@@ -19,12 +19,26 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
     res.status(200).end();
     return;
   }
+  const range = res.req.headers.range;
+  if (range !== undefined) res.req.headers.range = clampSuffixRanges(range, node.bytes);
   res.sendFile(
     blobs.pathOf(node.blobId),
     { etag: false, lastModified: false, cacheControl: false, dotfiles: 'allow', acceptRanges: true },
     (err?: Error) => {
       if (err && !res.headersSent) next(err);
     },
+  );
+}
+
+/**
+ * RFC 9110 14.1.3: a suffix range longer than the representation selects all of it. range-parser
+ * (1.3.0, the newest, used by send) answers 416 for it, so "bytes=-100" on 59 bytes becomes "bytes=0-".
+ * An empty file keeps its 416: no suffix of it is satisfiable.
+ */
+export function clampSuffixRanges(header: string, size: number): string {
+  if (size === 0) return header;
+  return header.replace(/([=,]\s*)-(\d+)(?=\s*(?:,|$))/g, (whole, lead: string, digits: string) =>
+    Number(digits) > size ? `${lead}0-` : whole,
   );
 }
 

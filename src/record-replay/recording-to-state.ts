@@ -3,6 +3,7 @@ import type { NodeKind, NodeRecord } from '../storage/schema.js';
 import { hrefOf, parseXml, textOf, type XmlNode, type XmlValue } from '../xml/codec.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { boundaryOf, mediaTypeOf } from './normalise.js';
+import { fileFromMultipart } from './recorded-multipart.js';
 
 /** One object as the recording shows it at its end. */
 export interface RecordedObject {
@@ -18,6 +19,8 @@ export interface RecordedObject {
   /** The size listings and entities showed (for a file whose content the recording never read). */
   bytes?: number;
   tags: string[];
+  /** Key -> value; '' for a key the recording lists but never shows the value of. */
+  metadata: Record<string, string>;
   deleted: boolean;
 }
 
@@ -31,7 +34,16 @@ const LINK = /\/v2\/(containers|files)\/([^/?#"\s<]+)/;
 
 function idOfLink(href: string | undefined): { kind: NodeKind; id: string } | undefined {
   const m = LINK.exec(href ?? '');
-  return m ? { kind: m[1] === 'containers' ? 'container' : 'file', id: decodeURIComponent(m[2]!) } : undefined;
+  return m ? { kind: m[1] === 'containers' ? 'container' : 'file', id: decoded(m[2]!) } : undefined;
+}
+
+/** A percent-decoded path segment; a badly encoded one (a recording from elsewhere) stays as it is. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function xmlOf(body: Buffer): XmlNode | undefined {
@@ -47,8 +59,9 @@ const truthy = (v: string | undefined): boolean | undefined => (v === undefined 
 
 /**
  * What a recording shows of each user's tree at its end: containers and files (ids as recorded),
- * names, parents, types, public flags, tags and contents, read from entry documents, entities,
- * listings, creates (XML and multipart), content writes and reads, renames, moves and deletes.
+ * names, parents, types, public flags, tags, metadata and contents, read from entry documents,
+ * entities, listings, creates (XML and multipart), content writes (whole and Content-Range blocks)
+ * and reads, tag and metadata listings, reads and writes, renames, moves and deletes.
  */
 export function recordingToState(recording: Recording): RecordedTree {
   const tree: RecordedTree = { roots: new Map(), objects: new Map() };
@@ -59,7 +72,7 @@ export function recordingToState(recording: Recording): RecordedTree {
 function object(tree: RecordedTree, user: string, kind: NodeKind, id: string): RecordedObject {
   let o = tree.objects.get(id);
   if (!o) {
-    o = { id, kind, user, tags: [], deleted: false };
+    o = { id, kind, user, tags: [], metadata: {}, deleted: false };
     tree.objects.set(id, o);
   }
   return o;
@@ -77,6 +90,38 @@ function applyFields(o: RecordedObject, entity: XmlNode | undefined): void {
   if (pub !== undefined) o.public = pub;
   const parent = idOfLink(hrefOf(entity['parent']));
   if (parent && o.parentId !== null) o.parentId = parent.id === o.id ? null : parent.id;
+  // Depth 2: the metadata link holds one metadata-item link per key (values are not in the entity).
+  const metadata = entity['metadata'];
+  if (metadata && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    for (const item of asArray(metadata['metadata-item'])) learnKey(o, keyOfItem(item));
+  }
+}
+
+function learnKey(o: RecordedObject, key: string | undefined): void {
+  if (key !== undefined && !Object.hasOwn(o.metadata, key)) o.metadata[key] = '';
+}
+
+/** A metadata-item's key: its <name>, else the last segment of its link. */
+function keyOfItem(item: XmlValue): string | undefined {
+  const name = item && typeof item === 'object' && !Array.isArray(item) ? textOf(item['name']) : undefined;
+  if (name !== undefined) return name;
+  const href = hrefOf(item);
+  return href ? decoded(href.replace(/[?#].*$/, '').split('/').pop() ?? '') || undefined : undefined;
+}
+
+/** A tag link's name: its <name>, else the segment after /tags/. */
+function tagOfItem(item: XmlValue): string | undefined {
+  const name = item && typeof item === 'object' && !Array.isArray(item) ? textOf(item['name']) : undefined;
+  if (name !== undefined) return name;
+  const m = /\/tags\/([^/?#]+)/.exec(hrefOf(item) ?? '');
+  return m ? decoded(m[1]!) : undefined;
+}
+
+/** A listing shows every item when it is not a page of a longer one. */
+function isWhole(list: XmlNode): boolean {
+  const count = list['@_count'];
+  const total = list['@_total'];
+  return count === undefined || total === undefined || String(count) === String(total);
 }
 
 function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
@@ -87,6 +132,20 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
   const resXml = () => xmlOf(e.response.body);
   const reqXml = () => xmlOf(e.request.body);
 
+  const tagObjects = /^\/v2\/tags\/([^/?#]+)\/objects/.exec(path);
+  if (method === 'GET' && tagObjects) {
+    const tag = decoded(tagObjects[1]!);
+    const list = resXml()?.['file-list'] as XmlNode | undefined;
+    for (const kind of ['container', 'file'] as const) {
+      for (const item of asArray(list?.[kind])) {
+        const tagged = idOfLink(hrefOf(item));
+        if (!tagged) continue;
+        const t = object(tree, user, kind, tagged.id);
+        if (!t.tags.includes(tag)) t.tags.push(tag);
+      }
+    }
+    return;
+  }
   if (method === 'GET' && /^\/v2\/?$/.test(path)) {
     const root = idOfLink(hrefOf((resXml()?.['cloud'] as XmlNode | undefined)?.['rootContainer']));
     if (root) {
@@ -112,7 +171,7 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
       }
     }
   } else if (method === 'POST' && rest === '/contents') readCreate(tree, e, user, target.id);
-  else if (method === 'PUT' && rest === '/content' && !headerValue(e.request.headers, 'content-range')) o.content = e.request.body;
+  else if (method === 'PUT' && rest === '/content') writeContent(o, e);
   else if (method === 'GET' && /^\/content(\/[^/]+)?$/.test(rest) && e.response.status === 200) o.content = e.response.body;
   else if (method === 'PUT' && rest === '') applyFields(o, reqXml()?.[target.kind] as XmlNode | undefined);
   else if (method === 'DELETE' && rest === '') o.deleted = true;
@@ -120,9 +179,44 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
     const tag = textOf((reqXml()?.['tag'] as XmlNode | undefined)?.['name']);
     if (tag && !o.tags.includes(tag)) o.tags.push(tag);
   } else if (method === 'PUT' && rest.startsWith('/tags/')) {
-    const tag = decodeURIComponent(rest.slice('/tags/'.length));
+    const tag = decoded(rest.slice('/tags/'.length));
     if (!o.tags.includes(tag)) o.tags.push(tag);
+  } else if (method === 'DELETE' && rest.startsWith('/tags/')) {
+    const tag = decoded(rest.slice('/tags/'.length));
+    o.tags = o.tags.filter((t) => t !== tag);
+  } else if (method === 'GET' && rest === '/tags') {
+    const list = resXml()?.['tags'] as XmlNode | undefined;
+    if (!list || typeof list !== 'object') return;
+    const listed = asArray(list['tag']).map(tagOfItem).filter((t): t is string => t !== undefined);
+    o.tags = isWhole(list) ? listed : [...new Set([...o.tags, ...listed])];
+  } else if (method === 'GET' && rest === '/metadata') {
+    const list = resXml()?.['metadata'] as XmlNode | undefined;
+    if (!list || typeof list !== 'object') return;
+    const keys = asArray(list['metadata-item']).map(keyOfItem).filter((k): k is string => k !== undefined);
+    if (isWhole(list)) for (const key of Object.keys(o.metadata)) if (!keys.includes(key)) delete o.metadata[key];
+    for (const key of keys) learnKey(o, key);
+  } else if (rest.startsWith('/metadata/')) {
+    const key = decoded(rest.slice('/metadata/'.length));
+    if (method === 'PUT') o.metadata[key] = e.request.body.toString('utf8');
+    else if (method === 'GET' && e.response.status === 200) o.metadata[key] = e.response.body.toString('utf8');
+    else if (method === 'DELETE') delete o.metadata[key];
   }
+}
+
+/** A whole new content, or with Content-Range a block written at its offset (bytes before it unknown: zeros). */
+function writeContent(o: RecordedObject, e: Exchange): void {
+  const range = headerValue(e.request.headers, 'content-range');
+  if (range === undefined) {
+    o.content = e.request.body;
+    return;
+  }
+  const m = /^\s*bytes\s+(\d+)-\d+\/(?:\d+|\*)\s*$/i.exec(range);
+  if (!m) return;
+  const offset = Number(m[1]);
+  const block = e.request.body;
+  const old = o.content ?? Buffer.alloc(0);
+  const head = old.length >= offset ? old.subarray(0, offset) : Buffer.concat([old, Buffer.alloc(offset - old.length)]);
+  o.content = Buffer.concat([head, block, old.subarray(Math.min(old.length, offset + block.length))]);
 }
 
 function readCreate(tree: RecordedTree, e: Exchange, user: string, parentId: string): void {
@@ -131,35 +225,12 @@ function readCreate(tree: RecordedTree, e: Exchange, user: string, parentId: str
   const o = object(tree, user, created.kind, created.id);
   o.parentId = parentId;
   const contentType = headerValue(e.request.headers, 'content-type');
-  const boundary = boundaryOf(contentType);
-  if (boundary) {
-    const part = fileFromMultipart(e.request.body, boundary);
+  if (boundaryOf(contentType)) {
+    const part = fileFromMultipart(e.request.body, contentType!);
     if (part) Object.assign(o, part);
     return;
   }
   if (mediaTypeOf(contentType).endsWith('+xml')) applyFields(o, xmlOf(e.request.body)?.[created.kind] as XmlNode | undefined);
-}
-
-/** The first part with a filename: its last path segment, its type and bytes. */
-export function fileFromMultipart(body: Buffer, boundary: string): { name: string; mimeType?: string; content: Buffer } | undefined {
-  const delimiter = Buffer.from(`--${boundary}`, 'latin1');
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const next = body.indexOf(delimiter, at + delimiter.length);
-    if (next < 0) return undefined;
-    const part = body.subarray(at + delimiter.length + 2, next - 2);
-    const headEnd = part.indexOf('\r\n\r\n');
-    if (headEnd >= 0) {
-      const head = part.subarray(0, headEnd).toString('utf8');
-      const filename = /filename="([^"]*)"/i.exec(head)?.[1];
-      if (filename !== undefined) {
-        const type = /content-type:\s*([^\r\n]*)/i.exec(head)?.[1]?.trim();
-        return { name: filename.split(/[\\/]/).pop() ?? filename, ...(type && { mimeType: type }), content: part.subarray(headEnd + 4) };
-      }
-    }
-    at = next;
-  }
-  return undefined;
 }
 
 /**
@@ -186,6 +257,7 @@ export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree
       const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
       const node = blankNode(o.id, o.kind, user, o.name ?? o.id, parentId, now);
       node.tags = [...o.tags];
+      node.metadata = { ...o.metadata };
       if (o.kind === 'file') {
         // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
         const blob = await store.blobs.put(o.content ?? Buffer.alloc(o.bytes ?? 0));

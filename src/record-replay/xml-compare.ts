@@ -1,19 +1,27 @@
-import { XMLParser } from 'fast-xml-parser';
+import { decodeEntities, parseOrderedXml } from '../xml/parser.js';
 
 /** Elements whose text is a Unix time: compared as "a number", never by value. */
 const TIMESTAMPS = ['created', 'modified', 'accessed', 'recycleddate'];
 
 type Ordered = Array<Record<string, unknown>>;
 
-// Order-preserving on purpose: structural comparison must see element order, which the codec drops.
-const ordered = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false, trimValues: true });
-
+/** The project's one (order-preserving) parser; undefined when the text is not XML we read. */
 export function parseOrdered(text: string): Ordered | undefined {
   if (!text.trimStart().startsWith('<')) return undefined;
   try {
-    return ordered.parse(text) as Ordered;
+    return parseOrderedXml(text);
   } catch {
     return undefined;
+  }
+}
+
+/** Text as a reader sees it: references decoded, layout whitespace around it ignored. */
+function textOf(nodes: Ordered): string {
+  const raw = nodes.filter((n) => nameOf(n) === '#text').map((n) => String(n['#text'])).join('');
+  try {
+    return decodeEntities(raw).trim();
+  } catch {
+    return raw.trim();
   }
 }
 
@@ -32,10 +40,10 @@ function nameOf(node: Record<string, unknown>): string {
 }
 
 function walk(a: Ordered, b: Ordered, path: string, out: string[], limit: number): void {
-  const ea = a.filter((n) => nameOf(n) !== '#text');
-  const eb = b.filter((n) => nameOf(n) !== '#text');
-  const ta = a.filter((n) => nameOf(n) === '#text').map((n) => String(n['#text'])).join('');
-  const tb = b.filter((n) => nameOf(n) === '#text').map((n) => String(n['#text'])).join('');
+  const ea = a.filter((n) => !nameOf(n).startsWith('#'));
+  const eb = b.filter((n) => !nameOf(n).startsWith('#'));
+  const ta = textOf(a);
+  const tb = textOf(b);
   const leaf = path.split('/').pop()?.replace(/\[\d+\]$/, '') ?? '';
   if (TIMESTAMPS.includes(leaf)) {
     if (!/^\d+$/.test(ta) || !/^\d+$/.test(tb)) push(out, limit, `${path}: expected a timestamp, got "${tb}" (recorded "${ta}")`);
@@ -57,7 +65,7 @@ function walk(a: Ordered, b: Ordered, path: string, out: string[], limit: number
     const attrsB = (y[':@'] ?? {}) as Record<string, string>;
     for (const attr of new Set([...Object.keys(attrsA), ...Object.keys(attrsB)])) {
       if (attrsA[attr] !== attrsB[attr]) {
-        push(out, limit, `${here}/${attr}: expected ${show(attrsA[attr])}, got ${show(attrsB[attr])}`);
+        push(out, limit, `${here}/@${attr}: expected ${show(attrsA[attr])}, got ${show(attrsB[attr])}`);
       }
     }
     walk(x[name] as Ordered, y[name] as Ordered, here, out, limit);

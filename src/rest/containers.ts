@@ -58,7 +58,7 @@ export function containersRouter(store: CloudStore): Router {
       const filter = nameFilterOf(req);
       const all = store.children(user, param(req, 'id')).filter((n) => !filter || filter(n.name));
       const page = pageOf(req, all);
-      const view = { ...page, items: page.items.map((n) => itemView(store, n)) };
+      const view = { ...page, items: page.items.map((n) => itemView(store, n, depthOf(req))) };
       sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
     })
     .post(async (req, res) => createInContainer(store, req, res))

@@ -7,6 +7,7 @@ import { parseContentRangeOffset, sendContent } from '../http/send-content.js';
 import {
   MEDIA,
   bodyBuffer,
+  depthOf,
   parentIdFrom,
   linksOf,
   mediaTypeOf,
@@ -17,6 +18,7 @@ import {
   userOf,
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
+import { metadataKeysAt } from './views.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (rows 5 and 6). */
 export function filesRouter(store: CloudStore): Router {
@@ -24,7 +26,10 @@ export function filesRouter(store: CloudStore): Router {
 
   router
     .route('/files/:id')
-    .get((req, res) => sendXml(res, MEDIA.file, fileEntity(store.get(userOf(res), param(req, 'id'), 'file'), linksOf(res))))
+    .get((req, res) => {
+      const node = store.get(userOf(res), param(req, 'id'), 'file');
+      sendXml(res, MEDIA.file, fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req))));
+    })
     .put(readEntityBody, async (req, res) => {
       if (mediaTypeOf(req) !== MEDIA.file) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.file]);
       const info = parseFileInfo(bodyBuffer(req));

@@ -15,6 +15,7 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
     throw badRequest('multipart/form-data needs a boundary parameter in Content-Type');
   }
   const created: NodeRecord[] = [];
+  let storeFailure: unknown;
   const engine: multer.StorageEngine = {
     _handleFile(_req, file, done) {
       const name = baseName(file.originalname);
@@ -23,7 +24,10 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
         .then((node) => {
           created.push(node);
           done(null, { size: node.bytes });
-        }, done);
+        }, (err: unknown) => {
+          storeFailure = err;
+          done(err);
+        });
     },
     _removeFile(_req, _file, done) {
       const node = created.pop();
@@ -33,8 +37,18 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
   };
   // Browsers and most clients send raw UTF-8 filenames without an RFC 5987 charset.
   const upload = multer({ storage: engine, defParamCharset: 'utf8', limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();
-  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(asRequestError(err, storeFailure)) : resolve())));
   const node = created[0];
   if (!node) throw badRequest('the multipart body has no file part (a part with a filename)');
   return node;
+}
+
+/**
+ * Busboy's parse errors ("Malformed part header": too many header lines in a part, a NUL in one) are
+ * the request's fault: 400. Errors of the store and multer's own limit errors keep their meaning.
+ */
+function asRequestError(err: unknown, storeFailure: unknown): unknown {
+  if (err === storeFailure || err instanceof multer.MulterError || !(err instanceof Error)) return err;
+  if (typeof (err as { status?: unknown }).status === 'number') return err;
+  return badRequest(`multipart: ${err.message}`);
 }

@@ -80,7 +80,12 @@ export function idFromHref(href: string | undefined, kind: 'containers' | 'files
     return undefined;
   }
   const match = new RegExp(`/v2/${kind}/([^/]+)(?:/contents)?/?$`).exec(path);
-  return match ? decodeURIComponent(match[1]!) : undefined;
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return undefined; // bad percent-encoding (URIError) names no object: the caller's 400
+  }
 }
 
 /** The container a <parent xlink:href> names (a move), or undefined when the entity has no parent link. */

@@ -27,7 +27,7 @@ export function tagsRouter(store: CloudStore): Router {
     .route('/tags/:name/objects')
     .get((req, res) => {
       const page = pageOf(req, store.annotations.taggedWith(userOf(res), req.params.name));
-      const view = { ...page, items: page.items.map((n) => itemView(store, n)) };
+      const view = { ...page, items: page.items.map((n) => itemView(store, n, depthOf(req))) };
       sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
     })
     .all(only('GET'));

@@ -7,13 +7,23 @@ import type { AccountView, ContainerView, ItemView, Page } from '../xml/entities
 
 const INT32_MAX = 2 ** 31 - 1;
 
-export function itemView(store: CloudStore, node: NodeRecord): ItemView {
-  return { node, bytes: node.kind === 'container' ? store.tree.subtreeBytes(node.id) : node.bytes };
+/** At X-Cloud-Depth 2 an entity lists its metadata keys (as metadata-item links); below, none. */
+export function metadataKeysAt(node: NodeRecord, depth: number): string[] | undefined {
+  return depth >= 2 ? Object.keys(node.metadata).sort() : undefined;
 }
 
+export function itemView(store: CloudStore, node: NodeRecord, depth = 0): ItemView {
+  const bytes = node.kind === 'container' ? store.tree.subtreeBytes(node.id) : node.bytes;
+  return { node, bytes, metadataKeys: metadataKeysAt(node, depth) };
+}
+
+/** With `contents` (depth 2), the children inline, each with its metadata keys, and the container's own keys. */
 export function containerView(store: CloudStore, node: NodeRecord, contents?: Page<NodeRecord>): ContainerView {
   const view: ContainerView = { node, bytes: store.tree.subtreeBytes(node.id) };
-  if (contents) view.contents = { ...contents, items: contents.items.map((n) => itemView(store, n)) };
+  if (contents) {
+    view.contents = { ...contents, items: contents.items.map((n) => itemView(store, n, 2)) };
+    view.metadataKeys = metadataKeysAt(node, 2);
+  }
   return view;
 }
 

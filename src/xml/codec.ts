@@ -1,51 +1,60 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { decodeEntities, elementNameOf, parseOrderedXml, type OrderedNode } from './parser.js';
 
-/** The one fast-xml-parser configuration of the project: attributes as "@_name", text kept as strings. */
+export { XmlSyntaxError, parseChecked } from './parser.js';
+
+/** REST entities as plain objects: attributes as "@_name", repeated elements as arrays, text as strings. */
 export const ATTR = '@_';
 export const XLINK_NS = 'http://www.w3.org/1999/xlink';
 
 export type XmlNode = { [key: string]: XmlValue };
 export type XmlValue = string | number | boolean | XmlNode | XmlValue[] | undefined;
 
-export class XmlSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'XmlSyntaxError';
-  }
-}
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: ATTR,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  // Only the five predefined entities: a DOCTYPE is refused before parsing, so none can be declared.
-  processEntities: true,
-  htmlEntities: false,
-});
-
-
 /**
- * Refuses DOCTYPE and entity declarations (entity bombs, XXE) and malformed XML, then parses with
- * `parse`; a parser limit (such as its nesting depth) is reported as a syntax error too, not a crash.
+ * Parses XML text into plain objects ("@_name" attributes). Text is kept exactly as sent (spaces
+ * around a name are part of it); whitespace between child elements is layout and dropped. DOCTYPE and
+ * entity declarations are refused; character references are decoded.
  */
-export function parseChecked<T>(text: string, parse: (text: string) => T): T {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlSyntaxError('DOCTYPE and entity declarations are not accepted');
-  const verdict = XMLValidator.validate(text);
-  if (verdict !== true) {
-    throw new XmlSyntaxError(`malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`);
-  }
-  try {
-    return parse(text);
-  } catch (err) {
-    throw new XmlSyntaxError(`malformed XML: ${(err as Error).message}`);
-  }
+export function parseXml(text: string): XmlNode {
+  return childrenToObject(parseOrderedXml(text)) ?? {};
 }
 
-/** Parses XML text into plain objects ("@_name" attributes); see parseChecked for what is refused. */
-export function parseXml(text: string): XmlNode {
-  return parseChecked(text, (t) => parser.parse(t) as XmlNode);
+/** An element's content: a string when it holds text only, else an object of its children. */
+function childrenToObject(children: OrderedNode[]): XmlNode | undefined {
+  const out: XmlNode = {};
+  let hasElements = false;
+  for (const child of children) {
+    const name = elementNameOf(child);
+    if (name === undefined) continue;
+    hasElements = true;
+    const value = elementValue(child, name);
+    const existing = out[name];
+    if (existing === undefined) out[name] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[name] = [existing, value];
+  }
+  return hasElements ? out : undefined;
+}
+
+function elementValue(node: OrderedNode, name: string): XmlValue {
+  const children = (node[name] ?? []) as OrderedNode[];
+  const attrs = Object.entries((node[':@'] ?? {}) as Record<string, string>);
+  const elements = childrenToObject(children);
+  const text = elements ? undefined : textOfChildren(children);
+  if (attrs.length === 0) return elements ?? text;
+  const out: XmlNode = {};
+  for (const [key, raw] of attrs) out[`${ATTR}${key}`] = decodeEntities(raw);
+  if (elements) Object.assign(out, elements);
+  else if (text !== '') out['#text'] = text;
+  return out;
+}
+
+function textOfChildren(children: OrderedNode[]): string {
+  let text = '';
+  for (const child of children) {
+    if ('#text' in child) text += decodeEntities(String(child['#text']));
+    else if ('#cdata' in child) for (const part of child['#cdata'] as OrderedNode[]) text += String(part['#text'] ?? '');
+  }
+  return text;
 }
 
 /**
@@ -111,24 +120,4 @@ export function hrefOf(value: XmlValue): string | undefined {
     if (key.startsWith(ATTR) && (key === `${ATTR}href` || key.endsWith(':href')) && typeof v === 'string') return v;
   }
   return undefined;
-}
-
-/**
- * Bytes that cannot be an XML entity: not UTF-8, or control characters XML forbids.
- * The real service answered such a body under an XML media type with 500 and a closed connection.
- */
-export function looksBinary(body: Buffer): boolean {
-  if (body.length === 0) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(body.toString('latin1'))) return true;
-  return !isUtf8(body);
-}
-
-function isUtf8(body: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(body);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -10,10 +10,13 @@ export interface ContainerView {
   bytes: number;
   /** With X-Cloud-Depth 2, the container's children inline. */
   contents?: Page<ItemView>;
+  /** With X-Cloud-Depth 2, the metadata keys, one metadata-item link each. */
+  metadataKeys?: string[];
 }
 export interface ItemView {
   node: NodeRecord;
   bytes: number;
+  metadataKeys?: string[];
 }
 export interface Page<T> {
   items: T[];
@@ -40,6 +43,16 @@ const pageAttrs = (page: Page<unknown>): XmlNode => ({
   [`${ATTR}total`]: page.total,
 });
 
+/**
+ * The metadata link; at depth 2 it holds one metadata-item link per key, as the real service wrote it
+ * (test/fixtures/rest/depth-2-file-metadata.xml) and the Java client reads keys from.
+ */
+function metadataLink(self: string, keys: string[] | undefined): XmlNode {
+  const href = `${self}/metadata`;
+  if (!keys?.length) return link(href);
+  return link(href, { 'metadata-item': keys.map((key) => link(`${href}/${encodeURIComponent(key)}`)) });
+}
+
 function commonFields(node: NodeRecord): XmlNode {
   return {
     name: node.name,
@@ -63,12 +76,12 @@ export function containerFields(view: ContainerView, links: Links): XmlNode {
     bytes: view.bytes,
     contents,
     tags: link(`${links.container(node.id)}/tags`),
-    metadata: link(`${links.container(node.id)}/metadata`),
+    metadata: metadataLink(links.container(node.id), view.metadataKeys),
     parent: link(links.container(node.parentId ?? node.id)),
   };
 }
 
-export function fileFields(node: NodeRecord, links: Links): XmlNode {
+export function fileFields(node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode {
   const self = links.file(node.id);
   return {
     ...commonFields(node),
@@ -79,7 +92,7 @@ export function fileFields(node: NodeRecord, links: Links): XmlNode {
     parent: link(links.container(node.parentId ?? node.id)),
     permissions: link(`${self}/permissions`),
     tags: link(`${self}/tags`),
-    metadata: link(`${self}/metadata`),
+    metadata: metadataLink(self, metadataKeys),
     thumbnail: link(`${self}/thumbnail`),
   };
 }
@@ -94,7 +107,7 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'w
   for (const item of items) {
     const { node } = item;
     const href = links.resource(node.kind, node.id);
-    const fields = node.kind === 'container' ? containerFields({ node, bytes: item.bytes }, links) : fileFields(node, links);
+    const fields = node.kind === 'container' ? containerFields(item, links) : fileFields(node, links, item.metadataKeys);
     const element =
       shape === 'link' ? link(href) : shape === 'wrapped' ? link(href, { [node.kind]: fields }) : link(href, fields);
     (node.kind === 'container' ? containers : files).push(element);
@@ -108,7 +121,8 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'w
 export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
   rootElement('container', containerFields(view, links));
 
-export const fileEntity = (node: NodeRecord, links: Links): XmlNode => rootElement('file', fileFields(node, links));
+export const fileEntity = (node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode =>
+  rootElement('file', fileFields(node, links, metadataKeys));
 
 export const fileListEntity = (page: Page<ItemView>, links: Links, depth: number): XmlNode =>
   rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, depth >= 1 ? 'wrapped' : 'link') });

@@ -1,10 +1,10 @@
-import { XMLParser } from 'fast-xml-parser';
-import { XmlSyntaxError, escapeXml, parseChecked } from './codec.js';
+import { escapeXml } from './codec.js';
+import { XmlSyntaxError, decodeEntities, elementNameOf as elementName, parseOrderedXml, type OrderedNode as Ordered } from './parser.js';
 
 /**
  * Namespace-aware XML for WebDAV bodies: prefixes vary between clients ("D:", "d:", a default
  * namespace), so elements are matched by (namespace URI, local name), never by prefix.
- * Built on the project's fast-xml-parser (ordered mode), with namespaces resolved here.
+ * Built on the project's one fast-xml-parser configuration (parser.ts), with namespaces resolved here.
  */
 export interface XmlElement {
   ns: string;
@@ -22,31 +22,11 @@ export type XmlChild = XmlElement | string;
 export const DAV_NS = 'DAV:';
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
-type Ordered = Record<string, unknown>;
-
-const orderedParser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: false, // decoded below: only XML's five entities and character references
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  commentPropName: '#comment',
-  cdataPropName: '#cdata',
-});
-
 /** Parses a body into an element tree with resolved namespaces; refuses DOCTYPE and bad namespaces. */
 export function parseNamespacedXml(text: string): XmlElement {
-  const top = parseChecked(text, (t) => orderedParser.parse(t) as Ordered[]).filter((n) => elementName(n) !== undefined);
+  const top = parseOrderedXml(text).filter((n) => elementName(n) !== undefined);
   if (top.length !== 1) throw new XmlSyntaxError('an XML document needs exactly one root element');
   return toElement(top[0]!, new Map([['xml', XML_NS]]));
-}
-
-function elementName(node: Ordered): string | undefined {
-  return Object.keys(node).find((k) => k !== ':@' && !k.startsWith('#'));
 }
 
 function toElement(node: Ordered, inScope: Map<string, string>): XmlElement {
@@ -85,23 +65,6 @@ function resolve(qname: string, scope: Map<string, string>, isElement: boolean):
   const ns = scope.get(prefix);
   if (ns === undefined) throw new XmlSyntaxError(`undeclared namespace prefix "${prefix}"`);
   return [ns, qname.slice(colon + 1)];
-}
-
-const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos|[^;\s]*);?/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(ENTITY, (whole, ref: string) => {
-    if (!whole.endsWith(';')) throw new XmlSyntaxError(`bare "&" in XML text`);
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      if (!Number.isFinite(code) || code < 1 || code > 0x10ffff) throw new XmlSyntaxError(`bad character reference &${ref};`);
-      return String.fromCodePoint(code);
-    }
-    const named = NAMED[ref];
-    if (named === undefined) throw new XmlSyntaxError(`unknown entity &${ref};`);
-    return named;
-  });
 }
 
 /** The element children, skipping text (whitespace between elements). */

@@ -1,14 +1,7 @@
-import { XmlSyntaxError, hrefOf, looksBinary, parseXml, textOf, type XmlNode } from './codec.js';
+import { XmlSyntaxError, hrefOf, parseXml, textOf, type XmlNode } from './codec.js';
+import { EntityError, decodeEntityText } from './entity-text.js';
 
-/** Why a request entity was refused: 'binary' bodies got a 500 from the real service, the rest are 400s. */
-export class EntityError extends Error {
-  readonly kind: 'binary' | 'malformed' | 'invalid';
-  constructor(kind: 'binary' | 'malformed' | 'invalid', message: string) {
-    super(message);
-    this.name = 'EntityError';
-    this.kind = kind;
-  }
-}
+export { EntityError } from './entity-text.js';
 
 export interface ContainerInfo {
   name?: string;
@@ -21,10 +14,9 @@ export interface FileInfoEntity {
   parentHref?: string;
 }
 
-/** Decodes a body sent under an XML media type and returns the fields of its root element. */
+/** Decodes a body sent under an XML media type (in its declared encoding) and returns the fields of its root element. */
 export function parseEntity(body: Buffer, root: string): XmlNode {
-  if (looksBinary(body)) throw new EntityError('binary', 'the request body is binary, not an XML entity');
-  const text = body.toString('utf8').replace(/^\uFEFF/, '');
+  const text = decodeEntityText(body);
   if (text.trim() === '') throw new EntityError('invalid', `expected a ${root} entity, got an empty body`);
   let doc: XmlNode;
   try {

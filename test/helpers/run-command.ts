@@ -16,6 +16,8 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits without reading stdin (git rev-parse) makes this write EPIPE: its exit code tells.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

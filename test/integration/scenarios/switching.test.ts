@@ -70,11 +70,11 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
       body: '<container><name>made</name></container>',
     });
     expect(created.status).toBe(201);
-    expect(await getText(`${mock.url}/dav/made`)).toMatch(/^200/);
+    expect(await getText(`${mock.url}/dav/made/`)).toMatch(/^200/);
     expect(mock.requests().length).toBe(2);
     await mock.reset();
     expect(mock.requests()).toEqual([]);
-    expect(await getText(`${mock.url}/dav/made`)).toMatch(/^404/);
+    expect(await getText(`${mock.url}/dav/made/`)).toMatch(/^404/);
   });
 
   it('requests() journals method, path, status, outcome, fault and user, with credentials removed', async () => {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EntityError, parseBoolean, parseContainerInfo, parseFileInfo, parseTagInfo } from '../../../src/xml/requests.js';
-import { looksBinary } from '../../../src/xml/codec.js';
 
 const buf = (s: string) => Buffer.from(s, 'utf8');
 
 describe('request entity parsing', () => {
   it.each([
     ['<file><name>a</name><mime_type>text/plain</mime_type><public>false</public></file>', { name: 'a', mimeType: 'text/plain', public: false }],
-    ['<file><name> spaced </name><public>True</public></file>', { name: 'spaced', public: true }],
+    ['<file><name> spaced </name><public>True</public></file>', { name: ' spaced ', public: true }],
     ['\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<file>\n  <name>bom</name>\n</file>', { name: 'bom' }],
     ['<file xmlns:x="http://www.w3.org/1999/xlink"><name>m</name><parent x:href="http://h/v2/containers/P"/></file>', { name: 'm', parentHref: 'http://h/v2/containers/P' }],
   ])('parses file-info %s', (xml, expected) => {
@@ -30,9 +29,9 @@ describe('request entity parsing', () => {
   });
 
   it('classifies non-UTF-8 or control-character bodies as binary', () => {
-    expect(looksBinary(Buffer.from([0x3c, 0x00, 0x3e]))).toBe(true);
-    expect(looksBinary(Buffer.from([0xff, 0xfe, 0xfd]))).toBe(true);
-    expect(looksBinary(buf('<tag><name>héllo</name></tag>\r\n\t'))).toBe(false);
+    expect(() => parseTagInfo(Buffer.from([0x3c, 0x00, 0x3e]))).toThrow(/binary/);
+    expect(() => parseTagInfo(Buffer.from([0xff, 0xfe, 0xfd]))).toThrow(/binary/);
+    expect(parseTagInfo(buf('<tag><name>héllo</name></tag>\r\n\t'))).toEqual({ name: 'héllo' });
     expect(() => parseTagInfo(Buffer.from([0, 1, 2, 3]))).toThrow(/binary/);
   });
 
