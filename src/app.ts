@@ -112,7 +112,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     close: async () => {
       scenarios.close();
       await mode.close();
-      await store.blobs.close();
+      await store.close();
     },
     onCheckContinue: mode.onCheckContinue,
   };
@@ -123,7 +123,7 @@ async function runtimeOrRelease(store: CloudStore, build: () => Promise<Scenario
   try {
     return await build();
   } catch (err) {
-    await store.blobs.close();
+    await store.close();
     throw err;
   }
 }

@@ -1,37 +1,67 @@
 import { CloudStore } from './domain/cloud-store.js';
+import type { StateBuilder } from './domain/state-builder.js';
 import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
-import { openMetadataDb } from './storage/metadata-store.js';
+import type { StatePersistence } from './storage/persistence.js';
+import { openWholeDocument } from './storage/whole-document.js';
 
 /** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
 export interface SeedPlan {
   users: string[];
-  tree?: (store: CloudStore, user: string) => Promise<void>;
+  tree?: (state: StateBuilder, user: string) => void;
 }
 
-/** Opens the store for the options: lowdb (memory or file) plus blobs beside it, orphans dropped. */
-export async function openStore(options: ResolvedOptions, plan: SeedPlan): Promise<CloudStore> {
-  const db = await openMetadataDb(options.data);
+/** The durable layer for the options: in memory, or the `--data` file. */
+export function openPersistence(options: ResolvedOptions): Promise<StatePersistence> {
+  return openWholeDocument(options.data);
+}
+
+/** Opens the store for the options: the state (memory or file) plus blobs beside it, orphans dropped. */
+export async function openStore(options: ResolvedOptions, plan: SeedPlan, persistence?: StatePersistence): Promise<CloudStore> {
+  persistence ??= await openPersistence(options);
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
-  const store = new CloudStore(db, blobs);
-  const fresh = store.users().length === 0;
-  const dropped = await blobs.sweep(store.tree.referencedBlobs());
-  if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
-  await seedUsers(store, plan, fresh);
-  return store;
-}
-
-/** Every planned user gets a root; a fresh state (or a reset) also gets the planned tree. */
-export async function seedUsers(store: CloudStore, plan: SeedPlan, fresh: boolean): Promise<void> {
-  for (const user of plan.users) {
-    const known = store.users().includes(user);
-    await store.ensureUser(user);
-    if (!known && fresh && plan.tree) await plan.tree(store, user);
+  try {
+    const { state, notes } = await persistence.load();
+    for (const note of notes) options.log(note);
+    const store = new CloudStore(state, persistence, blobs);
+    const dropped = await blobs.sweep(store.referencedBlobs());
+    if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
+    if (store.users().length === 0) await store.replaceState(await buildSeed(store, plan));
+    else for (const user of plan.users) await store.ensureUser(user);
+    return store;
+  } catch (err) {
+    await persistence.close().catch(() => undefined);
+    await blobs.close();
+    throw err;
   }
 }
 
-/** Back to the seed: empty state, then the planned users and trees. */
+/**
+ * The planned state built aside (every planned user with its tree), blobs written; nothing in the
+ * store changes. Throws (a bad seed name, a bad tag) with nothing left behind.
+ */
+export async function buildSeed(store: CloudStore, plan: SeedPlan): Promise<StateBuilder> {
+  const state = store.builder();
+  try {
+    for (const user of plan.users) {
+      state.addUser(user);
+      plan.tree?.(state, user);
+    }
+    await state.writeBlobs();
+    return state;
+  } catch (err) {
+    await state.discard();
+    throw err;
+  }
+}
+
+/** Back to the seed: the planned state is built aside, then swapped in whole; a refused seed changes nothing. */
 export async function resetStore(store: CloudStore, plan: SeedPlan): Promise<void> {
-  await store.clear();
-  await seedUsers(store, plan, true);
+  const built = await buildSeed(store, plan);
+  try {
+    await store.replaceState(built);
+  } catch (err) {
+    await built.discard();
+    throw err;
+  }
 }

@@ -109,7 +109,8 @@ function absoluteMode(mode: MockMode, baseDir: string): MockMode {
 
 /** "--user NAME:PASSWORD" into a users map; the password may contain colons. */
 export function parseUserSpec(specs: string[]): Record<string, string> {
-  const users: Record<string, string> = {};
+  // No prototype: "__proto__" and "constructor" are logins like any other.
+  const users = Object.create(null) as Record<string, string>;
   for (const spec of specs) {
     const colon = spec.indexOf(':');
     if (colon <= 0) throw new Error(`--user must be NAME:PASSWORD, got "${spec}"`);

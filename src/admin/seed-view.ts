@@ -49,7 +49,8 @@ async function seedNode(store: CloudStore, node: NodeRecord, inlineLimit: number
  * Passwords are not exported: give the logins with --user or the scenario's seed.users.
  */
 export async function seedView(store: CloudStore, scenario: string, inlineLimit = DEFAULT_INLINE_LIMIT): Promise<ScenarioDefinition> {
-  const trees: Record<string, SeedNode[]> = {};
+  // Logins are user-given keys ("__proto__" too).
+  const trees = Object.create(null) as Record<string, SeedNode[]>;
   for (const user of store.users()) {
     const root = store.root(user);
     trees[user] = await Promise.all(store.tree.children(root.id).map((n) => seedNode(store, n, inlineLimit)));
@@ -59,9 +60,6 @@ export async function seedView(store: CloudStore, scenario: string, inlineLimit 
 
 /** The live file with this id, in any user's tree, for exporting a fixture. */
 export function exportedFile(store: CloudStore, id: string): NodeRecord | undefined {
-  for (const user of store.users()) {
-    const found = store.liveNodesOf(user).find((n) => n.id === id && n.kind === 'file');
-    if (found) return found;
-  }
-  return undefined;
+  const node = store.tree.node(id);
+  return node?.kind === 'file' && store.tree.isLive(node) ? node : undefined;
 }

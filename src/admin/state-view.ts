@@ -11,13 +11,24 @@ export interface StateView {
   users: Record<string, { rootId: string; tree: StateNode[]; recycled: number }>;
 }
 
-function nodeView(store: CloudStore, node: NodeRecord): StateNode {
-  const common = { id: node.id, tags: [...node.tags], metadata: { ...node.metadata } };
-  if (node.kind === 'container') {
-    return { ...common, container: node.name, children: store.tree.children(node.id).map((n) => nodeView(store, n)) };
+/** The views of `nodes` and everything below them, built without recursion (trees may be deep). */
+function nodeViews(store: CloudStore, nodes: NodeRecord[]): StateNode[] {
+  const top: StateNode[] = [];
+  const work: Array<{ node: NodeRecord; into: StateNode[] }> = nodes.map((node) => ({ node, into: top })).reverse();
+  for (let item = work.pop(); item; item = work.pop()) {
+    const { node } = item;
+    const common = { id: node.id, tags: [...node.tags], metadata: { ...node.metadata } };
+    if (node.kind === 'container') {
+      const view = { ...common, container: node.name, children: [] as StateNode[] };
+      item.into.push(view);
+      const kids = store.tree.children(node.id);
+      for (let i = kids.length - 1; i >= 0; i--) work.push({ node: kids[i]!, into: view.children });
+    } else {
+      const { mimeType, bytes, version } = node;
+      item.into.push({ ...common, file: node.name, mimeType, bytes, version, public: node.public });
+    }
   }
-  const { mimeType, bytes, version } = node;
-  return { ...common, file: node.name, mimeType, bytes, version, public: node.public };
+  return top;
 }
 
 /** Every user's live tree, as JSON, for a test or a person to look at. */
@@ -27,7 +38,7 @@ export function stateView(store: CloudStore, scenario: string): StateView {
     const root = store.root(user);
     users[user] = {
       rootId: root.id,
-      tree: store.tree.children(root.id).map((n) => nodeView(store, n)),
+      tree: nodeViews(store, store.tree.children(root.id)),
       recycled: store.recycleBin.list(user).length,
     };
   }

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
-import type { WriteIntent } from '../domain/locks.js';
+import type { CloudStore, WriteContext } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import { contentEtag } from '../http/send-content.js';
 import type { NodeRecord } from '../storage/schema.js';
@@ -83,9 +82,17 @@ export function checkEntityTags(req: Request, node: NodeRecord | undefined): voi
   }
 }
 
-/** The If header, then the locks the write touches (423 unless their tokens were submitted). */
-export function checkWrite(store: CloudStore, req: Request, user: string, node: NodeRecord | undefined, intent: WriteIntent): Set<string> {
-  const tokens = checkIfHeader(store, req, user, node);
-  store.locks.assertCanWrite(intent, tokens);
-  return tokens;
+/**
+ * The request's conditions for a write to `names`: the If header (and with `entityTags` If-Match and
+ * If-None-Match) checked now, to refuse before a body streams, and again by the store at commit
+ * against the node there then. The store checks the locks, with the tokens submitted.
+ */
+export function writeContext(store: CloudStore, req: Request, user: string, names: string[], options: { entityTags?: boolean } = {}): WriteContext {
+  const check = (): Set<string> => {
+    const node = store.resolvePath(user, names);
+    const tokens = checkIfHeader(store, req, user, node);
+    if (options.entityTags) checkEntityTags(req, node);
+    return tokens;
+  };
+  return { tokens: check(), precondition: () => void check() };
 }

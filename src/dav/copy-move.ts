@@ -1,9 +1,7 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { copyDeadProps } from '../domain/dead-properties.js';
 import { HttpError, badRequest, notFoundError } from '../http/errors.js';
-import type { NodeRecord } from '../storage/schema.js';
-import { checkEntityTags, checkIfHeader, preconditionFailed } from './conditions.js';
+import { preconditionFailed, writeContext } from './conditions.js';
 import { namesOfUri } from './paths.js';
 import { baseOf, leafName, resolveNames, targetOf } from './target.js';
 
@@ -32,27 +30,11 @@ export async function copyOrMove(store: CloudStore, req: Request, res: Response,
   if (dest.node && store.tree.isWithin(node.id, dest.node.id)) throw new HttpError(409, 'the destination contains the source');
   if (dest.node && overwrite === 'F') throw preconditionFailed('Overwrite', 'the destination exists and Overwrite is F');
 
-  const tokens = checkIfHeader(store, req, user, node);
-  checkEntityTags(req, node);
-  store.locks.assertCanWrite(mode === 'move' ? { remove: node.id, members: [dest.parent.id] } : { members: [dest.parent.id] }, tokens);
-  if (dest.node) store.locks.assertCanWrite({ remove: dest.node.id }, tokens);
-
-  if (dest.node) await store.recycleBin.add(user, dest.node.id);
+  // One transaction each: an overwritten destination is recycled with the move or copy, and the
+  // store checks the locks (with the submitted tokens) and the conditions again at commit.
+  const ctx = { ...writeContext(store, req, user, source.names, { entityTags: true }), replaceId: dest.node?.id };
   const name = leafName(dest);
-  if (mode === 'move') {
-    await store.update(user, node.id, { name, parentId: dest.parent.id });
-    store.locks.releaseWithin(node.id);
-  } else {
-    await copyNode(store, user, node, depth === '0', dest.parent.id, name);
-  }
+  if (mode === 'move') await store.update(user, node.id, { name, parentId: dest.parent.id }, ctx);
+  else await store.copy(user, node.id, dest.parent.id, name, { ...ctx, shallow: depth === '0' });
   res.status(dest.node ? 204 : 201).end();
-}
-
-async function copyNode(store: CloudStore, user: string, node: NodeRecord, shallow: boolean, parentId: string, name: string): Promise<void> {
-  if (!shallow || node.kind === 'file') {
-    await store.copy(user, node.id, parentId, name);
-    return;
-  }
-  const created = await store.createContainer(user, parentId, name);
-  await copyDeadProps(store, user, node.id, created.id);
 }

@@ -4,7 +4,7 @@ import type { ActiveLock, LockDepth, LockScope } from '../domain/locks.js';
 import { HttpError, badRequest, notFoundError } from '../http/errors.js';
 import { elementsOf, isDav, serializeChildren } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
-import { checkIfHeader, preconditionFailed } from './conditions.js';
+import { checkIfHeader, preconditionFailed, writeContext } from './conditions.js';
 import { lockDiscoveryXml } from './lock-xml.js';
 import { DAV_XMLNS, XML_DECL, sendDavXml } from './multistatus.js';
 import { baseOf, leafName, targetOf } from './target.js';
@@ -44,23 +44,15 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
   const ownerEl = kids.find((k) => isDav(k, 'owner'));
   const depth = parseLockDepth(req.get('depth'));
 
-  const tokens = checkIfHeader(store, req, user, target.node);
-  let node = target.node;
-  let created = false;
-  if (!node) {
-    if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
-    store.locks.assertCanWrite({ members: [target.parent.id] }, tokens);
-    node = await store.createFile(user, target.parent.id, { name: leafName(target) });
-    created = true;
-  }
-  const granted = store.locks.create({
-    rootId: node.id,
-    owner: user,
-    scope: scope as LockScope,
-    depth: node.kind === 'file' ? '0' : depth,
-    ownerXml: ownerEl ? serializeChildren(ownerEl) : '',
-    timeout,
-  });
+  if (!target.node && !target.parent) throw new HttpError(409, 'the parent collection does not exist');
+  const ctx = writeContext(store, req, user, target.names);
+  // Conflicts are checked before an unmapped URL gets its empty file, in the same transaction.
+  const { lock: granted, created } = await store.lock(
+    user,
+    target.node ? { nodeId: target.node.id } : { parentId: target.parent!.id, name: leafName(target) },
+    { scope: scope as LockScope, depth, ownerXml: ownerEl ? serializeChildren(ownerEl) : '', timeout },
+    ctx,
+  );
   answer(res, store, base, granted, created ? 201 : 200);
 }
 

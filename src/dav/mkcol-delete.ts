@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, badRequest, notFoundError } from '../http/errors.js';
 import { hasBody } from './body.js';
-import { checkEntityTags, checkWrite } from './conditions.js';
+import { writeContext } from './conditions.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 
@@ -12,8 +12,8 @@ export async function mkcol(store: CloudStore, req: Request, res: Response): Pro
   if (hasBody(req)) throw new HttpError(415, 'MKCOL with a body is not supported');
   if (target.node) throw new HttpError(405, 'something already exists at this address', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
   if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
-  checkWrite(store, req, target.user, undefined, { members: [target.parent.id] });
-  await store.createContainer(target.user, target.parent.id, leafName(target));
+  const ctx = writeContext(store, req, target.user, target.names);
+  await store.createContainer(target.user, target.parent.id, leafName(target), ctx);
   res.status(201).end();
 }
 
@@ -25,8 +25,7 @@ export async function remove(store: CloudStore, req: Request, res: Response): Pr
   if (node.parentId === null) throw new HttpError(403, 'the root collection cannot be deleted');
   const depth = req.get('depth')?.trim().toLowerCase();
   if (node.kind === 'container' && depth !== undefined && depth !== 'infinity') throw badRequest('DELETE of a collection needs Depth: infinity');
-  checkWrite(store, req, target.user, node, { remove: node.id });
-  checkEntityTags(req, node);
-  await store.recycleBin.add(target.user, node.id);
+  const ctx = writeContext(store, req, target.user, target.names, { entityTags: true });
+  await store.recycleBin.add(target.user, node.id, ctx);
   res.status(204).end();
 }

@@ -4,7 +4,7 @@ import { changeDeadProps, type DeadPropChange } from '../domain/dead-properties.
 import { badRequest, notFoundError } from '../http/errors.js';
 import { DAV_NS, clarkName, elementsOf, isDav, serializeElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
-import { checkWrite } from './conditions.js';
+import { writeContext } from './conditions.js';
 import { isLiveProp } from './live-props.js';
 import { emptyPropElement, sendMultistatus } from './multistatus.js';
 import { davHref } from './paths.js';
@@ -17,7 +17,7 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
   const node = target.node;
   if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
   if (!body || !isDav(body, 'propertyupdate')) throw badRequest('the PROPPATCH body must be a DAV:propertyupdate element');
-  checkWrite(store, req, target.user, node, { content: node.id });
+  const ctx = writeContext(store, req, target.user, target.names);
 
   const changes: DeadPropChange[] = [];
   const shown = new Map<string, string>(); // clark name -> empty element for the answer
@@ -48,7 +48,7 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
     ]);
     return;
   }
-  await changeDeadProps(store, target.user, node.id, changes);
+  await changeDeadProps(store, target.user, node.id, changes, ctx);
   sendMultistatus(res, [{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
 }
 

@@ -3,7 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, notFoundError } from '../http/errors.js';
 import { contentEtag, sendContent } from '../http/send-content.js';
 import { userOf } from '../http/auth.js';
-import { checkEntityTags, checkWrite } from './conditions.js';
+import { writeContext } from './conditions.js';
 import { prefersHtml, sendHtmlListing } from './html-listing.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
@@ -34,11 +34,10 @@ export async function put(store: CloudStore, req: Request, res: Response): Promi
   if (node?.kind === 'container') throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
   if (req.headers['content-range']) throw new HttpError(400, 'Content-Range on a WebDAV PUT is not supported; use PUT /v2/files/<id>/content');
   if (!node && !parent) throw new HttpError(409, 'the parent collection does not exist');
-  checkWrite(store, req, user, node, node ? { content: node.id } : { members: [parent!.id] });
-  checkEntityTags(req, node);
+  const ctx = writeContext(store, req, user, target.names, { entityTags: true });
   const written = node
-    ? await store.writeContent(user, node.id, req)
-    : await store.createFile(user, parent!.id, { name: leafName(target), mimeType: mimeOf(req) }, req);
+    ? await store.writeContent(user, node.id, req, undefined, ctx)
+    : await store.createFile(user, parent!.id, { name: leafName(target), mimeType: mimeOf(req) }, req, ctx);
   res.setHeader('ETag', contentEtag(written));
   res.status(node ? 204 : 201).end();
 }

@@ -1,4 +1,4 @@
-import type { CloudStore } from '../domain/cloud-store.js';
+import type { StateBuilder } from '../domain/state-builder.js';
 
 // A 1x1 PNG and a one-page PDF, small enough to inline, real enough for a viewer to open.
 const PNG = Buffer.from(
@@ -15,29 +15,21 @@ const PDF = Buffer.from(
  *   /Documents/readme.txt (tagged "important", metadata author), /Documents/notes.md,
  *   /Documents/Reports/q3-report.pdf, /Photos/sunset.png (tagged "holiday"), /Music/, /hello.json (public)
  */
-export async function seedDemoTree(store: CloudStore, user: string): Promise<void> {
-  const root = store.root(user);
-  const documents = await store.createContainer(user, root.id, 'Documents');
-  const photos = await store.createContainer(user, root.id, 'Photos');
-  await store.createContainer(user, root.id, 'Music');
-  const reports = await store.createContainer(user, documents.id, 'Reports');
+export function seedDemoTree(state: StateBuilder, user: string): void {
+  const root = state.root(user);
+  const documents = state.addContainer(user, root.id, 'Documents');
+  const photos = state.addContainer(user, root.id, 'Photos');
+  state.addContainer(user, root.id, 'Music');
+  const reports = state.addContainer(user, documents.id, 'Reports');
 
-  const readme = await store.createFile(
+  state.addFile(
     user,
     documents.id,
-    { name: 'readme.txt', mimeType: 'text/plain' },
+    { name: 'readme.txt', mimeType: 'text/plain', tags: ['important'], metadata: { author: user } },
     Buffer.from(`Welcome, ${user}. This file lives in the csp-mock demo tree.\n`),
   );
-  await store.annotations.addTag(user, readme.id, 'important');
-  await store.annotations.setMetadata(user, readme.id, 'author', user);
-  await store.createFile(user, documents.id, { name: 'notes.md', mimeType: 'text/markdown' }, Buffer.from('# Notes\n\n- try the REST and /dav views\n'));
-  await store.createFile(user, reports.id, { name: 'q3-report.pdf', mimeType: 'application/pdf' }, PDF);
-  const sunset = await store.createFile(user, photos.id, { name: 'sunset.png', mimeType: 'image/png' }, PNG);
-  await store.annotations.addTag(user, sunset.id, 'holiday');
-  await store.createFile(
-    user,
-    root.id,
-    { name: 'hello.json', mimeType: 'application/json', public: true },
-    Buffer.from('{"hello":"world"}\n'),
-  );
+  state.addFile(user, documents.id, { name: 'notes.md', mimeType: 'text/markdown' }, Buffer.from('# Notes\n\n- try the REST and /dav views\n'));
+  state.addFile(user, reports.id, { name: 'q3-report.pdf', mimeType: 'application/pdf' }, PDF);
+  state.addFile(user, photos.id, { name: 'sunset.png', mimeType: 'image/png', tags: ['holiday'] }, PNG);
+  state.addFile(user, root.id, { name: 'hello.json', mimeType: 'application/json', public: true }, Buffer.from('{"hello":"world"}\n'));
 }

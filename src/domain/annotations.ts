@@ -1,56 +1,78 @@
 import type { NodeRecord } from '../storage/schema.js';
-import type { CloudStore } from './cloud-store.js';
 import { invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
+import type { StoreCore, WriteContext } from './store-core.js';
+import { plainDict } from './tree.js';
 
 /** Tags and metadata key/values on containers and files (shapes inferred: no wire example survives). */
 export class Annotations {
-  readonly #store: CloudStore;
+  readonly #core: StoreCore;
 
-  constructor(store: CloudStore) {
-    this.#store = store;
+  constructor(core: StoreCore) {
+    this.#core = core;
   }
 
-  async addTag(user: string, id: string, rawTag: string): Promise<NodeRecord> {
-    const tag = checkName(rawTag);
-    const node = this.#store.get(user, id);
-    if (!node.tags.includes(tag)) {
-      node.tags.push(tag);
-      await this.#store.persist();
-    }
-    return node;
+  async addTag(user: string, id: string, rawTag: string, ctx?: WriteContext): Promise<NodeRecord> {
+    return this.#change(user, id, ctx, (node) => {
+      const tag = checkName(rawTag);
+      return node.tags.includes(tag) ? undefined : { ...node, tags: [...node.tags, tag] };
+    });
   }
 
-  async removeTag(user: string, id: string, tag: string): Promise<void> {
-    const node = this.#store.get(user, id);
-    if (!node.tags.includes(tag)) throw notFound('tag on this object');
-    node.tags = node.tags.filter((t) => t !== tag);
-    await this.#store.persist();
+  async removeTag(user: string, id: string, tag: string, ctx?: WriteContext): Promise<void> {
+    await this.#change(user, id, ctx, (node) => {
+      if (!node.tags.includes(tag)) throw notFound('tag on this object');
+      return { ...node, tags: node.tags.filter((t) => t !== tag) };
+    });
   }
 
   /** Tags on the user's live objects, sorted. */
   tagsInUse(user: string): string[] {
-    const tags = new Set<string>();
-    for (const n of this.#store.liveNodesOf(user)) for (const t of n.tags) tags.add(t);
-    return [...tags].sort();
+    const out: string[] = [];
+    for (const [tag, ids] of this.#core.tree.tags.of(user)) if (this.#anyLive(ids)) out.push(tag);
+    return out.sort();
   }
 
   taggedWith(user: string, tag: string): NodeRecord[] {
-    const found = this.#store.liveNodesOf(user).filter((n) => n.tags.includes(tag));
+    const found: NodeRecord[] = [];
+    for (const id of this.#core.tree.tags.of(user).get(tag) ?? []) {
+      const node = this.#core.tree.node(id)!;
+      if (this.#core.tree.isLive(node)) found.push(node);
+    }
     if (found.length === 0) throw notFound('tag');
     return found;
   }
 
-  async setMetadata(user: string, id: string, key: string, value: string): Promise<void> {
-    if (key.length === 0 || key.length > 255) throw invalid('metadata key must be 1 to 255 characters');
-    this.#store.get(user, id).metadata[key] = value;
-    await this.#store.persist();
+  async setMetadata(user: string, id: string, key: string, value: string, ctx?: WriteContext): Promise<void> {
+    await this.#change(user, id, ctx, (node) => {
+      if (key.length === 0 || key.length > 255) throw invalid('metadata key must be 1 to 255 characters');
+      const metadata = plainDict(node.metadata);
+      metadata[key] = value;
+      return { ...node, metadata };
+    });
   }
 
-  async deleteMetadata(user: string, id: string, key: string): Promise<void> {
-    const node = this.#store.get(user, id);
-    if (!Object.hasOwn(node.metadata, key)) throw notFound('metadata item');
-    delete node.metadata[key];
-    await this.#store.persist();
+  async deleteMetadata(user: string, id: string, key: string, ctx?: WriteContext): Promise<void> {
+    await this.#change(user, id, ctx, (node) => {
+      if (!Object.hasOwn(node.metadata, key)) throw notFound('metadata item');
+      const metadata = plainDict(node.metadata);
+      delete metadata[key];
+      return { ...node, metadata };
+    });
+  }
+
+  /** Owner, then conditions and locks, then the edit (undefined: nothing to change). */
+  #change(user: string, id: string, ctx: WriteContext | undefined, edit: (node: NodeRecord) => NodeRecord | undefined): Promise<NodeRecord> {
+    return this.#core.transact(() => {
+      const node = this.#core.liveNode(user, id);
+      this.#core.checkWrite({ content: id }, ctx);
+      const next = edit(node);
+      return next ? { change: { nodes: [next] }, result: next } : { result: node };
+    });
+  }
+
+  #anyLive(ids: ReadonlySet<string>): boolean {
+    for (const id of ids) if (this.#core.tree.isLive(this.#core.tree.node(id)!)) return true;
+    return false;
   }
 }

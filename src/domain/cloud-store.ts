@@ -1,14 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { MetadataDb } from '../storage/metadata-store.js';
-import { emptyState, type NodeKind, type NodeRecord, type StateData } from '../storage/schema.js';
-import { conflict, duplicateName, invalid, notFound } from './errors.js';
-import { LockTable } from './locks.js';
-import { checkName } from './names.js';
+import type { StatePersistence } from '../storage/persistence.js';
+import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { Annotations } from './annotations.js';
+import type { DeadPropChange } from './dead-properties.js';
+import { conflict, invalid, notFound } from './errors.js';
+import { takeLock, type LockTarget } from './lock-operations.js';
+import type { ActiveLock, LockQueries, LockRequest } from './locks.js';
+import { checkName } from './names.js';
+import { DEFAULT_MIME, newNode } from './node-records.js';
 import { RecycleBin } from './recycle-bin.js';
-import { Tree } from './tree.js';
+import { StateBuilder } from './state-builder.js';
+import { StoreCore, type WriteContext } from './store-core.js';
+import { copyTree, type CopyOptions } from './tree-operations.js';
+import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates.js';
+import { plainDict, type TreeQueries } from './tree.js';
+
+export type { WriteContext } from './store-core.js';
+export type { CopyOptions } from './tree-operations.js';
 
 export interface FileInfo {
   name: string;
@@ -16,280 +25,270 @@ export interface FileInfo {
   public?: boolean;
 }
 
-export interface NodeChanges {
-  name?: string;
-  public?: boolean;
-  mimeType?: string;
-  parentId?: string;
-}
+export type { NodeChanges, UpdateOptions } from './node-updates.js';
 
 export type Content = Readable | Buffer;
 
-const DEFAULT_MIME = 'application/octet-stream';
 const unixNow = (): number => Math.floor(Date.now() / 1000);
-const newId = (): string => randomBytes(12).toString('base64url');
 
 /**
- * The service's rules over one user's tree: one method per operation, typed errors, no HTTP.
- * Every mutation changes the in-memory document and resolves only once lowdb has written it.
+ * The service's rules over the users' trees: one method per operation, typed errors, no HTTP.
+ * Every mutation is one transaction: it validates against the current state (owner first, then the
+ * request's conditions and locks), commits one change set, applies it to memory and only then resolves.
+ * A refused or failed change leaves memory and disk as they were.
  */
 export class CloudStore {
-  readonly tree: Tree;
-  readonly blobs: BlobStore;
-  readonly #db: MetadataDb;
-  readonly now: () => number;
+  readonly #core: StoreCore;
   readonly recycleBin: RecycleBin;
   readonly annotations: Annotations;
-  /** WebDAV locks (in memory); REST writes check them too. */
-  readonly locks: LockTable;
 
-  constructor(db: MetadataDb, blobs: BlobStore, now: () => number = unixNow) {
-    this.#db = db;
-    this.blobs = blobs;
-    this.now = now;
-    this.tree = new Tree(() => this.#db.data);
-    this.recycleBin = new RecycleBin(this);
-    this.annotations = new Annotations(this);
-    this.locks = new LockTable(this.tree);
+  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number = unixNow) {
+    this.#core = new StoreCore(state, persistence, blobs, now);
+    this.recycleBin = new RecycleBin(this.#core);
+    this.annotations = new Annotations(this.#core);
   }
 
-  get state(): StateData {
-    return this.#db.data;
+  /** Read-only questions about the tree (children, paths, subtree sizes). */
+  get tree(): TreeQueries {
+    return this.#core.tree;
+  }
+
+  /** WebDAV locks: lookups, refresh and release (taking one is `lock`). */
+  get locks(): LockQueries {
+    return this.#core.locks;
+  }
+
+  get blobs(): BlobStore {
+    return this.#core.blobs;
+  }
+
+  now(): number {
+    return this.#core.now();
+  }
+
+  /** Where the state lives (undefined in memory). */
+  get file(): string | undefined {
+    return this.#core.persistence.file;
   }
 
   users(): string[] {
-    return Object.keys(this.state.users);
+    return this.#core.tree.users();
   }
 
   /** Gives `user` a root container named "/" unless it has one. */
   async ensureUser(user: string): Promise<NodeRecord> {
-    const existing = this.state.users[user];
-    if (existing) return this.state.nodes[existing.rootId]!;
-    const root = this.#newNode(user, 'container', '/', null);
-    this.state.users[user] = { rootId: root.id };
-    await this.persist();
-    return root;
+    return this.#core.transact(() => {
+      const existing = this.#core.tree.user(user);
+      if (existing) return { result: this.#core.tree.node(existing.rootId)! };
+      const root = newNode(user, 'container', '/', null, this.#core.now());
+      return { change: { users: [{ login: user, user: { rootId: root.id } }], nodes: [root] }, result: root };
+    });
   }
 
   root(user: string): NodeRecord {
-    const u = this.state.users[user];
-    if (!u) throw notFound('user');
-    return this.state.nodes[u.rootId]!;
+    const u = this.#core.tree.user(user);
+    const root = u && this.#core.tree.node(u.rootId);
+    if (!root) throw notFound('user');
+    return root;
   }
 
   /** A live node of `user`, optionally of one kind; anything else is not found. */
   get(user: string, id: string, kind?: NodeKind): NodeRecord {
-    const node = this.tree.node(id);
-    if (!node || node.owner !== user || !this.tree.isLive(node) || (kind && node.kind !== kind)) {
-      throw notFound(kind ?? 'object');
-    }
-    return node;
+    return this.#core.liveNode(user, id, kind);
   }
 
   children(user: string, containerId: string): NodeRecord[] {
     this.get(user, containerId, 'container');
-    return this.tree.children(containerId);
+    return this.#core.tree.children(containerId);
   }
 
-  /** Resolves container names down from the root (WebDAV addressing); [] is the root. */
+  /** Resolves names down from the root (WebDAV addressing); [] is the root. */
   resolvePath(user: string, names: string[]): NodeRecord | undefined {
     let node = this.root(user);
     for (const name of names) {
       if (node.kind !== 'container') return undefined;
-      const next = this.tree.childNamed(node.id, name);
+      const next = this.#core.tree.childNamed(node.id, name);
       if (!next) return undefined;
       node = next;
     }
     return node;
   }
 
-  async createContainer(user: string, parentId: string, rawName: string): Promise<NodeRecord> {
-    const name = checkName(rawName);
-    this.#assertFree(user, parentId, name);
-    const node = this.#newNode(user, 'container', name, parentId);
-    this.touchParent(parentId);
-    await this.persist();
-    return node;
-  }
-
-  /** Creates a file; the content (if any) is streamed to a blob before the metadata names it. */
-  async createFile(user: string, parentId: string, info: FileInfo, content?: Content): Promise<NodeRecord> {
-    const name = checkName(info.name);
-    this.#assertFree(user, parentId, name);
-    const blob = await this.blobs.put(content ?? Buffer.alloc(0));
-    try {
-      this.#assertFree(user, parentId, name); // a concurrent writer may have taken the name meanwhile
-    } catch (err) {
-      await this.blobs.delete(blob.blobId);
-      throw err;
-    }
-    const node = this.#newNode(user, 'file', name, parentId);
-    node.mimeType = info.mimeType?.trim() || DEFAULT_MIME;
-    node.public = info.public ?? false;
-    node.blobId = blob.blobId;
-    node.bytes = blob.size;
-    this.touchParent(parentId);
-    await this.persist();
-    return node;
-  }
-
-  /** Replaces the content, or with `offset` writes a block into it (Content-Range). */
-  async writeContent(user: string, fileId: string, content: Content, offset?: number): Promise<NodeRecord> {
-    const file = this.get(user, fileId, 'file');
-    if (offset !== undefined && (offset < 0 || offset > file.bytes)) {
-      throw invalid(`block offset ${offset} is beyond the end of the file (${file.bytes} bytes)`);
-    }
-    const base = file.blobId;
-    const blob =
-      offset !== undefined && base
-        ? await this.blobs.writeAt(base, offset, content)
-        : await this.blobs.put(content);
-    let current: NodeRecord;
-    try {
-      current = this.get(user, fileId, 'file'); // may have been deleted while the body streamed
-    } catch (err) {
-      await this.blobs.delete(blob.blobId);
-      throw err;
-    }
-    // Take the blob being replaced now, not before streaming: a concurrent write may have swapped it.
-    const old = current.blobId;
-    current.blobId = blob.blobId;
-    current.bytes = blob.size;
-    current.version += 1;
-    current.modified = this.now();
-    await this.persist();
-    await this.dropBlobsIfUnused([old]);
-    return current;
-  }
-
-  async update(user: string, id: string, changes: NodeChanges): Promise<NodeRecord> {
-    const node = this.get(user, id);
-    const name = changes.name !== undefined ? checkName(changes.name) : node.name;
-    let parentId = node.parentId;
-    if (changes.parentId !== undefined && changes.parentId !== node.parentId) {
-      if (node.parentId === null) throw conflict('the root container cannot be moved');
-      this.get(user, changes.parentId, 'container');
-      if (this.tree.isWithin(changes.parentId, node.id)) throw conflict('a container cannot be moved into itself');
-      parentId = changes.parentId;
-    }
-    if (node.parentId === null && name !== node.name) throw conflict('the root container cannot be renamed');
-    if (parentId !== null && (name !== node.name || parentId !== node.parentId)) {
-      const clash = this.tree.childNamed(parentId, name);
-      if (clash && clash.id !== node.id) throw duplicateName(name);
-      if (node.parentId) this.touchParent(node.parentId);
-      this.touchParent(parentId);
-      node.version += 1;
-    }
-    node.name = name;
-    node.parentId = parentId;
-    if (changes.public !== undefined) node.public = changes.public;
-    if (changes.mimeType !== undefined && node.kind === 'file') node.mimeType = changes.mimeType || DEFAULT_MIME;
-    node.modified = this.now();
-    await this.persist();
-    return node;
-  }
-
-  /** Deep copy into `targetId`; file blobs are immutable, so copies share them. */
-  async copy(user: string, id: string, targetId: string, newName?: string): Promise<NodeRecord> {
-    const source = this.get(user, id);
-    this.get(user, targetId, 'container');
-    if (source.kind === 'container' && this.tree.isWithin(targetId, source.id)) {
-      throw conflict('a container cannot be copied into itself');
-    }
-    const name = newName !== undefined ? checkName(newName) : source.name;
-    this.#assertFree(user, targetId, name);
-    const copyOf = (from: NodeRecord, parentId: string, asName: string): NodeRecord => {
-      const node = this.#newNode(user, from.kind, asName, parentId);
-      Object.assign(node, {
-        mimeType: from.mimeType,
-        public: from.public,
-        bytes: from.bytes,
-        blobId: from.blobId,
-        tags: [...from.tags],
-        metadata: { ...from.metadata },
-        deadProps: { ...from.deadProps },
-      });
-      if (from.kind === 'container') for (const child of this.tree.children(from.id)) copyOf(child, node.id, child.name);
-      return node;
-    };
-    const top = copyOf(source, targetId, name);
-    this.touchParent(targetId);
-    await this.persist();
-    return top;
+  async createContainer(user: string, parentId: string, rawName: string, ctx?: WriteContext): Promise<NodeRecord> {
+    return this.#core.transact(() => {
+      const node = newNode(user, 'container', this.#checkCreate(user, parentId, rawName, ctx), parentId, this.#core.now());
+      return { change: { nodes: [node, ...this.#core.touched(parentId)] }, result: node };
+    });
   }
 
   /**
-   * Marks a read. Kept in memory and written with the next change: a download is not a state
-   * change, and rewriting the whole state file per GET would make reads cost like writes.
+   * Creates a file; the content (if any) is streamed to a blob first, then checked and committed.
+   * A file created without content has no blob (it reads as empty).
+   */
+  async createFile(user: string, parentId: string, info: FileInfo, content?: Content, ctx?: WriteContext): Promise<NodeRecord> {
+    this.#checkCreate(user, parentId, info.name, ctx); // fail fast, before the body streams
+    const blob = content === undefined ? { blobId: null, size: 0 } : await this.#core.blobs.put(content);
+    try {
+      return await this.#core.transact(() => {
+        // Checked again: a lock, a competing name or a delete may have landed while the body streamed.
+        const name = this.#checkCreate(user, parentId, info.name, ctx);
+        const node: NodeRecord = {
+          ...newNode(user, 'file', name, parentId, this.#core.now()),
+          mimeType: info.mimeType?.trim() || DEFAULT_MIME,
+          public: info.public ?? false,
+          blobId: blob.blobId,
+          bytes: blob.size,
+        };
+        return { change: { nodes: [node, ...this.#core.touched(parentId)] }, result: node };
+      });
+    } catch (err) {
+      if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
+      throw err;
+    }
+  }
+
+  /**
+   * Replaces the content, or with `offset` writes a block into it (Content-Range). Writes to one file
+   * run one after another, so two blocks of one file both land.
+   */
+  async writeContent(user: string, fileId: string, content: Content, offset?: number, ctx?: WriteContext): Promise<NodeRecord> {
+    const check = (): NodeRecord => {
+      const file = this.get(user, fileId, 'file');
+      this.#core.checkWrite({ content: fileId }, ctx);
+      if (offset !== undefined && (offset < 0 || offset > file.bytes)) {
+        throw invalid(`block offset ${offset} is beyond the end of the file (${file.bytes} bytes)`);
+      }
+      return file;
+    };
+    check();
+    return this.#core.perFile(fileId, async () => {
+      const base = check();
+      const blob =
+        offset !== undefined && base.blobId
+          ? await this.#core.blobs.writeAt(base.blobId, offset, content)
+          : await this.#core.blobs.put(content);
+      let replaced: string | null = null;
+      try {
+        const written = await this.#core.transact(() => {
+          const current = check();
+          if (offset !== undefined && current.blobId !== base.blobId) throw conflict('the file changed while the block was written');
+          replaced = current.blobId;
+          const node = { ...current, blobId: blob.blobId, bytes: blob.size, version: current.version + 1, modified: this.#core.now() };
+          return { change: { nodes: [node] }, result: node };
+        });
+        await this.#core.dropUnreferenced([replaced]);
+        return written;
+      } catch (err) {
+        await this.#core.blobs.delete(blob.blobId);
+        throw err;
+      }
+    });
+  }
+
+  /** Rename, move (with Overwrite: a node at the new place recycled in the same transaction), public, MIME type. */
+  async update(user: string, id: string, changes: NodeChanges, options: UpdateOptions = {}): Promise<NodeRecord> {
+    return updateNode(this.#core, user, id, changes, options);
+  }
+
+  /** Deep copy into `targetId` (iterative, prepared in slices, one transaction); copies share blobs. */
+  async copy(user: string, id: string, targetId: string, newName?: string, options?: CopyOptions): Promise<NodeRecord> {
+    return copyTree(this.#core, user, id, targetId, newName, options);
+  }
+
+  /** WebDAV dead properties, set/removed in document order, all together (RFC 4918 9.2). */
+  async changeDeadProps(user: string, id: string, changes: DeadPropChange[], ctx?: WriteContext): Promise<NodeRecord> {
+    return this.#core.transact(() => {
+      const node = this.get(user, id);
+      this.#core.checkWrite({ content: id }, ctx);
+      const deadProps = plainDict(node.deadProps);
+      for (const change of changes) {
+        if ('remove' in change) delete deadProps[change.name];
+        else deadProps[change.name] = change.xml;
+      }
+      const next = { ...node, deadProps };
+      return { change: { nodes: [next] }, result: next };
+    });
+  }
+
+  /**
+   * Takes a WebDAV lock on a node, or on an unmapped name in a container: then the empty file is
+   * created in the same transaction, and only if the lock is granted (RFC 4918 9.10.4).
+   */
+  async lock(user: string, target: LockTarget, request: Omit<LockRequest, 'rootId' | 'owner'>, ctx?: WriteContext): Promise<{ lock: ActiveLock; created: boolean }> {
+    return takeLock(this.#core, user, target, request, ctx);
+  }
+
+  /**
+   * Marks a read. Kept in memory and written with the node's next change: a download is not a state
+   * change, and making reads durable would make them cost like writes.
    */
   touchAccessed(node: NodeRecord): void {
-    node.accessed = this.now();
+    const current = this.#core.tree.node(node.id);
+    if (current) current.accessed = this.#core.now();
   }
 
   storedBytes(user: string): number {
-    return this.tree.subtreeBytes(this.root(user).id);
+    return this.#core.tree.subtreeBytes(this.root(user).id);
   }
 
-  /** Replaces the whole state with an empty one (then the caller seeds it). */
-  async clear(): Promise<void> {
-    this.locks.clear();
-    const blobs = this.tree.referencedBlobs();
-    this.#db.data = emptyState();
-    this.tree.invalidate();
-    await this.persist();
-    for (const b of blobs) await this.blobs.delete(b);
+  /** The whole current state as a plain document (what a durable layer compacts into a snapshot). */
+  snapshot(): StateData {
+    return this.#core.tree.toState();
   }
 
-  async persist(): Promise<void> {
-    this.tree.invalidate();
-    await this.#db.write();
+  /** Every blob id a node points at (what the blob sweep at start keeps). */
+  referencedBlobs(): Set<string> {
+    return this.#core.tree.referencedBlobs();
   }
 
-  /** Every live node of the user. */
-  liveNodesOf(user: string): NodeRecord[] {
-    return Object.values(this.state.nodes).filter((n) => n.owner === user && this.tree.isLive(n));
+  /** A builder for a new state (or new user trees), made aside and swapped in by `replaceState` / `replaceUsers`. */
+  builder(): StateBuilder {
+    return new StateBuilder(this.#core.blobs, this.#core.now());
   }
 
-  #assertFree(user: string, parentId: string, name: string): void {
+  /** Swaps the built state in for the whole state, atomically; the old blobs go after the swap. */
+  async replaceState(built: StateBuilder): Promise<void> {
+    await this.#core.serial(async () => {
+      const old = this.#core.tree.referencedBlobs();
+      await this.#core.replace(built.state());
+      await this.#core.dropUnreferenced(old);
+    });
+  }
+
+  /**
+   * Replaces the trees of the users the builder holds (ids as built) in one transaction; every other
+   * user keeps theirs. Replaced blobs are dropped after the commit.
+   */
+  async replaceUsers(built: StateBuilder): Promise<void> {
+    const dropped: Array<string | null> = [];
+    await this.#core.transact(() => {
+      const state = built.state();
+      const removed: string[] = [];
+      for (const login of Object.keys(state.users)) {
+        for (const id of this.#core.tree.idsOf(login)) {
+          if (state.nodes[id]) continue;
+          removed.push(id);
+          dropped.push(this.#core.tree.node(id)!.blobId);
+        }
+      }
+      for (const node of Object.values(state.nodes)) dropped.push(this.#core.tree.node(node.id)?.blobId ?? null);
+      const users = Object.entries(state.users).map(([login, user]) => ({ login, user }));
+      return { change: { users, nodes: Object.values(state.nodes), removed }, result: undefined };
+    });
+    await this.#core.dropUnreferenced(dropped);
+  }
+
+  /** Clean stop: the durable layer writes its snapshot; temp blobs of the memory mode go. */
+  async close(): Promise<void> {
+    await this.#core.serial(() => this.#core.persistence.close());
+    await this.#core.blobs.close();
+  }
+
+  #checkCreate(user: string, parentId: string, rawName: string, ctx: WriteContext | undefined): string {
     this.get(user, parentId, 'container');
-    if (this.tree.childNamed(parentId, name)) throw duplicateName(name);
-  }
-
-  /** Marks a container changed (its listing differs). */
-  touchParent(parentId: string): void {
-    const parent = this.tree.node(parentId);
-    if (parent) parent.modified = this.now();
-  }
-
-  /** Deletes blobs once no node (live or recycled) points at them; copies share blobs. */
-  async dropBlobsIfUnused(blobIds: Array<string | null>): Promise<void> {
-    const referenced = this.tree.referencedBlobs();
-    for (const id of new Set(blobIds)) if (id && !referenced.has(id)) await this.blobs.delete(id);
-  }
-
-  #newNode(owner: string, kind: NodeKind, name: string, parentId: string | null): NodeRecord {
-    const now = this.now();
-    const node: NodeRecord = {
-      id: newId(),
-      kind,
-      owner,
-      name,
-      parentId,
-      created: now,
-      modified: now,
-      accessed: now,
-      version: 1,
-      public: false,
-      mimeType: '',
-      bytes: 0,
-      blobId: null,
-      tags: [],
-      metadata: {},
-      deadProps: {},
-      recycled: null,
-    };
-    this.state.nodes[node.id] = node;
-    this.tree.invalidate();
-    return node;
+    const name = checkName(rawName);
+    this.#core.checkWrite({ members: [parentId] }, ctx);
+    this.#core.assertFree(parentId, name);
+    return name;
   }
 }

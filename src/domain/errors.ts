@@ -4,7 +4,8 @@ export type DomainErrorCode =
   | 'invalid' // a name or field the service does not accept
   | 'duplicate' // the name is taken in that container
   | 'conflict' // the operation cannot apply here (move into itself, no parent, wrong kind)
-  | 'locked'; // a WebDAV lock forbids the write
+  | 'locked' // a WebDAV lock forbids the write
+  | 'full'; // a bounded table (locks) has no room
 
 /**
  * For 'locked': the lock that refuses the write (its root node), and why: the write did not submit its

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, conflict, type LockedBy } from './errors.js';
-import type { Tree } from './tree.js';
+import type { TreeQueries } from './tree.js';
 
 export type LockScope = 'exclusive' | 'shared';
 export type LockDepth = '0' | 'infinity';
@@ -20,6 +20,8 @@ export interface ActiveLock {
   expires: number;
 }
 
+export type LockRequest = Omit<ActiveLock, 'token' | 'expires'>;
+
 /**
  * What a write is about to change, for the lock check:
  * - content: the node's content or properties change;
@@ -35,26 +37,51 @@ export interface WriteIntent {
 
 export const locked = (message: string, by?: LockedBy): DomainError => new DomainError('locked', message, by);
 
+/** Inferred bound: far more than any client holds; a full table answers 507 (RFC 4918 9.10.6 names it). */
+export const MAX_LOCKS = 50_000;
+
+/** What routes may ask of the locks; taking a lock is a store operation (it may create a file). */
+export interface LockQueries {
+  covering(nodeId: string): ActiveLock[];
+  coveringNewMember(parentId: string): ActiveLock[];
+  get(token: string): ActiveLock | undefined;
+  refresh(token: string, timeout: number | null): ActiveLock;
+  release(token: string, nodeId: string): void;
+}
+
 /**
- * WebDAV locks, kept in memory (a restart drops them, as a lock is a lease). Locks are keyed by node
- * id: a lock on an unmapped URL first creates an empty file (RFC 4918 7.3), so every lock has a node.
- * Both views go through assertCanWrite: REST submits no tokens, so any lock stops a REST write.
+ * WebDAV locks, kept in memory (a restart drops them, as a lock is a lease), indexed by token and by
+ * the node they are rooted at, so a check walks the node's ancestors, not the table. Expired locks
+ * and locks whose node is gone are dropped as they are met, and swept when the table fills up.
  */
-export class LockTable {
-  readonly #tree: Tree;
-  readonly #locks = new Map<string, ActiveLock>();
+export class LockTable implements LockQueries {
+  readonly #tree: TreeQueries;
+  readonly #byToken = new Map<string, ActiveLock>();
+  readonly #byRoot = new Map<string, Set<ActiveLock>>();
   readonly #clock: () => number;
 
-  constructor(tree: Tree, clock: () => number = () => Date.now()) {
+  constructor(tree: TreeQueries, clock: () => number = () => Date.now()) {
     this.#tree = tree;
     this.#clock = clock;
   }
 
+  get size(): number {
+    return this.#byToken.size;
+  }
+
   /** Locks on the node itself or inherited from an ancestor's depth-infinity lock. */
   covering(nodeId: string): ActiveLock[] {
-    return this.#live().filter(
-      (l) => l.rootId === nodeId || (l.depth === 'infinity' && this.#tree.isWithin(nodeId, l.rootId)),
-    );
+    const out: ActiveLock[] = [];
+    if (this.#byToken.size === 0) return out;
+    const now = this.#clock();
+    for (let n = this.#tree.node(nodeId); n; n = n.parentId ? this.#tree.node(n.parentId) : undefined) {
+      if (n.recycled !== null) return [];
+      for (const l of this.#byRoot.get(n.id) ?? []) {
+        if (l.expires <= now) this.#drop(l);
+        else if (n.id === nodeId || l.depth === 'infinity') out.push(l);
+      }
+    }
+    return out;
   }
 
   /** Locks that cover a URL not mapped yet, in container `parentId`: its depth-infinity locks. */
@@ -64,19 +91,37 @@ export class LockTable {
 
   /** Locks rooted strictly below the node. */
   below(nodeId: string): ActiveLock[] {
-    return this.#live().filter((l) => l.rootId !== nodeId && this.#tree.isWithin(l.rootId, nodeId));
+    const out: ActiveLock[] = [];
+    for (const [rootId, locks] of this.#byRoot) {
+      if (rootId === nodeId || !this.#tree.isWithin(rootId, nodeId)) continue;
+      for (const l of locks) if (this.#alive(l)) out.push(l);
+    }
+    return out;
   }
 
   get(token: string): ActiveLock | undefined {
-    return this.#live().find((l) => l.token === token);
+    const lock = this.#byToken.get(token);
+    return lock && this.#alive(lock) ? lock : undefined;
   }
 
-  create(lock: Omit<ActiveLock, 'token' | 'expires'>): ActiveLock {
-    const rivals = [...this.covering(lock.rootId), ...(lock.depth === 'infinity' ? this.below(lock.rootId) : [])];
+  /** Throws `locked` when the new lock conflicts with one held (RFC 4918 6.1). */
+  assertCanLock(rootId: string | undefined, parentId: string, lock: Pick<LockRequest, 'scope' | 'depth'>): void {
+    if (this.#byToken.size >= MAX_LOCKS) this.#sweep();
+    if (this.#byToken.size >= MAX_LOCKS) throw new DomainError('full', `the lock table holds ${MAX_LOCKS} locks`);
+    const rivals = rootId
+      ? [...this.covering(rootId), ...(lock.depth === 'infinity' ? this.below(rootId) : [])]
+      : this.coveringNewMember(parentId);
     const rival = rivals.find((r) => r.scope === 'exclusive' || lock.scope === 'exclusive');
     if (rival) throw locked('the resource is already locked', { rootId: rival.rootId, reason: 'conflicting-lock' });
+  }
+
+  /** Adds a lock the caller has checked with assertCanLock (which also made room). */
+  add(lock: LockRequest): ActiveLock {
     const created: ActiveLock = { ...lock, token: `opaquelocktoken:${randomUUID()}`, expires: this.#expiry(lock.timeout) };
-    this.#locks.set(created.token, created);
+    this.#byToken.set(created.token, created);
+    let set = this.#byRoot.get(created.rootId);
+    if (!set) this.#byRoot.set(created.rootId, (set = new Set()));
+    set.add(created);
     return created;
   }
 
@@ -92,16 +137,17 @@ export class LockTable {
   release(token: string, nodeId: string): void {
     const lock = this.get(token);
     if (!lock || !this.covering(nodeId).includes(lock)) throw conflict('the lock token does not match a lock on this resource');
-    this.#locks.delete(token);
+    this.#drop(lock);
   }
 
   /** A moved node does not take its locks along (RFC 4918 7.7). */
   releaseWithin(nodeId: string): void {
-    for (const l of [...this.below(nodeId), ...this.#live().filter((x) => x.rootId === nodeId)]) this.#locks.delete(l.token);
+    for (const l of [...this.below(nodeId), ...(this.#byRoot.get(nodeId) ?? [])]) this.#drop(l);
   }
 
   /** Throws `locked` unless every lock the write touches has one of its tokens submitted. */
   assertCanWrite(intent: WriteIntent, tokens: ReadonlySet<string> = new Set()): void {
+    if (this.#byToken.size === 0) return;
     const groups: ActiveLock[][] = [];
     if (intent.content) groups.push(this.covering(intent.content));
     for (const id of intent.members ?? []) groups.push(this.covering(id));
@@ -119,20 +165,29 @@ export class LockTable {
   }
 
   clear(): void {
-    this.#locks.clear();
+    this.#byToken.clear();
+    this.#byRoot.clear();
+  }
+
+  #alive(lock: ActiveLock): boolean {
+    const node = this.#tree.node(lock.rootId);
+    if (lock.expires > this.#clock() && node && this.#tree.isLive(node)) return true;
+    this.#drop(lock);
+    return false;
+  }
+
+  #drop(lock: ActiveLock): void {
+    this.#byToken.delete(lock.token);
+    const set = this.#byRoot.get(lock.rootId);
+    set?.delete(lock);
+    if (set?.size === 0) this.#byRoot.delete(lock.rootId);
+  }
+
+  #sweep(): void {
+    for (const lock of [...this.#byToken.values()]) this.#alive(lock);
   }
 
   #expiry(timeout: number | null): number {
     return timeout === null ? Number.POSITIVE_INFINITY : this.#clock() + timeout * 1000;
-  }
-
-  /** Drops expired locks and locks whose node is gone, then lists the rest. */
-  #live(): ActiveLock[] {
-    const now = this.#clock();
-    for (const [token, l] of this.#locks) {
-      const node = this.#tree.node(l.rootId);
-      if (l.expires <= now || !node || !this.#tree.isLive(node)) this.#locks.delete(token);
-    }
-    return [...this.#locks.values()];
   }
 }

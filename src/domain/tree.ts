@@ -1,43 +1,138 @@
-import type { NodeRecord, StateData } from '../storage/schema.js';
+import type { ChangeSet } from '../storage/persistence.js';
+import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
+import { TagIndex } from './tag-index.js';
+
+/** The questions routes and views may ask about the tree; nothing here changes it. */
+export interface TreeQueries {
+  node(id: string): NodeRecord | undefined;
+  isLive(node: NodeRecord): boolean;
+  children(containerId: string): NodeRecord[];
+  childNamed(containerId: string, name: string): NodeRecord | undefined;
+  subtree(id: string, max?: number): NodeRecord[];
+  subtreeBytes(id: string): number;
+  isWithin(candidate: string, ancestorId: string): boolean;
+  pathNames(id: string): string[];
+}
 
 /**
- * Read-only questions about the tree; the store's mutations build on them.
- * Children are found through a parent index rebuilt lazily after `invalidate()`, which the store
- * calls whenever it creates nodes or persists a change, so listings stay linear in their size.
+ * Every node and user in memory, with indexes kept live as change sets are applied (never rebuilt
+ * per request): children by parent, live children by NFC name, nodes by owner, recycled nodes by
+ * owner, tags, blob reference counts, and the bytes under every container. Applying a change costs
+ * the size of the change (times the depth, for nodes whose byte count moves a container's sum).
  */
-export class Tree {
-  readonly #state: () => StateData;
-  #byParent: Map<string, NodeRecord[]> | undefined;
+export class Tree implements TreeQueries {
+  readonly #nodes = new Map<string, NodeRecord>();
+  readonly #users = new Map<string, UserRecord>();
+  readonly #kids = new Map<string, Set<string>>();
+  readonly #named = new Map<string, Map<string, string>>();
+  readonly #byOwner = new Map<string, Set<string>>();
+  readonly #recycled = new Map<string, Set<string>>();
+  readonly #blobRefs = new Map<string, number>();
+  /** Container id -> bytes of the files below it, reached through nodes that are not recycled. */
+  readonly #sums = new Map<string, number>();
+  /** Node id -> the generation of the last change that touched it or its list of children. */
+  readonly #stamps = new Map<string, number>();
+  readonly tags = new TagIndex();
+  #generation = 0;
+  /** The generation of the last whole load: anything read before it is stale. */
+  #loadedAt = 0;
+  /** Sliced operations under way; stamps are kept only while there is one. */
+  #watchers = 0;
 
-  constructor(state: () => StateData) {
-    this.#state = state;
+  constructor(state?: StateData) {
+    if (state) this.load(state);
   }
 
-  invalidate(): void {
-    this.#byParent = undefined;
-  }
-
-  /** All children (live or recycled) of a container, unsorted. */
-  #childrenOf(containerId: string): NodeRecord[] {
-    if (!this.#byParent) {
-      this.#byParent = new Map();
-      for (const n of Object.values(this.#state().nodes)) {
-        if (n.parentId === null) continue;
-        const list = this.#byParent.get(n.parentId);
-        if (list) list.push(n);
-        else this.#byParent.set(n.parentId, [n]);
-      }
+  /** Replaces everything with `state` (at open, or when a switch swaps a new state in). */
+  load(state: StateData): void {
+    for (const index of [this.#nodes, this.#users, this.#kids, this.#named, this.#byOwner, this.#recycled, this.#blobRefs, this.#sums]) {
+      index.clear();
     }
-    return this.#byParent.get(containerId) ?? [];
+    this.tags.clear();
+    this.#stamps.clear();
+    this.#loadedAt = ++this.#generation;
+    for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
+    for (const node of Object.values(state.nodes)) this.#put(plainNode(node));
+  }
+
+  /** The state as a plain document (null-prototype objects), for a snapshot. */
+  toState(): StateData {
+    const users: Record<string, UserRecord> = Object.create(null) as Record<string, UserRecord>;
+    const nodes: Record<string, NodeRecord> = Object.create(null) as Record<string, NodeRecord>;
+    for (const [login, user] of this.#users) users[login] = user;
+    for (const [id, node] of this.#nodes) nodes[id] = node;
+    return { schema: 1, users, nodes };
+  }
+
+  /** Applies a committed change set to the nodes and every index. */
+  apply(change: ChangeSet): void {
+    const generation = ++this.#generation;
+    const stamp = (id: string | null | undefined): void => {
+      if (id && this.#watchers > 0) this.#stamps.set(id, generation);
+    };
+    for (const { login, user } of change.users ?? []) this.#users.set(login, user);
+    for (const node of change.nodes ?? []) {
+      stamp(this.#nodes.get(node.id)?.parentId);
+      this.#put(node);
+      stamp(node.id);
+      stamp(node.parentId);
+    }
+    for (const id of change.removed ?? []) {
+      const old = this.#nodes.get(id);
+      if (!old) continue;
+      stamp(old.parentId);
+      this.#unindex(old);
+      this.#nodes.delete(id);
+      this.#stamps.delete(id);
+    }
+    for (const id of change.removed ?? []) {
+      if (this.#nodes.has(id)) continue;
+      this.#sums.delete(id);
+      if (this.#kids.get(id)?.size === 0) this.#kids.delete(id);
+      this.#named.delete(id);
+    }
+  }
+
+  /** A counter that grows with every applied change. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Starts keeping stamps for `changedSince` (an operation prepared in slices); call the result when done. */
+  watch(): () => void {
+    this.#watchers += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.#watchers === 0) this.#stamps.clear();
+    };
+  }
+
+  /** True when `id` or its list of children changed after `generation` (while watched). */
+  changedSince(id: string, generation: number): boolean {
+    return generation < this.#loadedAt || (this.#stamps.get(id) ?? 0) > generation;
+  }
+
+  get size(): number {
+    return this.#nodes.size;
+  }
+
+  users(): string[] {
+    return [...this.#users.keys()];
+  }
+
+  user(login: string): UserRecord | undefined {
+    return this.#users.get(login);
   }
 
   node(id: string): NodeRecord | undefined {
-    return Object.hasOwn(this.#state().nodes, id) ? this.#state().nodes[id] : undefined;
+    return this.#nodes.get(id);
   }
 
   /** Live: not recycled and no recycled ancestor. */
   isLive(node: NodeRecord): boolean {
-    for (let n: NodeRecord | undefined = node; n; n = n.parentId ? this.node(n.parentId) : undefined) {
+    for (let n: NodeRecord | undefined = node; n; n = n.parentId ? this.#nodes.get(n.parentId) : undefined) {
       if (n.recycled !== null) return false;
     }
     return true;
@@ -45,43 +140,45 @@ export class Tree {
 
   /** Live children, containers first, then files, each by name ignoring case (inferred order). */
   children(containerId: string): NodeRecord[] {
-    const kids = this.#childrenOf(containerId).filter((n) => n.recycled === null);
+    const kids: NodeRecord[] = [];
+    for (const id of this.#kids.get(containerId) ?? []) {
+      const n = this.#nodes.get(id)!;
+      if (n.recycled === null) kids.push(n);
+    }
     return kids.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : byName(a.name, b.name)));
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {
-    const wanted = name.normalize('NFC');
-    return this.#childrenOf(containerId).find((n) => n.recycled === null && n.name === wanted);
+    const id = this.#named.get(containerId)?.get(name.normalize('NFC'));
+    return id === undefined ? undefined : this.#nodes.get(id);
   }
 
-  /** Every node under (and including) `id`, recycled ones too: what a purge removes. */
-  withDescendants(id: string): NodeRecord[] {
-    const root = this.node(id);
-    if (!root) return [];
-    const out: NodeRecord[] = [root];
-    for (let i = 0; i < out.length; i++) out.push(...this.#childrenOf(out[i]!.id));
-    return out;
+  /** Every child id (live or recycled) of a container. */
+  childIds(containerId: string): Iterable<string> {
+    return this.#kids.get(containerId) ?? [];
   }
 
-  /** Every live node under (and including) `id`, parents before children. */
-  subtree(id: string): NodeRecord[] {
-    const root = this.node(id);
+  /** Every live node under (and including) `id`, parents before children; stops past `max` nodes. */
+  subtree(id: string, max = Number.POSITIVE_INFINITY): NodeRecord[] {
+    const root = this.#nodes.get(id);
     if (!root) return [];
     const out: NodeRecord[] = [root];
-    for (let i = 0; i < out.length; i++) {
+    for (let i = 0; i < out.length && out.length <= max; i++) {
       const n = out[i]!;
-      if (n.kind === 'container') out.push(...this.children(n.id));
+      if (n.kind === 'container') for (const kid of this.children(n.id)) out.push(kid);
     }
     return out;
   }
 
   subtreeBytes(id: string): number {
-    return this.subtree(id).reduce((sum, n) => sum + (n.kind === 'file' ? n.bytes : 0), 0);
+    const node = this.#nodes.get(id);
+    if (!node) return 0;
+    return node.kind === 'file' ? node.bytes : (this.#sums.get(id) ?? 0);
   }
 
   /** True when `candidate` is `ancestorId` or lies below it. */
   isWithin(candidate: string, ancestorId: string): boolean {
-    for (let n = this.node(candidate); n; n = n.parentId ? this.node(n.parentId) : undefined) {
+    for (let n = this.#nodes.get(candidate); n; n = n.parentId ? this.#nodes.get(n.parentId) : undefined) {
       if (n.id === ancestorId) return true;
     }
     return false;
@@ -90,16 +187,106 @@ export class Tree {
   /** Names from below the root down to `id` (the root itself has none). */
   pathNames(id: string): string[] {
     const names: string[] = [];
-    for (let n = this.node(id); n && n.parentId; n = this.node(n.parentId)) names.unshift(n.name);
-    return names;
+    for (let n = this.#nodes.get(id); n && n.parentId; n = this.#nodes.get(n.parentId)) names.push(n.name);
+    return names.reverse();
+  }
+
+  /** Every node id of an owner (live or recycled). */
+  idsOf(owner: string): Iterable<string> {
+    return this.#byOwner.get(owner) ?? [];
+  }
+
+  /** The owner's nodes whose own recycled mark is set (the tops of deleted subtrees). */
+  recycledOf(owner: string): NodeRecord[] {
+    return [...(this.#recycled.get(owner) ?? [])].map((id) => this.#nodes.get(id)!);
   }
 
   /** Every blob id some node (live or recycled) still points at. */
   referencedBlobs(): Set<string> {
-    const ids = new Set<string>();
-    for (const n of Object.values(this.#state().nodes)) if (n.blobId) ids.add(n.blobId);
-    return ids;
+    return new Set(this.#blobRefs.keys());
   }
+
+  isBlobReferenced(blobId: string): boolean {
+    return this.#blobRefs.has(blobId);
+  }
+
+  #put(node: NodeRecord): void {
+    const old = this.#nodes.get(node.id);
+    if (old) this.#unindex(old);
+    this.#nodes.set(node.id, node);
+    this.#index(node);
+  }
+
+  #index(n: NodeRecord): void {
+    if (n.parentId !== null) {
+      setOf(this.#kids, n.parentId).add(n.id);
+      if (n.recycled === null) mapOf(this.#named, n.parentId).set(n.name.normalize('NFC'), n.id);
+    }
+    setOf(this.#byOwner, n.owner).add(n.id);
+    if (n.recycled !== null) setOf(this.#recycled, n.owner).add(n.id);
+    if (n.blobId) this.#blobRefs.set(n.blobId, (this.#blobRefs.get(n.blobId) ?? 0) + 1);
+    this.tags.add(n);
+    if (n.parentId !== null) this.#propagate(n.parentId, this.#contribution(n));
+  }
+
+  #unindex(n: NodeRecord): void {
+    if (n.parentId !== null) {
+      this.#kids.get(n.parentId)?.delete(n.id);
+      const named = this.#named.get(n.parentId);
+      const key = n.name.normalize('NFC');
+      if (named?.get(key) === n.id) named.delete(key);
+      this.#propagate(n.parentId, -this.#contribution(n));
+    }
+    this.#byOwner.get(n.owner)?.delete(n.id);
+    this.#recycled.get(n.owner)?.delete(n.id);
+    if (n.blobId) {
+      const refs = (this.#blobRefs.get(n.blobId) ?? 1) - 1;
+      if (refs > 0) this.#blobRefs.set(n.blobId, refs);
+      else this.#blobRefs.delete(n.blobId);
+    }
+    this.tags.remove(n);
+  }
+
+  /** What a node adds to its parent's byte sum. */
+  #contribution(n: NodeRecord): number {
+    if (n.recycled !== null) return 0;
+    return n.kind === 'file' ? n.bytes : (this.#sums.get(n.id) ?? 0);
+  }
+
+  /** Adds `delta` to the sums of `parentId` and its ancestors, up to the first recycled one. */
+  #propagate(parentId: string, delta: number): void {
+    if (delta === 0) return;
+    for (let id: string | null = parentId; id !== null; ) {
+      this.#sums.set(id, (this.#sums.get(id) ?? 0) + delta);
+      const n = this.#nodes.get(id);
+      if (!n || n.recycled !== null) return;
+      id = n.parentId;
+    }
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+function mapOf<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = map.get(key);
+  if (!inner) map.set(key, (inner = new Map()));
+  return inner;
+}
+
+/** A string-keyed dictionary without a prototype: any key (`__proto__`, `constructor`) is plain data. */
+export function plainDict(source?: Record<string, string>): Record<string, string> {
+  const dict = Object.create(null) as Record<string, string>;
+  if (source) for (const [k, v] of Object.entries(source)) dict[k] = v;
+  return dict;
+}
+
+/** A loaded node with its user-keyed maps made prototype-free. */
+function plainNode(node: NodeRecord): NodeRecord {
+  return { ...node, tags: [...node.tags], metadata: plainDict(node.metadata), deadProps: plainDict(node.deadProps) };
 }
 
 /** Case-insensitive name order, code points breaking ties, so listings are stable. */

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import multer from 'multer';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { StorageError } from '../storage/persistence.js';
 import { EntityError } from '../xml/requests.js';
 import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
@@ -11,12 +12,17 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   duplicate: 422,
   conflict: 409,
   locked: 423,
+  full: 507,
 };
 
 /** Turns anything thrown into one HttpError; unknown errors are logged and become a plain 500. */
 export function toHttpError(err: unknown, log: (line: string) => void): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(DOMAIN_STATUS[err.code], err.message);
+  if (err instanceof StorageError) {
+    log(`storage error: ${err.message}`);
+    return new HttpError(err.kind === 'full' ? 507 : 500, err.kind === 'full' ? 'insufficient storage' : 'internal error');
+  }
   if (err instanceof EntityError) {
     // As observed: a binary body under an XML media type got 500 and a closed connection.
     if (err.kind === 'binary') return new HttpError(500, err.message, { close: true });

@@ -3,7 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import type { Recording } from './format.js';
 import { markAwaitingContinue, createRecordingProxy } from './recorder-proxy.js';
 import { RecordingWriter, readRecording } from './recording-io.js';
-import { seedFromRecording } from './recording-to-state.js';
+import { seedFromRecording } from './seed-from-recording.js';
 import { replayCredentials } from './replay-credentials.js';
 import { locateRecording } from './scenario-replay.js';
 import { redactedNames } from './redaction.js';

@@ -1,5 +1,4 @@
-import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeKind, NodeRecord } from '../storage/schema.js';
+import type { NodeKind } from '../storage/schema.js';
 import { hrefOf, parseXml, textOf, type XmlNode, type XmlValue } from '../xml/codec.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { boundaryOf, mediaTypeOf } from './normalise.js';
@@ -231,46 +230,4 @@ function readCreate(tree: RecordedTree, e: Exchange, user: string, parentId: str
     return;
   }
   if (mediaTypeOf(contentType).endsWith('+xml')) applyFields(o, xmlOf(e.request.body)?.[created.kind] as XmlNode | undefined);
-}
-
-/**
- * Replaces each recorded user's tree in the store with the recorded one (same ids, so links from
- * the recording stay valid). Objects whose parent the recording never shows go under the root.
- */
-export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
-  return seedFromRecordedTree(store, recordingToState(recording));
-}
-
-/** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
-export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
-  const counts = { containers: 0, files: 0 };
-  const now = store.now();
-  const users = new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
-  for (const user of users) {
-    for (const node of Object.values(store.state.nodes)) if (node.owner === user) delete store.state.nodes[node.id];
-    const rootId = tree.roots.get(user) ?? (await store.ensureUser(user)).id;
-    store.state.users[user] = { rootId };
-    store.state.nodes[rootId] = blankNode(rootId, 'container', user, '/', null, now);
-    const live = [...tree.objects.values()].filter((o) => o.user === user && !o.deleted && o.id !== rootId);
-    const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
-    for (const o of live) {
-      const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
-      const node = blankNode(o.id, o.kind, user, o.name ?? o.id, parentId, now);
-      node.tags = [...o.tags];
-      node.metadata = { ...o.metadata };
-      if (o.kind === 'file') {
-        // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
-        const blob = await store.blobs.put(o.content ?? Buffer.alloc(o.bytes ?? 0));
-        Object.assign(node, { blobId: blob.blobId, bytes: blob.size, mimeType: o.mimeType || 'application/octet-stream', public: o.public ?? false });
-        counts.files++;
-      } else counts.containers++;
-      store.state.nodes[o.id] = node;
-    }
-  }
-  await store.persist();
-  return counts;
-}
-
-function blankNode(id: string, kind: NodeKind, owner: string, name: string, parentId: string | null, now: number): NodeRecord {
-  return { id, kind, owner, name, parentId, created: now, modified: now, accessed: now, version: 1, public: false, mimeType: '', bytes: 0, blobId: null, tags: [], metadata: {}, deadProps: {}, recycled: null };
 }

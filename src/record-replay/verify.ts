@@ -6,7 +6,7 @@ import { isText } from './body-encoding.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { IdMap } from './id-map.js';
 import { recordingStartState, startsOnExistingAccount } from './recording-start.js';
-import { seedFromRecordedTree } from './recording-to-state.js';
+import { seedFromRecordedTree } from './seed-from-recording.js';
 import { carriesLinks, fromToken, toToken } from './normalise.js';
 import { compareXml, parseOrdered } from './xml-compare.js';
 

@@ -34,7 +34,6 @@ export function annotationsRouter(store: CloudStore): Router {
       .post(readEntityBody, async (req, res) => {
         if (mediaTypeOf(req) !== MEDIA.tag) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.tag]);
         const { name } = parseTagInfo(bodyBuffer(req));
-        store.locks.assertCanWrite({ content: param(req, 'id') });
         await store.annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
         sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
       })
@@ -43,12 +42,10 @@ export function annotationsRouter(store: CloudStore): Router {
     router
       .route(`${base}/tags/:tag`)
       .put(async (req, res) => {
-        store.locks.assertCanWrite({ content: param(req, 'id') });
         await store.annotations.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
       .delete(async (req, res) => {
-        store.locks.assertCanWrite({ content: param(req, 'id') });
         await store.annotations.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
@@ -70,12 +67,10 @@ export function annotationsRouter(store: CloudStore): Router {
         res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
       })
       .put(readRawValue, async (req, res) => {
-        store.locks.assertCanWrite({ content: param(req, 'id') });
         await store.annotations.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), bodyBuffer(req).toString('utf8'));
         res.status(204).end();
       })
       .delete(async (req, res) => {
-        store.locks.assertCanWrite({ content: param(req, 'id') });
         await store.annotations.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
         res.status(204).end();
       })

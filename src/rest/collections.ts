@@ -35,7 +35,6 @@ export function collectionsRouter(store: CloudStore): Router {
       sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)));
     })
     .post(async (req, res) => {
-      store.locks.assertCanWrite({ members: [store.recycleBin.item(userOf(res), param(req, 'id')).parentId ?? ''] });
       await store.recycleBin.restore(userOf(res), param(req, 'id'));
       res.status(204).end();
     })

@@ -34,7 +34,6 @@ export function filesRouter(store: CloudStore): Router {
       if (mediaTypeOf(req) !== MEDIA.file) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.file]);
       const info = parseFileInfo(bodyBuffer(req));
       const parentId = parentIdFrom(info.parentHref);
-      store.locks.assertCanWrite({ remove: param(req, 'id'), members: parentId ? [parentId] : [] });
       await store.update(userOf(res), param(req, 'id'), {
         name: info.name,
         public: info.public,
@@ -59,10 +58,8 @@ export function filesRouter(store: CloudStore): Router {
     .put(async (req, res) => {
       const offset = parseContentRangeOffset(req.headers['content-range']);
       if (offset === 'invalid') throw badRequest('Content-Range must look like "bytes a-b/*"');
-      const user = userOf(res);
-      store.get(user, param(req, 'id'), 'file');
-      store.locks.assertCanWrite({ content: param(req, 'id') });
-      await store.writeContent(user, param(req, 'id'), req, offset);
+      // The store checks owner, locks and the block's base at commit, after the body has streamed.
+      await store.writeContent(userOf(res), param(req, 'id'), req, offset);
       res.status(204).end();
     })
     .all(only('GET', 'PUT'));

@@ -1,8 +1,9 @@
 import type { RequestHandler, Response } from 'express';
 import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
+import type { StateBuilder } from '../domain/state-builder.js';
 import { markScenario, type RequestJournal } from '../http/journal.js';
-import { resetStore } from '../mock-state.js';
+import { buildSeed } from '../mock-state.js';
 import type { ResolvedOptions } from '../options.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario } from './load.js';
@@ -77,10 +78,11 @@ export class ScenarioRuntime {
   async use(spec: string | ScenarioDefinition): Promise<ResolvedScenario> {
     const scenario = await loadScenario(spec, this.#deps.cwd);
     const active = await armScenario(scenario, this.#deps.replayHandler);
-    await this.#gate.exclusive(async () => {
+    // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
+    const built = scenario.seed ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options)) : undefined;
+    await this.#swap(built, async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
-      if (scenario.seed) await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
     });
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
     this.#changed();
@@ -105,13 +107,26 @@ export class ScenarioRuntime {
 
   /** State back to the active scenario's seed; fault counters and the journal cleared. */
   async reset(): Promise<void> {
-    await this.#gate.exclusive(async () => {
-      const scenario = this.#active.scenario;
-      await resetStore(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+    const scenario = this.#active.scenario;
+    const built = await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+    await this.#swap(built, async () => {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
     });
     this.#changed();
+  }
+
+  /** With no request in flight: the built state swapped in (atomically), then `then`; a failure drops the build. */
+  async #swap(built: StateBuilder | undefined, then: () => Promise<void>): Promise<void> {
+    try {
+      await this.#gate.exclusive(async () => {
+        if (built) await this.#deps.store.replaceState(built);
+        await then();
+      });
+    } catch (err) {
+      await built?.discard();
+      throw err;
+    }
   }
 
   /** Admits a request under the current scenario, which it keeps until its response is done. */

@@ -1,5 +1,5 @@
-import type { CloudStore } from '../domain/cloud-store.js';
 import { seedDemoTree } from '../demo/demo-tree.js';
+import type { StateBuilder } from '../domain/state-builder.js';
 import type { SeedPlan } from '../mock-state.js';
 import type { ResolvedOptions } from '../options.js';
 import { guessMimeType } from '../domain/mime-types.js';
@@ -13,24 +13,30 @@ export function usersOf(scenario: ResolvedScenario | undefined, options: Resolve
 /** What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice. */
 export function seedPlanOf(scenario: ResolvedScenario | undefined, options: ResolvedOptions): SeedPlan {
   const fallback = options.seed === 'demo' ? 'demo' : [];
+  const trees = scenario?.seed?.trees;
   return {
     users: [...usersOf(scenario, options).keys()],
-    tree: async (store, user) => {
-      const tree = scenario?.seed?.trees[user] ?? scenario?.seed?.tree ?? fallback;
-      if (tree === 'demo') await seedDemoTree(store, user);
-      else await seedNodes(store, user, store.root(user).id, tree);
+    tree: (state, user) => {
+      // Logins are user-given: "constructor" must not find Object.prototype.constructor.
+      const own = trees && Object.hasOwn(trees, user) ? trees[user] : undefined;
+      const tree = own ?? scenario?.seed?.tree ?? fallback;
+      if (tree === 'demo') seedDemoTree(state, user);
+      else seedNodes(state, user, state.root(user).id, tree);
     },
   };
 }
 
-async function seedNodes(store: CloudStore, user: string, parentId: string, nodes: ResolvedSeedNode[]): Promise<void> {
-  for (const node of nodes) {
-    const created =
-      node.kind === 'container'
-        ? await store.createContainer(user, parentId, node.name)
-        : await store.createFile(user, parentId, { name: node.name, mimeType: guessMimeType(node.name, node.mimeType), public: node.public }, node.content);
-    for (const tag of node.tags) await store.annotations.addTag(user, created.id, tag);
-    for (const [key, value] of Object.entries(node.metadata)) await store.annotations.setMetadata(user, created.id, key, value);
-    if (node.kind === 'container') await seedNodes(store, user, created.id, node.children);
+/** Adds a seed tree below `parentId`, iteratively (no depth limit). */
+function seedNodes(state: StateBuilder, user: string, parentId: string, nodes: ResolvedSeedNode[]): void {
+  const work: Array<{ parentId: string; node: ResolvedSeedNode }> = nodes.map((node) => ({ parentId, node })).reverse();
+  for (let item = work.pop(); item; item = work.pop()) {
+    const { node } = item;
+    const info = { tags: node.tags, metadata: node.metadata };
+    if (node.kind === 'container') {
+      const created = state.addContainer(user, item.parentId, node.name, info);
+      for (let i = node.children.length - 1; i >= 0; i--) work.push({ parentId: created.id, node: node.children[i]! });
+    } else {
+      state.addFile(user, item.parentId, { ...info, name: node.name, mimeType: guessMimeType(node.name, node.mimeType), public: node.public }, node.content);
+    }
   }
 }

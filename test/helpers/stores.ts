@@ -4,17 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CloudStore } from '../../src/domain/cloud-store.js';
-import { openStore } from '../../src/mock-state.js';
+import { openPersistence, openStore } from '../../src/mock-state.js';
 import { resolveOptions, type MockOptions } from '../../src/options.js';
+import { StorageError, type ChangeSet, type StatePersistence } from '../../src/storage/persistence.js';
+import type { StateData } from '../../src/storage/schema.js';
 
 export type StoreKind = 'memory' | 'file';
 export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
+
+/** Set `failing` to make the durable layer refuse every commit and replace, as a full disk would. */
+export interface FaultSwitch {
+  failing: 'full' | 'io' | undefined;
+}
 
 /** A store of one kind over a fresh temp directory; `reopen` loads the same files again (file kind). */
 export interface TestStore {
   store: CloudStore;
   /** The --data file (file kind only). */
   dataFile: string | undefined;
+  faults: FaultSwitch;
   reopen(): Promise<CloudStore>;
   dispose(): Promise<void>;
 }
@@ -22,11 +30,12 @@ export interface TestStore {
 export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): Promise<TestStore> {
   const dir = await mkdtemp(join(tmpdir(), 'csp-mock-store-'));
   const dataFile = kind === 'file' ? join(dir, 'state.json') : undefined;
+  const faults: FaultSwitch = { failing: undefined };
   const options = () =>
     resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
-  const open = (): Promise<CloudStore> => {
+  const open = async (): Promise<CloudStore> => {
     const resolved = options();
-    return openStore(resolved, seedPlanOf(undefined, resolved));
+    return openStore(resolved, seedPlanOf(undefined, resolved), faulty(await openPersistence(resolved), faults));
   };
   const opened: CloudStore[] = [await open()];
   return {
@@ -34,15 +43,36 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
       return opened[opened.length - 1]!;
     },
     dataFile,
+    faults,
     async reopen() {
       const next = await open();
       opened.push(next);
       return next;
     },
     async dispose() {
-      for (const s of opened) await s.blobs.close();
+      for (const s of opened) await s.close();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The real durable layer, refusing writes while the switch says so (nothing of a refused write lands). */
+function faulty(inner: StatePersistence, faults: FaultSwitch): StatePersistence {
+  const refuse = (): void => {
+    if (faults.failing) throw new StorageError(faults.failing, `injected ${faults.failing} failure`);
+  };
+  return {
+    file: inner.file,
+    load: () => inner.load(),
+    commit: async (change: ChangeSet) => {
+      refuse();
+      await inner.commit(change);
+    },
+    replace: async (state: StateData) => {
+      refuse();
+      await inner.replace(state);
+    },
+    close: () => inner.close(),
   };
 }
 

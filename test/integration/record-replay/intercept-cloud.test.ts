@@ -42,7 +42,7 @@ describe('interceptCloud: a Node client served in-process through nock, no port,
     expect(fileHref.startsWith(`${BASE}/v2/files/`)).toBe(true);
     const download = await fetch(`${fileHref}/content`, { headers });
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
-    const stored = Object.values(cloud.mock.store.state.nodes).find((n) => n.name === 'blob.bin');
+    const stored = cloud.mock.store.resolvePath('demo', ['blob.bin']);
     expect(stored?.bytes).toBe(bytes.length);
 
     // PUT of raw binary content through fetch.

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
+import { resetStore } from '../../../src/mock-state.js';
 import { blobFiles, contentOf, openTestStore, slowStream, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 
 const codeOf = async (p: Promise<unknown>): Promise<string> => {
@@ -200,10 +201,10 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     expect(t.store.storedBytes('bob')).toBe(0);
   });
 
-  it('clears to an empty state and drops every blob', async () => {
+  it('a reset swaps a new state in whole and drops every blob of the old one', async () => {
     await t.store.createFile('alice', t.store.root('alice').id, { name: 'a' }, Buffer.alloc(10));
-    await t.store.clear();
-    expect(t.store.users()).toEqual([]);
+    await resetStore(t.store, { users: ['carol'] });
+    expect(t.store.users()).toEqual(['carol']);
     expect(await blobFiles(t.store)).toEqual([]);
   });
 });

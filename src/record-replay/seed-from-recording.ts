@@ -1,0 +1,46 @@
+import type { CloudStore } from '../domain/cloud-store.js';
+import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
+import { plainDict } from '../domain/tree.js';
+import type { Recording } from './format.js';
+import { recordingToState, type RecordedTree } from './recording-to-state.js';
+
+/**
+ * Replaces each recorded user's tree in the store with the recorded one (same ids, so links from
+ * the recording stay valid), in one transaction. Objects whose parent the recording never shows go
+ * under the root. The blobs of the replaced trees are dropped after the commit.
+ */
+export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
+  return seedFromRecordedTree(store, recordingToState(recording));
+}
+
+/** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
+export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
+  const counts = { containers: 0, files: 0 };
+  const now = store.now();
+  const built = store.builder();
+  const users = new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
+  for (const user of users) {
+    const known = store.users().includes(user) ? store.root(user).id : undefined;
+    const rootId = built.addUser(user, tree.roots.get(user) ?? known).id;
+    const live = [...tree.objects.values()].filter((o) => o.user === user && !o.deleted && o.id !== rootId);
+    const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
+    for (const o of live) {
+      const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
+      const node = { ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id), tags: [...o.tags], metadata: plainDict(o.metadata) };
+      if (o.kind === 'file') {
+        Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
+        counts.files++;
+      } else counts.containers++;
+      // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
+      built.addRecord(node, o.content ?? Buffer.alloc(o.bytes ?? 0));
+    }
+  }
+  try {
+    await built.writeBlobs();
+    await store.replaceUsers(built);
+  } catch (err) {
+    await built.discard();
+    throw err;
+  }
+  return counts;
+}
