@@ -1,10 +1,12 @@
 import express, { type Express } from 'express';
+import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { hostCheck } from './http/host-check.js';
 import { notFoundError } from './http/errors.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
@@ -49,7 +51,11 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
   const store = await openStore(resolved, seedPlanOf(initial, resolved));
-  const journal = new RequestJournal({ size: resolved.journalSize, bodies: resolved.journalBodies });
+  const journal = new RequestJournal({
+    size: resolved.journalSize,
+    bodies: resolved.journalBodies,
+    redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
+  });
   const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
@@ -79,9 +85,13 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
   const app = express();
   app.disable('x-powered-by');
-  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query)
+  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
+  //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
-  // 2. the admin API (switch, reset, journal, state): its own optional token, no faults, not journaled
+  app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
+  // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
+  //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
+  app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
   app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
   // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());

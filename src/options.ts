@@ -30,6 +30,16 @@ export interface MockOptions {
   scenario?: string | ScenarioDefinition;
   /** When set, /__admin requires it (Authorization: Bearer TOKEN or X-Admin-Token). Default: open. */
   adminToken?: string;
+  /**
+   * More Host names to answer besides IP addresses, localhost and the public URL's host
+   * ("name", ".domain" for it and its subdomains, "*" for any). Default: none.
+   */
+  allowedHosts?: string[];
+  /**
+   * How long a scenario switch or reset waits for requests in flight (which finish under the
+   * scenario they arrived under) before closing their connections. Default 5000 ms.
+   */
+  switchGraceMs?: number;
   /** Builds the handler that replays a recording named by a scenario's "recording" (the record-replay module). */
   replayHandler?: ReplayHandlerFactory;
   /** emulate (default), record through a proxy to an upstream, or replay a recording. */
@@ -52,6 +62,8 @@ export interface ResolvedOptions {
   journalBodies: number;
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
+  allowedHosts: string[];
+  switchGraceMs: number | undefined;
   replayHandler: ReplayHandlerFactory | undefined;
   mode: MockMode;
 }
@@ -93,6 +105,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     journalBodies: options.journalBodies ?? 0,
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
+    allowedHosts: [...(options.allowedHosts ?? [])],
+    switchGraceMs: options.switchGraceMs,
     replayHandler: options.replayHandler,
     mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),
   };

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import { DEFAULT_HOST, type MockOptions } from './options.js';
 
@@ -8,6 +8,40 @@ export interface StartOptions extends MockOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Socket and request time limits (DEFAULT_TIMEOUTS). */
+  timeouts?: ServerTimeouts;
+}
+
+/**
+ * Time limits, in milliseconds (0: none). No request may hold the server: a client that stops
+ * sending or reading loses its own connection after `idleMs` without a byte either way, while a slow
+ * upload that keeps moving is never cut (hence no limit on the whole request by default).
+ */
+export interface ServerTimeouts {
+  /** To receive a request's headers (Node's headersTimeout). Default 30 s. */
+  headersMs?: number;
+  /** To receive a whole request, body included (Node's requestTimeout). Default 0: uploads may take as long as they keep moving. */
+  requestMs?: number;
+  /** A socket with no traffic either way for this long is closed (a stalled upload or an unread download). Default 120 s. */
+  idleMs?: number;
+  /** An idle keep-alive connection is closed after this long (Node's keepAliveTimeout). Default 5 s. */
+  keepAliveMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { headersMs: 30_000, requestMs: 0, idleMs: 120_000, keepAliveMs: 5_000 };
+
+function applyTimeouts(server: Server, given: ServerTimeouts = {}): void {
+  const t = { ...DEFAULT_TIMEOUTS, ...given };
+  server.headersTimeout = t.headersMs;
+  server.requestTimeout = t.requestMs;
+  server.keepAliveTimeout = t.keepAliveMs;
+  // The socket idle timeout: Node destroys the socket when it fires with no 'timeout' listener.
+  server.setTimeout(t.idleMs);
+}
+
+/** 127.0.0.0/8, ::1 and localhost reach only this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
 /** A running mock: its address, and the test-lifecycle calls. */
@@ -38,8 +72,12 @@ export interface RunningMock {
  * `const mock = await startMock({ scenario: 'tag-objects-500' }); ... await mock.close();`
  */
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
-  const mock = await createApp(options);
+  const host = options.host ?? DEFAULT_HOST;
+  // The name we are bound to is ours too (an IP literal passes the Host check anyway).
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  const mock = await createApp({ ...options, allowedHosts });
   const server = createServer(mock.app);
+  applyTimeouts(server, options.timeouts);
   // Record mode lets the upstream decide on Expect: 100-continue; otherwise Node answers it.
   const onCheckContinue = mock.onCheckContinue;
   if (onCheckContinue) {
@@ -48,7 +86,6 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       mock.app(req, res);
     });
   }
-  const host = options.host ?? DEFAULT_HOST;
   try {
     await listen(server, options.port ?? 0, host);
   } catch (err) {
@@ -56,6 +93,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     throw new Error(`cannot listen on ${host}:${options.port ?? 0}: ${(err as Error).message}`);
   }
   const { port } = server.address() as AddressInfo;
+  if (!isLoopback(host) && !options.adminToken) {
+    console.warn(
+      `csp-mock: warning: listening on ${host}, reachable from other machines, and the admin API (/__admin: reset, scenario switch, state) has no token; ` +
+        'anyone who can connect can use it. Start with --admin-token TOKEN (option adminToken), or bind 127.0.0.1.',
+    );
+  }
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,

@@ -1,12 +1,12 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import type { JournalFilter, RequestJournal } from '../http/journal.js';
 import { listScenarios } from '../scenarios/catalog.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
+import { adminTokenCheck } from './admin-guard.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
 import { DEFAULT_INLINE_LIMIT, exportedFile, seedView } from './seed-view.js';
@@ -16,19 +16,9 @@ export interface AdminDeps {
   runtime: ScenarioRuntime;
   journal: RequestJournal;
   store: CloudStore;
-  /** When set, every admin request must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
+  /** When set, every admin request but the inspector's static page must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
   token: string | undefined;
   cwd: string;
-}
-
-function tokenCheck(token: string | undefined): RequestHandler {
-  return (req, _res, next) => {
-    if (token === undefined) return next();
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    const given = bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
-    if (given !== undefined && sameSecret(given, token)) return next();
-    next(new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }));
-  };
 }
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
@@ -46,6 +36,14 @@ function scenarioSpec(body: unknown): string | ScenarioDefinition {
   if (keys.length === 1 && typeof name === 'string') return name;
   return body as ScenarioDefinition;
 }
+
+/** JSON bodies only (admin-guard refuses other types); a parse error never echoes the body. */
+const jsonBody: RequestHandler = (req, res, next) => {
+  express.json({ limit: '5mb', type: 'application/json' })(req, res, (err?: unknown) => {
+    if (err) return next(new HttpError(400, 'the body is not valid JSON'));
+    next();
+  });
+};
 
 function optionalInt(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -73,20 +71,24 @@ function journalFilterOf(query: Record<string, unknown>): JournalFilter {
   return filter;
 }
 
-/** The admin HTTP API under /__admin: switch, reset, journal, state. Not behind the service's auth. */
+/**
+ * The admin HTTP API under /__admin: the inspector, switch, reset, journal, state. Not behind the
+ * service's auth; app.ts mounts adminGuard (same origin, JSON bodies) in front of it.
+ */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
-  // The inspector's page at /__admin/ holds no state, so it loads without the token and asks for it.
+  // The inspector's page at /__admin/ holds no state, so it loads without the token and asks for it
+  // (the Host, same-origin and JSON checks of adminGuard still apply to it).
   router.use(inspectorAssets());
-  router.use(tokenCheck(deps.token));
+  router.use(adminTokenCheck(deps.token));
   router.use('/inspector', inspectorRouter(deps));
 
   router.get('/scenario', (_req, res) => {
     res.json(summary(deps.runtime.scenario));
   });
-  router.put('/scenario', express.json({ limit: '5mb', type: () => true }), async (req, res) => {
+  router.put('/scenario', jsonBody, async (req, res) => {
     try {
-      res.json(summary(await deps.runtime.use(scenarioSpec(req.body))));
+      res.json(summary(await deps.runtime.use(scenarioSpec(req.body), 'http')));
     } catch (err) {
       if (err instanceof ScenarioError) throw new HttpError(400, err.message);
       throw err;

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { configured } from './config-file.js';
 import { startMock } from '../server.js';
-import { cannotStart, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
+import { cannotStart, listenOptionsOf, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
 interface RecordArgs extends ListenArgs {
   upstream: string;
@@ -9,6 +9,7 @@ interface RecordArgs extends ListenArgs {
   redact?: string[];
   append: boolean;
   'public-url'?: string;
+  'admin-token'?: string;
   'sidecar-threshold': number;
 }
 
@@ -19,17 +20,18 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     withListenOptions(y)
       .option('upstream', { type: 'string', demandOption: true, describe: 'base URL of the service, e.g. https://cloud.example.com' })
       .option('out', { type: 'string', default: 'recordings/session.json', describe: 'recording file (large bodies go to <name>.bodies/)' })
-      .option('redact', { type: 'string', array: true, describe: 'more header or query names never to write (Authorization, cookies and X-Cloud-Key always are)' })
+      .option('redact', { type: 'string', array: true, describe: 'more header or query names never to write or journal (Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key and names containing token, secret, password or api-key always are)' })
       .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
       .option('sidecar-threshold', { type: 'number', default: 64 * 1024, describe: 'bodies larger than this many bytes go to sidecar files' })
       .example('$0 record --upstream https://cloud.example.com --out recordings/login.json', 'then point the client at the printed URL')
       .example('$0 record --upstream https://cloud.example.com --append --redact x-device-id', 'add to a recording; one more header kept out') as never),
   handler: async (args) => {
     const mock = await startMock({
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       publicUrl: args['public-url'],
+      adminToken: args['admin-token'],
       ...logOptionsOf(args),
       mode: { kind: 'record', upstream: args.upstream, out: args.out, redact: args.redact, append: args.append, sidecarThreshold: args['sidecar-threshold'] },
     }).catch(cannotStart);

@@ -3,7 +3,7 @@ import { configured } from './config-file.js';
 import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../record-replay/replayer.js';
 import { startMock } from '../server.js';
-import { cannotStart, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
+import { cannotStart, listenOptionsOf, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 
 interface ReplayArgs extends ListenArgs {
   recording: string;
@@ -12,6 +12,7 @@ interface ReplayArgs extends ListenArgs {
   'match-header'?: string[];
   user?: string[];
   'public-url'?: string;
+  'admin-token'?: string;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -25,6 +26,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('match-header', { type: 'string', array: true, describe: 'request headers that take part in matching (replaces the default list)' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses' })
       .option('public-url', { type: 'string', describe: 'our own base URL as clients see it (default: the request Host)' })
+      .option('admin-token', { type: 'string', describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' })
       .check((a) => {
         if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
         return true;
@@ -35,9 +37,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     const mock = await startMock({
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       publicUrl: args['public-url'],
+      adminToken: args['admin-token'],
       users,
       seed: 'empty',
       ...logOptionsOf(args),

@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { configured } from './config-file.js';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
 import { startMock } from '../server.js';
-import { cannotStart, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
+import { cannotStart, listenOptionsOf, logOptionsOf, printReady, stopOnSignals, withListenOptions, type ListenArgs } from './listening.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
 
@@ -61,8 +61,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const mock = await startMock({
       scenario: args.scenario,
       adminToken,
-      port: args.port,
-      host: args.host,
+      ...listenOptionsOf(args),
       data: args.data,
       users,
       publicUrl: args['public-url'],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NodeKind, NodeRecord } from '../storage/schema.js';
-import { plainDict } from './tree.js';
+import { NO_TAGS, recordDict } from './tree.js';
 
 export const DEFAULT_MIME = 'application/octet-stream';
 
@@ -38,9 +38,9 @@ export function newNode(owner: string, kind: NodeKind, name: string, parentId: s
     mimeType: '',
     bytes: 0,
     blobId: null,
-    tags: [],
-    metadata: plainDict(),
-    deadProps: plainDict(),
+    tags: NO_TAGS,
+    metadata: recordDict(),
+    deadProps: recordDict(),
     recycled: null,
   };
 }
@@ -53,8 +53,8 @@ export function copiedNode(from: NodeRecord, parentId: string, name: string, now
     public: from.public,
     bytes: from.bytes,
     blobId: from.blobId,
-    tags: [...from.tags],
-    metadata: plainDict(from.metadata),
-    deadProps: plainDict(from.deadProps),
+    tags: from.tags.length === 0 ? NO_TAGS : [...from.tags],
+    metadata: recordDict(from.metadata),
+    deadProps: recordDict(from.deadProps),
   };
 }

@@ -5,7 +5,7 @@ import { duplicateName, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { DEFAULT_MIME, newNode } from './node-records.js';
 import { SLICE, nextTurn } from './tree-operations.js';
-import { plainDict } from './tree.js';
+import { NO_TAGS, plainDict, recordDict } from './tree.js';
 
 export interface BuiltNodeInfo {
   tags?: string[];
@@ -157,5 +157,5 @@ function annotations(info: BuiltNodeInfo): Pick<NodeRecord, 'tags' | 'metadata'>
     if (key.length === 0 || key.length > 255) throw invalid('metadata key must be 1 to 255 characters');
     metadata[key] = value;
   }
-  return { tags, metadata };
+  return { tags: tags.length === 0 ? NO_TAGS : tags, metadata: recordDict(metadata) };
 }

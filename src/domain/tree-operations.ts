@@ -3,7 +3,7 @@ import { conflict, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { copiedNode } from './node-records.js';
 import type { StoreCore, WriteContext } from './store-core.js';
-import { plainDict } from './tree.js';
+import { NO_TAGS, recordDict } from './tree.js';
 
 /** Nodes prepared between two turns of the event loop, so other clients are served meanwhile. */
 export const SLICE = 500;
@@ -99,7 +99,7 @@ export async function copyTree(core: StoreCore, user: string, id: string, target
       for (const [i, from] of read.entries()) {
         if (i % SLICE === SLICE - 1) await nextTurn();
         const copy = copiedNode(from, i === 0 ? targetId : newIds.get(from.parentId!)!, i === 0 ? name : from.name, now);
-        if (options.shallow && from.kind === 'container') Object.assign(copy, { tags: [], metadata: plainDict() });
+        if (options.shallow && from.kind === 'container') Object.assign(copy, { tags: NO_TAGS, metadata: recordDict() });
         newIds.set(from.id, copy.id);
         copies.push(copy);
       }

@@ -149,7 +149,7 @@ export class Tree implements TreeQueries {
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {
-    const id = this.#named.get(containerId)?.get(name.normalize('NFC'));
+    const id = this.#named.get(containerId)?.get(nfc(name));
     return id === undefined ? undefined : this.#nodes.get(id);
   }
 
@@ -220,7 +220,7 @@ export class Tree implements TreeQueries {
   #index(n: NodeRecord): void {
     if (n.parentId !== null) {
       setOf(this.#kids, n.parentId).add(n.id);
-      if (n.recycled === null) mapOf(this.#named, n.parentId).set(n.name.normalize('NFC'), n.id);
+      if (n.recycled === null) mapOf(this.#named, n.parentId).set(nfc(n.name), n.id);
     }
     setOf(this.#byOwner, n.owner).add(n.id);
     if (n.recycled !== null) setOf(this.#recycled, n.owner).add(n.id);
@@ -233,7 +233,7 @@ export class Tree implements TreeQueries {
     if (n.parentId !== null) {
       this.#kids.get(n.parentId)?.delete(n.id);
       const named = this.#named.get(n.parentId);
-      const key = n.name.normalize('NFC');
+      const key = nfc(n.name);
       if (named?.get(key) === n.id) named.delete(key);
       this.#propagate(n.parentId, -this.#contribution(n));
     }
@@ -277,6 +277,23 @@ function mapOf<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
   return inner;
 }
 
+/** The one empty dictionary and tag list records share (frozen: records are never changed in place). */
+const EMPTY_DICT = Object.freeze(Object.create(null) as Record<string, string>);
+export const NO_TAGS = Object.freeze([]) as unknown as string[];
+
+/** A record's dictionary: the shared empty one, or a prototype-free copy of `source`. */
+export function recordDict(source?: Record<string, string>): Record<string, string> {
+  if (!source) return EMPTY_DICT;
+  for (const key in source) if (Object.hasOwn(source, key)) return plainDict(source);
+  return Object.hasOwn(source, '__proto__') ? plainDict(source) : EMPTY_DICT;
+}
+
+/** Names are compared in NFC; most names are ASCII, which needs no normalising (and no new string). */
+export function nfc(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /^[\u0000-\u007f]*$/.test(name) ? name : name.normalize('NFC');
+}
+
 /** A string-keyed dictionary without a prototype: any key (`__proto__`, `constructor`) is plain data. */
 export function plainDict(source?: Record<string, string>): Record<string, string> {
   const dict = Object.create(null) as Record<string, string>;
@@ -284,9 +301,12 @@ export function plainDict(source?: Record<string, string>): Record<string, strin
   return dict;
 }
 
-/** A loaded node with its user-keyed maps made prototype-free. */
+/** A loaded node (a fresh object the durable layer parsed) with its user-keyed maps made prototype-free. */
 function plainNode(node: NodeRecord): NodeRecord {
-  return { ...node, tags: [...node.tags], metadata: plainDict(node.metadata), deadProps: plainDict(node.deadProps) };
+  node.tags = node.tags.length === 0 ? NO_TAGS : node.tags;
+  node.metadata = recordDict(node.metadata);
+  node.deadProps = recordDict(node.deadProps);
+  return node;
 }
 
 /** Case-insensitive name order, code points breaking ties, so listings are stable. */

@@ -58,6 +58,8 @@ export interface JournalOptions {
   size?: number;
   /** Keep up to this many bytes of each request and response body (0, the default, keeps none). */
   bodies?: number;
+  /** More header and query names to hide besides the shared secret list (record's --redact). */
+  redact?: readonly string[];
 }
 
 /** What a live subscriber hears: an entry on arrival ('added'), again when done ('updated'), or the journal cleared. */
@@ -102,10 +104,12 @@ export class RequestJournal {
   readonly #size: number;
   readonly #bodies: number;
   readonly #listeners = new Set<(event: JournalEvent) => void>();
+  readonly #redact: readonly string[];
 
   constructor(options: JournalOptions = {}) {
     this.#size = Math.max(1, options.size ?? DEFAULT_JOURNAL_SIZE);
     this.#bodies = Math.max(0, options.bodies ?? 0);
+    this.#redact = options.redact ?? [];
   }
 
   entries(filter: JournalFilter = {}): JournalEntry[] {
@@ -138,8 +142,8 @@ export class RequestJournal {
         time: new Date().toISOString(),
         method: req.method,
         path: req.path,
-        query: redactQueryOf(req.originalUrl),
-        headers: redactHeaderMap(req.headers),
+        query: redactQueryOf(req.originalUrl, this.#redact),
+        headers: redactHeaderMap(req.headers, this.#redact),
         user: parseBasicAuth(req.headers.authorization)?.user ?? null,
         status: null,
         outcome: 'pending',

@@ -1,27 +1,26 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isSecretName } from './secret-names.js';
 
-/** The one list of what never reaches a log, the journal or a recording. */
+/** What a log, the journal or a request line shows for a secret; the names are the recordings' too (secret-names.ts). */
 export const REMOVED = '[removed]';
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-admin-token']);
-export const SECRET_QUERY = /pass|secret|token|key|auth|sig/i;
 /** XML elements and JSON fields whose text is a secret (the account's S3 key, passwords, tokens). */
 const SECRET_FIELDS = ['authkey', 'password', 'secret', 'token', 'adminToken', 'admin-token'];
 
-export function redactHeaderMap(headers: IncomingHttpHeaders | Record<string, string | string[] | number | undefined>): Record<string, string> {
+export function redactHeaderMap(headers: IncomingHttpHeaders | Record<string, string | string[] | number | undefined>, extra: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    out[lower] = SECRET_HEADERS.has(lower) ? REMOVED : Array.isArray(value) ? value.join(', ') : String(value);
+    out[lower] = isSecretName(lower, extra) ? REMOVED : Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
 }
 
-export function redactQueryOf(url: string): Record<string, string | string[]> {
+export function redactQueryOf(url: string, extra: readonly string[] = []): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const params = new URL(url, 'http://x').searchParams;
   for (const name of new Set(params.keys())) {
-    const values = params.getAll(name).map((v) => (SECRET_QUERY.test(name) ? REMOVED : v));
+    const values = params.getAll(name).map((v) => (isSecretName(name, extra) ? REMOVED : v));
     out[name] = values.length === 1 ? values[0]! : values;
   }
   return out;

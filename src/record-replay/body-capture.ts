@@ -18,6 +18,8 @@ export interface SidecarTarget {
 /**
  * A sink that keeps a body in memory until it passes the threshold, then streams it to a sidecar,
  * so a large upload or download is never held whole. `stored()` resolves once everything is written.
+ * It never fails the stream it copies: a sidecar that cannot be written (a full disk) is noted in
+ * `failure` and the rest of the body is let through unrecorded, so the client still gets all of it.
  */
 export class BodyCapture extends Writable {
   readonly #threshold: number;
@@ -26,6 +28,7 @@ export class BodyCapture extends Writable {
   #chunks: Buffer[] = [];
   #bytes = 0;
   #file?: { stream: WriteStream; target: SidecarTarget };
+  #failure: Error | undefined;
 
   constructor(threshold: number, sidecar: () => SidecarTarget) {
     super();
@@ -35,9 +38,13 @@ export class BodyCapture extends Writable {
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     this.#bytes += chunk.length;
+    if (this.#failure) {
+      done();
+      return;
+    }
     this.#hash.update(chunk);
     if (this.#file) {
-      this.#file.stream.write(chunk, done);
+      this.#file.stream.write(chunk, (err) => this.#settle(err, done));
       return;
     }
     this.#chunks.push(chunk);
@@ -46,16 +53,39 @@ export class BodyCapture extends Writable {
       return;
     }
     const target = this.#sidecar();
-    mkdirSync(dirname(target.absolute), { recursive: true });
+    try {
+      mkdirSync(dirname(target.absolute), { recursive: true });
+    } catch (err) {
+      this.#settle(err as Error, done);
+      return;
+    }
     const stream = createWriteStream(target.absolute);
+    stream.on('error', (err) => this.#fail(err));
     this.#file = { stream, target };
     const held = Buffer.concat(this.#chunks);
     this.#chunks = [];
-    stream.write(held, done);
+    stream.write(held, (err) => this.#settle(err, done));
+  }
+
+  #fail(err: Error): void {
+    if (this.#failure) return;
+    this.#failure = new Error(`${this.#file?.target.absolute ?? 'sidecar'}: ${(err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : err.message}`);
+    this.#chunks = [];
+    this.#file?.stream.destroy();
+  }
+
+  #settle(err: Error | null | undefined, done: () => void): void {
+    if (err) this.#fail(err);
+    done();
+  }
+
+  /** Why the body could not be recorded (then `stored()` must not be used). */
+  get failure(): Error | undefined {
+    return this.#failure;
   }
 
   override _final(done: (err?: Error | null) => void): void {
-    if (!this.#file) {
+    if (!this.#file || this.#failure) {
       done();
       return;
     }

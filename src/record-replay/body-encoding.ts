@@ -17,3 +17,11 @@ export function encodeBody(body: Buffer): StoredBody | undefined {
   if (body.length === 0) return undefined;
   return isText(body) ? { text: body.toString('utf8') } : { base64: body.toString('base64') };
 }
+
+/** The bytes of an inline stored body (text or base64; sidecars are read by SidecarReader). */
+export function decodeInlineBody(body: StoredBody | undefined): Buffer {
+  if (!body) return Buffer.alloc(0);
+  if ('text' in body) return Buffer.from(body.text, 'utf8');
+  if ('base64' in body) return Buffer.from(body.base64, 'base64');
+  throw new Error(`body in sidecar ${body.file} is not inline`);
+}

@@ -1,13 +1,17 @@
 /**
- * The recording format, version 1 (one JSON document, rewritten whole after every exchange):
+ * The recording format, version 2: JSON lines, so each exchange is appended and writing one costs
+ * the same however long the recording is. The first line is the header, then one exchange a line:
  *
- * {
- *   "format": "csp-mock-recording",
- *   "version": 1,
- *   "baseUrl": "{{baseUrl}}",           // the token that stands for the upstream's origin in links
- *   "redacted": ["authorization", ...], // header and query names that were never written
- *   "exchanges": [ Exchange, ... ]      // in the order they completed
- * }
+ * {"format": "csp-mock-recording", "version": 2, "baseUrl": "{{baseUrl}}", "redacted": ["authorization", ...]}
+ * {"id": 1, "user": "demo", "request": {...}, "response": {...}}
+ * ...
+ *
+ *   baseUrl   the token that stands for the upstream's origin in links
+ *   redacted  header and query names that were never written (besides the built-in secret names)
+ *   exchanges in the order they completed
+ *
+ * Version 1 (still read, and converted when appended to) was one JSON document with the header's
+ * fields and an "exchanges" array.
  *
  * Exchange: { id, user?, session?, request: { method, path, query, headers, body? },
  *             response: { status, headers, body? } }
@@ -26,7 +30,9 @@
  * framing and date headers (Content-Length, Transfer-Encoding, Date, ...) are not kept.
  */
 export const RECORDING_FORMAT = 'csp-mock-recording';
-export const RECORDING_VERSION = 1;
+export const RECORDING_VERSION = 2;
+/** The whole-document format of earlier recordings, still read. */
+export const RECORDING_VERSION_DOCUMENT = 1;
 export const BASE_URL_TOKEN = '{{baseUrl}}';
 export const MULTIPART_BOUNDARY = 'csp-mock-boundary';
 
@@ -57,11 +63,16 @@ export interface StoredExchange {
   response: StoredResponse;
 }
 
-export interface RecordingDocument {
+/** The first line of a recording. */
+export interface RecordingHeader {
   format: typeof RECORDING_FORMAT;
-  version: typeof RECORDING_VERSION;
+  version: typeof RECORDING_VERSION | typeof RECORDING_VERSION_DOCUMENT;
   baseUrl: typeof BASE_URL_TOKEN;
   redacted: string[];
+}
+
+/** A recording as stored: its header and exchanges, bodies not yet read from sidecars. */
+export interface RecordingDocument extends RecordingHeader {
   exchanges: StoredExchange[];
 }
 

@@ -1,5 +1,5 @@
 import type { Exchange } from './format.js';
-import { differences, distance, type RequestKey } from './request-key.js';
+import { differences, distance, keyString, type RequestKey } from './request-key.js';
 
 export interface IndexedExchange {
   exchange: Exchange;
@@ -13,11 +13,7 @@ export function missMessage(method: string, path: string, client: string, key: R
     lines.push('The recording has no exchanges.');
     return `${lines.join('\n')}\n`;
   }
-  const nearest = [...recorded]
-    .map((r) => ({ r, d: distance(key, r.key) }))
-    .sort((a, b) => a.d - b.d || a.r.exchange.id - b.r.exchange.id)
-    .filter((x, i, all) => all.findIndex((y) => y.r.key === x.r.key || sameKey(y.r.key, x.r.key)) === i)
-    .slice(0, shown);
+  const nearest = nearestOf(key, recorded, shown);
   lines.push(`Nearest recorded requests (of ${recorded.length}):`);
   for (const { r } of nearest) {
     const e = r.exchange;
@@ -29,6 +25,32 @@ export function missMessage(method: string, path: string, client: string, key: R
   return `${lines.join('\n')}\n`;
 }
 
-function sameKey(a: RequestKey, b: RequestKey): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+interface Ranked {
+  r: IndexedExchange;
+  d: number;
+  k: string;
+}
+
+/**
+ * The `shown` nearest recorded requests, one per distinct request, in one pass over the recording
+ * (a miss against thousands of exchanges costs a few milliseconds, not a quadratic sort and filter).
+ */
+function nearestOf(key: RequestKey, recorded: readonly IndexedExchange[], shown: number): Ranked[] {
+  const best: Ranked[] = [];
+  const before = (a: { d: number; r: IndexedExchange }, b: { d: number; r: IndexedExchange }): boolean => a.d < b.d || (a.d === b.d && a.r.exchange.id < b.r.exchange.id);
+  for (const r of recorded) {
+    const d = distance(key, r.key);
+    const worst = best[best.length - 1];
+    if (best.length === shown && worst && !before({ d, r }, worst)) continue;
+    const k = keyString(r.key);
+    const twin = best.findIndex((b) => b.k === k);
+    if (twin >= 0) {
+      if (!before({ d, r }, best[twin]!)) continue;
+      best.splice(twin, 1);
+    }
+    const at = best.findIndex((b) => before({ d, r }, b));
+    best.splice(at < 0 ? best.length : at, 0, { r, d, k });
+    if (best.length > shown) best.pop();
+  }
+  return best;
 }

@@ -64,7 +64,7 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
       return { handler: ctx.emulator, reset: async () => undefined, close: async () => undefined };
     case 'record': {
       const redacted = redactedNames(mode.redact);
-      const writer = await RecordingWriter.open(mode.out, redacted, mode.append ?? false);
+      const writer = await RecordingWriter.open(mode.out, redacted, mode.append ?? false, ctx.log);
       const proxy = createRecordingProxy({
         upstream: parseUpstream(mode.upstream),
         writer,

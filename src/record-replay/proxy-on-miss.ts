@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname } from 'node:path';
 import type { PlainRequest } from '../intercept/in-process-http.js';
-import { encodeBody } from './body-encoding.js';
+import { decodeInlineBody, encodeBody } from './body-encoding.js';
 import { linkBodyForRecording, toStoredExchange } from './exchange-record.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { carriesLinks, replaceOrigins } from './normalise.js';
-import { RecordingWriter, loadBody } from './recording-io.js';
+import { RecordingWriter } from './recording-io.js';
 import { forwardBuffered, returnedHeaders, type Upstream } from './upstream.js';
 
 export interface MissRecorder {
@@ -40,11 +39,10 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
       origins,
     );
     await writer?.add(stored);
-    const base = recording.file ? dirname(recording.file) : process.cwd();
     const exchange: Exchange = {
       ...stored,
-      request: { ...stored.request, body: await loadBody(stored.request.body, base) },
-      response: { ...stored.response, body: await loadBody(stored.response.body, base) },
+      request: { ...stored.request, body: decodeInlineBody(stored.request.body) },
+      response: { ...stored.response, body: decodeInlineBody(stored.response.body) },
     };
     recording.exchanges.push(exchange);
 

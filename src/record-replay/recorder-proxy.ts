@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from './body-capture.js';
+import { contentCodingOf, decodeBody, encodeBody } from './content-coding.js';
 import { MULTIPART_BOUNDARY } from './format.js';
 import { linkBodyForRecording, toStoredExchange } from './exchange-record.js';
 import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from './normalise.js';
@@ -54,7 +55,8 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     const method = req.method ?? 'GET';
     const requestType = req.headers['content-type'];
     const headers = forwardedHeaders(req.headers, clientOrigin, upstream);
-    const linkRequest = carriesLinks(requestType);
+    // A compressed request body goes through untouched (rare; its links stay as the client wrote them).
+    const linkRequest = carriesLinks(requestType) && contentCodingOf(req.headers['content-encoding']) === 'identity';
     // Rewriting links changes the entity's length; Node sends the headers of an Expect request at
     // once, so such a body goes chunked rather than under a length set later.
     if (linkRequest) delete headers['content-length'];
@@ -67,6 +69,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
 
     const out = upstreamRequest(upstream, method, url, headers);
     const requestCapture = new BodyCapture(threshold, () => writer.sidecar(id, 'request'));
+    let responseCapture: BodyCapture | undefined;
     let linkRequestBody: Buffer | undefined;
     // Expect: 100-continue: the client holds its body until we say 100, and we say it when the
     // upstream does (or after a second, as RFC 9110 lets a client go on without it).
@@ -118,18 +121,23 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
       // connection cannot carry another request (RFC 9110 section 10.1.1): close it after the answer.
       const bodySent = !expecting || continued;
       if (!bodySent) responseHeaders['connection'] = 'close';
-      const finish = async (responseBody: ReturnType<BodyCapture['stored']>): Promise<void> => {
+      const finish = async (responseBody: ReturnType<BodyCapture['stored']>, storedHeaders = upstreamRes.headers): Promise<void> => {
         // The whole body, unless the upstream answered early and the client went away without it.
         const whole = bodySent && (await bodyArrives(req));
         if (whole) await requestDone;
+        // A sidecar that could not be written (a full disk): the client had its answer, the recording stops.
+        const failure = requestCapture.failure ?? responseCapture?.failure;
+        if (failure) return writer.stop(`exchange ${id} (${method} ${url.split('?')[0]}): ${failure.message}`);
         const requestBody = !whole
           ? undefined
           : linkRequestBody
             ? linkBodyForRecording(linkRequestBody, origins, options.redacted)
-            : requestCapture.stored();
+            : requestCapture.failure
+              ? undefined
+              : requestCapture.stored();
         await writer.add(
           toStoredExchange(
-            { id, method, url, requestHeaders: req.headers, requestBody, status, responseHeaders: upstreamRes.headers, responseBody, partialBody: !whole },
+            { id, method, url, requestHeaders: req.headers, requestBody, status, responseHeaders: storedHeaders, responseBody, partialBody: !whole },
             options.redacted,
             origins,
           ),
@@ -141,23 +149,31 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
         void tracked.finally(() => pending.delete(tracked));
       };
 
-      if (carriesLinks(upstreamRes.headers['content-type'])) {
+      // Links are rewritten in XML and uri-list answers, decoded first if compressed (gzip, deflate,
+      // br) and encoded again for the client; the recording keeps the decoded text. An encoding we
+      // cannot open passes through untouched.
+      const coding = contentCodingOf(upstreamRes.headers['content-encoding']);
+      if (carriesLinks(upstreamRes.headers['content-type']) && coding !== undefined) {
         recorded(
-          readBody(upstreamRes, MAX_LINK_BODY).then(async (body) => {
-            const forClient = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin), 'utf8');
+          readBody(upstreamRes, MAX_LINK_BODY).then(async (raw) => {
+            const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
+            const rewritten = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin), 'utf8');
+            const forClient = await encodeBody(rewritten, coding);
             const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
             res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
             res.end(method === 'HEAD' ? undefined : forClient);
-            await finish(linkBodyForRecording(body, origins, options.redacted));
+            const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
+            await finish(linkBodyForRecording(body, origins, options.redacted), coding === 'identity' ? upstreamRes.headers : storedHeaders);
           }),
         );
         return;
       }
       const length = upstreamRes.headers['content-length'];
       res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
-      const responseCapture = new BodyCapture(threshold, () => writer.sidecar(id, 'response'));
+      responseCapture = new BodyCapture(threshold, () => writer.sidecar(id, 'response'));
       upstreamRes.pipe(res);
-      recorded(pipeline(upstreamRes, responseCapture).then(() => finish(responseCapture.stored())));
+      const capture = responseCapture;
+      recorded(pipeline(upstreamRes, capture).then(() => finish(capture.failure ? undefined : capture.stored())));
     });
   }) as RecordingProxy;
   proxy.settled = async () => {

@@ -1,7 +1,11 @@
+import { SECRET_NAMES, isSecretName } from '../http/secret-names.js';
 import type { HeaderMap } from './format.js';
 
-/** Never written to a recording, whatever the options say. */
-export const ALWAYS_REDACTED = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key'];
+/**
+ * Never written to a recording, whatever the options say: the shared secret list (the journal
+ * uses it too), and any name containing token, secret, password or api-key (isSecretName).
+ */
+export const ALWAYS_REDACTED = [...SECRET_NAMES];
 
 /** The built-in names plus the --redact ones, lower-cased and unique. */
 export function redactedNames(extra: readonly string[] = []): string[] {
@@ -10,12 +14,12 @@ export function redactedNames(extra: readonly string[] = []): string[] {
 
 export function redactHeaders(headers: HeaderMap, names: readonly string[]): HeaderMap {
   const out: HeaderMap = {};
-  for (const [name, value] of Object.entries(headers)) if (!names.includes(name.toLowerCase())) out[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(headers)) if (!isSecretName(name, names)) out[name.toLowerCase()] = value;
   return out;
 }
 
 export function redactQuery(query: Array<[string, string]>, names: readonly string[]): Array<[string, string]> {
-  return query.filter(([name]) => !names.includes(name.toLowerCase()));
+  return query.filter(([name]) => !isSecretName(name, names));
 }
 
 /**
@@ -23,8 +27,8 @@ export function redactQuery(query: Array<[string, string]>, names: readonly stri
  * element named like a redacted name. The element stays, its text becomes "[redacted]".
  */
 export function redactXmlText(text: string, names: readonly string[]): string {
-  const elements = ['authkey', 'password', ...names.filter((n) => /^[a-z_][\w.-]*$/i.test(n))];
-  const pattern = new RegExp(`<(${elements.map(escapeRegExp).join('|')})>[^<]*</\\1>`, 'gi');
+  const elements = ['authkey', '[\\w.-]{0,64}(?:token|secret|passw|api-?_?key)[\\w.-]{0,64}', ...names.filter((n) => /^[a-z_][\w.-]*$/i.test(n)).map(escapeRegExp)];
+  const pattern = new RegExp(`<(${elements.join('|')})>[^<]*</\\1>`, 'gi');
   return text.replace(pattern, (_m, el: string) => `<${el}>[redacted]</${el}>`);
 }
 

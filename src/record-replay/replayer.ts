@@ -10,6 +10,7 @@ import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, sp
 import type { Upstream } from './upstream.js';
 import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
+import { maxFileBytes } from '../files/contained-file.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
 export type MissPolicy = 'error' | 'emulate' | 'proxy';
@@ -70,7 +71,9 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     indexed.push(entry);
     const k = keyString(exchange.request.partialBody ? withoutBody(entry.key) : entry.key);
     const map = exchange.request.partialBody ? partialByKey : byKey;
-    map.set(k, [...(map.get(k) ?? []), entry]);
+    const list = map.get(k);
+    if (list) list.push(entry);
+    else map.set(k, [entry]);
   };
   for (const e of recording.exchanges) add(e);
   const served = new Map<string, number>();
@@ -98,7 +101,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req);
+    const body = await readBody(req, maxFileBytes());
     const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
     const url = req.url ?? '/';
     const { path, query } = splitUrl(url);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isSecretName } from '../http/secret-names.js';
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap } from './format.js';
 import { boundaryOf, carriesLinks, mediaTypeOf, replaceBytes, toToken } from './normalise.js';
 
@@ -49,15 +50,16 @@ export function normaliseRequestBody(body: Buffer, contentType: string | undefin
 export function requestKey(parts: RequestParts, options: MatchOptions, origins: readonly string[] = []): RequestKey {
   const contentType = headerValue(parts.headers, 'content-type');
   const body = normaliseRequestBody(parts.body, contentType, origins);
-  const skip = [...options.ignoreQuery, ...options.redacted].map((n) => n.toLowerCase());
+  const ignored = options.ignoreQuery.map((n) => n.toLowerCase());
+  // Redacted names (and every secret-looking name) were never recorded, so they are never compared.
   const query = parts.query
-    .filter(([name]) => !skip.includes(name.toLowerCase()))
+    .filter(([name]) => !ignored.includes(name.toLowerCase()) && !isSecretName(name, options.redacted))
     .map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`)
     .sort()
     .join('&');
   const headers: Record<string, string> = {};
   for (const name of options.headers.map((h) => h.toLowerCase())) {
-    if (options.redacted.includes(name)) continue;
+    if (isSecretName(name, options.redacted)) continue;
     const value = headerValue(parts.headers, name);
     if (value !== undefined) headers[name] = origins.length ? toToken(value, origins) : value;
   }

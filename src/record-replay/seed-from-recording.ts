@@ -1,6 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
-import { plainDict } from '../domain/tree.js';
+import { recordDict } from '../domain/tree.js';
 import type { Recording } from './format.js';
 import { recordingToState, type RecordedTree } from './recording-to-state.js';
 
@@ -26,7 +26,7 @@ export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree
     const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
     for (const o of live) {
       const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
-      const node = { ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id), tags: [...o.tags], metadata: plainDict(o.metadata) };
+      const node = { ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id), tags: [...o.tags], metadata: recordDict(o.metadata) };
       if (o.kind === 'file') {
         Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
         counts.files++;

@@ -66,6 +66,10 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const differing: ExchangeDifference[] = [];
   try {
     for (const e of recording.exchanges) {
+      if (!onServiceSurface(e.request.path)) {
+        differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: ['not sent: verify replays only requests to the service (/v2, /dav), never the admin API or other paths'] });
+        continue;
+      }
       const actual = await http.dispatch(requestFor(e, ids, password));
       const diffs = compare(e, actual, ids, compared);
       if (diffs.length) differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: diffs });
@@ -74,6 +78,22 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
     await mock.close();
   }
   return { seed, total: recording.exchanges.length, differing, text: reportText(recording.exchanges.length, differing, seed) };
+}
+
+/**
+ * A recording is not trusted: its requests go only to the service surface. Dot segments (raw or
+ * percent-encoded) are refused too, so "/v2/../__admin/scenario" cannot reach the admin API.
+ */
+export function onServiceSurface(path: string): boolean {
+  if (!/^\/(v2|dav)(\/|$)/.test(path)) return false;
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(path);
+    } catch {
+      return path;
+    }
+  })();
+  return !decoded.split(/[\\/]/).some((segment) => segment === '..' || segment === '.');
 }
 
 function requestFor(e: Exchange, ids: IdMap, password: string) {

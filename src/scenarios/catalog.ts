@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,10 +75,13 @@ export function listScenarios(cwd: string): ScenarioListing[] {
 
 function describeFile(file: string): { description: string; declaredName?: string } {
   try {
+    // Listed over HTTP too: only regular files of scenario size are read, and an error never quotes them.
+    const info = statSync(file);
+    if (!info.isFile() || info.size > 16 * 1024 * 1024) return { description: '(unreadable: not a regular file of scenario size)' };
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { description?: unknown; name?: unknown };
     const description = typeof parsed.description === 'string' ? parsed.description : '';
     return typeof parsed.name === 'string' ? { description, declaredName: parsed.name } : { description };
   } catch (err) {
-    return { description: `(unreadable: ${(err as Error).message})` };
+    return { description: err instanceof SyntaxError ? '(unreadable: not valid JSON)' : `(unreadable: ${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   }
 }

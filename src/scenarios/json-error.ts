@@ -2,7 +2,12 @@
 export function jsonErrorMessage(text: string, err: Error): string {
   const position = /at position (\d+)/.exec(err.message)?.[1];
   const lineCol = /line (\d+) column (\d+)/.exec(err.message);
-  const reason = err.message.replace(/\s*in JSON at position \d+.*$/, '').replace(/, "[\s\S]*" is not valid JSON$/, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+  // Never the parser's quotes of the text ('x', "first bytes"...): the file may not be ours to show.
+  const reason = err.message
+    .replace(/\s*in JSON at position \d+.*$/, '')
+    .replace(/,? "[\s\S]*$/, '')
+    .replace(/\s*\(line \d+ column \d+\)$/, '')
+    .replace(/ '[^']*'/g, '');
   if (lineCol) return `line ${lineCol[1]}, column ${lineCol[2]}: ${reason}`;
   const at = position !== undefined ? Number(position) : /end of JSON input/i.test(err.message) ? text.length : badPrefixEnd(text);
   if (at === undefined) return reason;

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
-import { locateScenario } from './catalog.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { FileAccessError, containedPath, readContainedFile } from '../files/contained-file.js';
+import { isScenarioPath, locateScenario } from './catalog.js';
 import { jsonErrorMessage } from './json-error.js';
 import { checkScenario } from './schema-check.js';
 import { ScenarioError } from './scenario-error.js';
@@ -15,15 +15,32 @@ import type {
 } from './types.js';
 
 const MAX_EXTENDS_DEPTH = 16;
+/** A scenario file is small; a fixture may be large (CSP_MOCK_MAX_FILE_BYTES). */
+const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
 export const INLINE = 'inline scenario';
+
+/**
+ * Who named the scenario. 'user': the command line, startMock or useScenario (a path anywhere is
+ * fine). 'http': the admin API, which names scenarios only in ./scenarios and the built-ins, and
+ * whose inline scenarios name fixtures only inside ./scenarios.
+ */
+export type ScenarioTrust = 'user' | 'http';
 
 /**
  * Reads a scenario: a name or path (from `cwd`), or an inline definition. Follows `extends`,
  * reads fixtures, and throws ScenarioError naming the file and the field on any problem.
+ * A file's `extends` and `fixture` paths stay inside the file's folder (symlinks resolved).
  */
-export async function loadScenario(spec: string | ScenarioDefinition, cwd: string): Promise<ResolvedScenario> {
-  if (typeof spec === 'string') return loadFile(await locateScenario(spec, cwd), cwd, []);
-  return resolveDefinition(checkScenario(spec, INLINE), INLINE, cwd, cwd, []);
+export async function loadScenario(spec: string | ScenarioDefinition, cwd: string, trust: ScenarioTrust = 'user'): Promise<ResolvedScenario> {
+  if (typeof spec === 'string') {
+    if (trust === 'http' && isScenarioPath(spec)) {
+      throw new ScenarioError('scenario', 'name', `"${spec}" is a path; over HTTP a scenario is named (built-in or ./scenarios), never a file path`);
+    }
+    return loadFile(await locateScenario(spec, cwd), cwd, []);
+  }
+  // An inline scenario from a user's code reads files from cwd freely; one sent over HTTP only inside ./scenarios.
+  const dir = trust === 'http' ? join(cwd, 'scenarios') : cwd;
+  return resolveDefinition(checkScenario(spec, INLINE), INLINE, dir, cwd, [], trust === 'http' ? dir : undefined);
 }
 
 async function loadFile(file: string, cwd: string, chain: string[]): Promise<ResolvedScenario> {
@@ -31,20 +48,20 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
   if (chain.length >= MAX_EXTENDS_DEPTH) throw new ScenarioError(file, 'extends', `more than ${MAX_EXTENDS_DEPTH} levels`);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
   } catch (err) {
     // The file and why, without Node's stack-like "ENOENT: no such file or directory, open '...'".
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ScenarioError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (err as Error).message})`);
+    throw new ScenarioError(file, undefined, err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'cannot read');
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
+    // Where, never the parser's quote of the file's first bytes: the file may not be ours to show.
     throw new ScenarioError(file, undefined, `not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
   const definition = checkScenario(parsed, file);
-  return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file]);
+  return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], dirname(file));
 }
 
 async function resolveDefinition(
@@ -53,11 +70,11 @@ async function resolveDefinition(
   dir: string,
   cwd: string,
   chain: string[],
+  /** Files named by this definition must stay inside this folder; undefined: anywhere (the user's own code). */
+  confine: string | undefined,
 ): Promise<ResolvedScenario> {
-  const parent = def.extends
-    ? await loadFile(await locateScenario(def.extends, cwd, dir, `${source}: extends`), cwd, chain)
-    : undefined;
-  const seed = def.seed ? await resolveSeed(def, source, dir) : undefined;
+  const parent = def.extends ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain) : undefined;
+  const seed = def.seed ? await resolveSeed(def, source, dir, confine) : undefined;
   const name = def.name ?? (source === INLINE ? 'inline' : basename(source, '.json'));
   return {
     name,
@@ -71,6 +88,17 @@ async function resolveDefinition(
   };
 }
 
+/** The file `extends` names: a name (this folder, ./scenarios, built-ins) or a path inside this folder. */
+async function parentFile(spec: string, source: string, dir: string, cwd: string, confine: string | undefined): Promise<string> {
+  const file = await locateScenario(spec, cwd, dir, `${source}: extends`);
+  if (confine === undefined || !isScenarioPath(spec)) return file;
+  try {
+    return await containedPath(file, confine);
+  } catch (err) {
+    throw new ScenarioError(source, 'extends', (err as Error).message);
+  }
+}
+
 function mergeSeeds(parent: ResolvedSeed | undefined, child: ResolvedSeed | undefined): ResolvedSeed | undefined {
   if (!parent || !child) return child ?? parent;
   return {
@@ -80,35 +108,35 @@ function mergeSeeds(parent: ResolvedSeed | undefined, child: ResolvedSeed | unde
   };
 }
 
-async function resolveSeed(def: ScenarioDefinition, source: string, dir: string): Promise<ResolvedSeed> {
+async function resolveSeed(def: ScenarioDefinition, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeed> {
   const seed = def.seed!;
   const trees: Record<string, ResolvedSeedTree> = {};
-  for (const [user, tree] of Object.entries(seed.trees ?? {})) trees[user] = await resolveTree(tree, `seed.trees.${user}`, source, dir);
+  for (const [user, tree] of Object.entries(seed.trees ?? {})) trees[user] = await resolveTree(tree, `seed.trees.${user}`, source, dir, confine);
   return {
     users: { ...seed.users },
-    tree: seed.tree === undefined ? undefined : await resolveTree(seed.tree, 'seed.tree', source, dir),
+    tree: seed.tree === undefined ? undefined : await resolveTree(seed.tree, 'seed.tree', source, dir, confine),
     trees,
   };
 }
 
-async function resolveTree(tree: SeedTree, field: string, source: string, dir: string): Promise<ResolvedSeedTree> {
+async function resolveTree(tree: SeedTree, field: string, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeedTree> {
   if (tree === 'demo') return 'demo';
   const nodes: ResolvedSeedNode[] = [];
-  for (const [i, node] of tree.entries()) nodes.push(await resolveNode(node, `${field}[${i}]`, source, dir));
+  for (const [i, node] of tree.entries()) nodes.push(await resolveNode(node, `${field}[${i}]`, source, dir, confine));
   return nodes;
 }
 
-async function resolveNode(node: SeedNode, field: string, source: string, dir: string): Promise<ResolvedSeedNode> {
+async function resolveNode(node: SeedNode, field: string, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeedNode> {
   const tags = node.tags ?? [];
   const metadata = node.metadata ?? {};
   if (node.container !== undefined) {
-    const children = await resolveTree(node.children ?? [], `${field}.children`, source, dir);
+    const children = await resolveTree(node.children ?? [], `${field}.children`, source, dir, confine);
     return { kind: 'container', name: node.container, children: children === 'demo' ? [] : children, tags, metadata };
   }
   return {
     kind: 'file',
     name: node.file!,
-    content: await contentOf(node, field, source, dir),
+    content: await contentOf(node, field, source, dir, confine),
     mimeType: node.mimeType,
     public: node.public ?? false,
     tags,
@@ -116,14 +144,15 @@ async function resolveNode(node: SeedNode, field: string, source: string, dir: s
   };
 }
 
-async function contentOf(node: SeedNode, field: string, source: string, dir: string): Promise<Buffer> {
+async function contentOf(node: SeedNode, field: string, source: string, dir: string, confine: string | undefined): Promise<Buffer> {
   if (node.text !== undefined) return Buffer.from(node.text, 'utf8');
   if (node.base64 !== undefined) return Buffer.from(node.base64, 'base64');
   if (node.fixture === undefined) return Buffer.alloc(0);
   const path = resolve(dir, node.fixture);
   try {
-    return await readFile(path);
+    return await readContainedFile(path, { within: confine });
   } catch (err) {
-    throw new ScenarioError(source, `${field}.fixture`, `cannot read ${path}: ${(err as Error).message}`);
+    const reason = err instanceof FileAccessError ? err.message : `cannot read ${path}`;
+    throw new ScenarioError(source, `${field}.fixture`, reason.startsWith(path) ? `cannot read ${reason}` : reason);
   }
 }

@@ -6,7 +6,7 @@ import { markScenario, type RequestJournal } from '../http/journal.js';
 import { buildSeed } from '../mock-state.js';
 import type { ResolvedOptions } from '../options.js';
 import { ActiveScenario } from './active-scenario.js';
-import { loadScenario } from './load.js';
+import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
 import { ScenarioError } from './scenario-error.js';
 import { seedPlanOf, usersOf } from './seed-tree.js';
@@ -31,13 +31,14 @@ export function activeOf(res: Response): ActiveScenario {
 export class ScenarioRuntime {
   readonly delays = new PendingDelays();
   readonly #deps: ScenarioRuntimeDeps;
-  readonly #gate = new SwitchGate();
+  readonly #gate: SwitchGate;
   readonly #listeners = new Set<() => void>();
   #active: ActiveScenario;
   #users: ReadonlyMap<string, string>;
 
   private constructor(active: ActiveScenario, deps: ScenarioRuntimeDeps) {
     this.#deps = deps;
+    this.#gate = new SwitchGate(deps.options.switchGraceMs);
     this.#active = active;
     this.#users = usersOf(active.scenario, deps.options);
   }
@@ -75,8 +76,8 @@ export class ScenarioRuntime {
    * Switches to another scenario (name, path or inline definition). Its faults start fresh; if it
    * declares a seed, the state is replaced by that seed. Nothing changes when loading fails.
    */
-  async use(spec: string | ScenarioDefinition): Promise<ResolvedScenario> {
-    const scenario = await loadScenario(spec, this.#deps.cwd);
+  async use(spec: string | ScenarioDefinition, trust: ScenarioTrust = 'user'): Promise<ResolvedScenario> {
+    const scenario = await loadScenario(spec, this.#deps.cwd, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
     const built = scenario.seed ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options)) : undefined;
@@ -132,7 +133,8 @@ export class ScenarioRuntime {
   /** Admits a request under the current scenario, which it keeps until its response is done. */
   admit(): RequestHandler {
     return async (_req, res, next) => {
-      const leave = await this.#gate.enter();
+      // A request a switch gives up waiting for loses its connection (the gate's grace period).
+      const leave = await this.#gate.enter(() => res.destroy());
       // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
       res.once('close', leave);
       res.locals['scenario'] = this.#active;

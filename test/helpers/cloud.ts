@@ -78,7 +78,8 @@ export function pathOf(href: string): string {
 export function useCloud(options: MockOptions = { seed: 'empty' }): { readonly client: CloudClient } {
   const holder: { client?: CloudClient } = {};
   beforeEach(async () => {
-    holder.client = new CloudClient(await createApp(options));
+    // Tests name hosts under .test (cloud.test, cloud.example.test): allowed like a --allow-host .test.
+    holder.client = new CloudClient(await createApp({ allowedHosts: ['.test'], ...options }));
   });
   afterEach(async () => {
     await holder.client?.mock.close();

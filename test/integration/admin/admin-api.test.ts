@@ -25,9 +25,11 @@ describe('admin API: PUT /__admin/scenario', () => {
     expect((await request(app.app).get('/__admin/scenario').expect(200)).body.name).toBe('tag-objects-500');
   });
 
-  it('switches to a scenario file by path', async () => {
+  it('switches to a scenario file by path from code (useScenario); over HTTP a path is refused', async () => {
     const app = await open();
-    await request(app.app).put('/__admin/scenario').send({ name: CHILD }).expect(200);
+    const refused = await request(app.app).put('/__admin/scenario').send({ name: CHILD }).expect(400);
+    expect(refused.text).toContain('over HTTP a scenario is named');
+    await app.useScenario(CHILD);
     await request(app.app).get('/v2/tags').auth('alice', 'wonderland').expect(503);
   });
 

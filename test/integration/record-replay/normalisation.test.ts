@@ -39,8 +39,8 @@ describe('normalisation and redaction at record time', () => {
     expect(kept).toEqual({ connection: 'close', 'content-type': 'text/plain' });
   });
 
-  it('always redacts Authorization, cookies and X-Cloud-Key, plus --redact names, and the account S3 key in bodies', () => {
-    expect(redactedNames(['X-Api-Token'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-api-token']);
+  it('always redacts Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key, plus --redact names, and the account S3 key in bodies', () => {
+    expect(redactedNames(['X-Sig'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-auth-token', 'x-api-key', 'x-admin-token', 'auth', 'pass', 'sig', 'x-sig']);
     const account = '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
     expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
   });

@@ -94,7 +94,7 @@ describe('record mode with nock playing the upstream', () => {
     expect(Buffer.from(doc.exchanges[0].request.body.base64, 'base64').equals(multipartBody('file', 'photo.raw', 'application/octet-stream', file, 'csp-mock-boundary'))).toBe(true);
     expect(Buffer.from(doc.exchanges[1].response.body.base64, 'base64').equals(file)).toBe(true);
 
-    const replay = await createApp({ mode: { kind: 'replay', recording: out } });
+    const replay = await createApp({ mode: { kind: 'replay', recording: out }, allowedHosts: ['replay.test'] });
     try {
       const again = await request(replay.app)
         .post('/v2/containers/C1/contents')

@@ -24,12 +24,16 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await upstream.close();
   });
 
-  it('writes each exchange as soon as it completes, in a versioned document', async () => {
+  it('appends each exchange as one JSON line as soon as it completes, after a versioned header line', async () => {
     const res = await send(recorder.url, { method: 'GET', path: '/v2', headers: { Authorization: basic(CREDS.user, CREDS.password) } });
     expect(res.status).toBe(200);
     expect(await eventually(async () => (await readJson(out)).exchanges.length === 1)).toBe(true);
     const doc = await readJson(out);
-    expect(doc).toMatchObject({ format: 'csp-mock-recording', version: 1, baseUrl: '{{baseUrl}}' });
+    expect(doc).toMatchObject({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}' });
+    const lines = (await readFile(out, 'utf8')).split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'csp-mock-recording', version: 2 });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ id: 1, request: { path: '/v2' } });
+    expect(lines[2]).toBe('');
     expect(doc.exchanges[0]).toMatchObject({ id: 1, user: 'demo', request: { method: 'GET', path: '/v2' }, response: { status: 200 } });
   });
 
@@ -72,7 +76,7 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     const steps = await runExampleSession(recorder.url, CREDS);
     await recorder.close();
     const text = await readFile(out, 'utf8');
-    const doc = JSON.parse(text);
+    const doc = await readJson(out);
     const upload = doc.exchanges.find((e: any) => /^multipart\/form-data/.test(e.request.headers['content-type'] ?? ''));
     expect(upload.request.headers['content-type']).toBe('multipart/form-data; boundary=csp-mock-boundary');
     expect(upload.request.body.text).toContain('--csp-mock-boundary\r\n');

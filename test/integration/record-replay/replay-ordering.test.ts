@@ -18,7 +18,7 @@ describe('replay: ordered answers to repeated requests, per client', () => {
 
   beforeEach(async () => {
     recording = await readRecording(EXAMPLE_RECORDING);
-    mock = await createApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING } });
+    mock = await createApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING }, allowedHosts: ['.example.test'] });
     return () => mock.close();
   });
 

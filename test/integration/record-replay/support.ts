@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
+import { readRecordingDocument } from '../../../src/record-replay/recording-io.js';
 import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
 
 /** The checked-in recording made by `npm run record:example`. */
@@ -45,6 +46,7 @@ export async function eventually(probe: () => Promise<boolean>): Promise<boolean
   return false;
 }
 
+/** A recording as stored (header fields and exchanges), whichever format version the file is in. */
 export async function readJson(file: string): Promise<any> {
-  return JSON.parse(await readFile(file, 'utf8'));
+  return readRecordingDocument(file);
 }
