@@ -11,6 +11,7 @@ export type {
   FaultMatch,
   FaultResponse,
   FaultRule,
+  NetworkConditions,
   ReplayHandlerFactory,
   ResolvedScenario,
   ScenarioDefinition,

@@ -23,7 +23,7 @@ export interface AdminDeps {
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
   const { name, description, source, latency, recording } = scenario;
-  return { name, description, source, faults: scenario.faults.length, latency: latency ?? null, recording: recording ?? null, seeded: !!scenario.seed };
+  return { name, description, source, faults: scenario.faults.length, latency: latency ?? null, network: scenario.network ?? null, recording: recording ?? null, seeded: !!scenario.seed };
 }
 
 /** {"name": NAME|PATH} switches by name; any other object is an inline scenario. */

@@ -1,11 +1,13 @@
 import { Agent, request } from 'node:http';
+import { uploadBody } from './scenarios.js';
 
-/** One request of a scenario: method, path, headers and an optional body. */
+/** One request of a scenario: method, path, headers; an upload gets a fresh multipart body each time. */
 export interface BenchRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  body?: Buffer;
+  /** A multipart body with a file name unique in the run. */
+  uploadName?: boolean;
   /** The status that counts as success. */
   expect: number;
 }
@@ -14,52 +16,41 @@ export interface LoadResult {
   requests: number;
   seconds: number;
   perSecond: number;
-  meanMs: number;
-  p50Ms: number;
-  p99Ms: number;
-  bytesIn: number;
+  bytesPerSecond: number;
+  /** Which generator measured it: wrk, or the built-in node client. */
+  generator: 'wrk' | 'node';
 }
 
 /**
- * Sends `count` requests (built by `next(i)`) to `base` over keep-alive loopback connections,
- * `concurrency` at a time, and measures each one; any unexpected status aborts the run.
+ * The built-in generator (used when wrk is absent, and by the quick test): `connections` keep-alive
+ * loopback lanes send `spec` until `seconds` are over; an unexpected status aborts the run.
  */
-export async function runLoad(base: string, next: (i: number) => BenchRequest, count: number, concurrency: number): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  let issued = 0;
+export async function runNodeLoad(base: string, spec: BenchRequest, seconds: number, connections: number, namePrefix: string): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let done = 0;
   let bytesIn = 0;
+  let issued = 0;
   const started = process.hrtime.bigint();
+  const deadline = started + BigInt(Math.round(seconds * 1e9));
   const lane = async (): Promise<void> => {
-    while (issued < count) {
-      const spec = next(issued++);
-      const t0 = process.hrtime.bigint();
-      bytesIn += await send(agent, base, spec);
-      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    while (process.hrtime.bigint() < deadline) {
+      const body = spec.uploadName ? uploadBody(`${namePrefix}${issued++}.txt`) : undefined;
+      bytesIn += await send(agent, base, spec, body);
+      done++;
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+    await Promise.all(Array.from({ length: connections }, lane));
   } finally {
     agent.destroy();
   }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return {
-    requests: latencies.length,
-    seconds,
-    perSecond: latencies.length / seconds,
-    meanMs: latencies.reduce((s, l) => s + l, 0) / Math.max(1, latencies.length),
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    bytesIn,
-  };
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  return { requests: done, seconds: elapsed, perSecond: done / elapsed, bytesPerSecond: bytesIn / elapsed, generator: 'node' };
 }
 
-function send(agent: Agent, base: string, spec: BenchRequest): Promise<number> {
+function send(agent: Agent, base: string, spec: BenchRequest, body: Buffer | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers = { ...spec.headers, ...(spec.body ? { 'Content-Length': String(spec.body.length) } : {}) };
+    const headers = { ...spec.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) };
     const req = request(`${base}${spec.path}`, { method: spec.method, agent, headers }, (res) => {
       let bytes = 0;
       res.on('data', (c: Buffer) => (bytes += c.length));
@@ -73,6 +64,6 @@ function send(agent: Agent, base: string, spec: BenchRequest): Promise<number> {
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(spec.body);
+    req.end(body);
   });
 }

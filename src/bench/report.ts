@@ -1,37 +1,75 @@
 import type { LoadResult } from './load.js';
+import type { Scenario } from './scenarios.js';
+import type { ColdStart, Lifecycle } from './startup.js';
 
-export interface Row {
-  scenario: string;
+export interface ThroughputRow {
+  scenario: Scenario;
+  baselineName: string;
+  /** Best round of each. */
   baseline: LoadResult;
   mock: LoadResult;
 }
 
-const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const lpad = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+export interface BenchReport {
+  machine: { node: string; cpus: number; cpuModel: string; loadAverage: number[] };
+  settings: { seconds: number; rounds: number; generator: string };
+  rows: ThroughputRow[];
+  rss: { uploadMiB: number; growthMiB: number; goalMiB: number };
+  coldStart: ColdStart;
+  lifecycle: Lifecycle;
+}
 
-/** The table: per scenario, requests per second and latencies of both, and mock/baseline ratios. */
-export function formatReport(rows: Row[], requests: number, concurrency: number): string {
-  const head = ['scenario', 'baseline req/s', 'mock req/s', 'baseline p50 ms', 'mock p50 ms', 'mock p99 ms', 'ratio time mock/baseline'];
-  const widths = [24, 15, 11, 16, 12, 12, 25];
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join(' ');
+const pad = (s: string, n: number): string => s.padEnd(n);
+const lpad = (s: string, n: number): string => s.padStart(n);
+const mark = (met: boolean): string => (met ? 'met' : 'NOT met');
+
+/** The table: every target of issue 9, the measured figure, its baseline, the ratio and the goal. */
+export function formatReport(r: BenchReport): string {
+  const widths = [27, 20, 12, 12, 7, 9, 7];
+  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join(' ');
   const out = [
-    `csp-mock benchmark: ${requests} requests per scenario, ${concurrency} concurrent, keep-alive over loopback (node ${process.version})`,
-    line(head),
+    `csp-mock benchmark: node ${r.machine.node}, ${r.machine.cpus} x ${r.machine.cpuModel}, load average ${r.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
+    `${r.settings.generator}, ${r.settings.seconds} s per measurement, best of ${r.settings.rounds} interleaved rounds, loopback`,
+    line(['target', 'baseline', 'baseline', 'mock', 'ratio', 'goal', '']),
     line(widths.map((w) => '-'.repeat(w))),
   ];
-  for (const { scenario, baseline, mock } of rows) {
+  for (const { scenario, baselineName, baseline, mock } of r.rows) {
+    const ratio = mock.perSecond / baseline.perSecond;
     out.push(
       line([
-        scenario,
-        baseline.perSecond.toFixed(0),
-        mock.perSecond.toFixed(0),
-        baseline.p50Ms.toFixed(2),
-        mock.p50Ms.toFixed(2),
-        mock.p99Ms.toFixed(2),
-        `${(mock.meanMs / baseline.meanMs).toFixed(2)}x`,
+        `${scenario.name} (c${scenario.connections})`,
+        baselineName,
+        `${baseline.perSecond.toFixed(0)} req/s`,
+        `${mock.perSecond.toFixed(0)} req/s`,
+        `${ratio.toFixed(2)}x`,
+        `>= ${scenario.goal.toFixed(1)}x`,
+        mark(ratio >= scenario.goal),
       ]),
     );
   }
-  out.push('ratio = mean time per request of the mock divided by that of bare express serving canned bodies of the same size.');
+  out.push(
+    line([`PUT ${r.rss.uploadMiB} MiB, RSS growth`, '-', '-', `${r.rss.growthMiB.toFixed(1)} MiB`, '-', `< ${r.rss.goalMiB} MiB`, mark(r.rss.growthMiB < r.rss.goalMiB)]),
+    line(['CLI cold start', 'bare node:http spawn', `${r.coldStart.bareMs.toFixed(0)} ms`, `${r.coldStart.cliMs.toFixed(0)} ms`, `${r.coldStart.ratio.toFixed(2)}x`, '<= 1.5x', mark(r.coldStart.ratio <= 1.5)]),
+    line(['reset() (demo seed)', '-', '-', `${r.lifecycle.resetMs.toFixed(2)} ms`, '-', '<= 2 ms', mark(r.lifecycle.resetMs <= 2)]),
+    line(['startMock()+close()', '-', '-', `${r.lifecycle.startCloseMs.toFixed(2)} ms`, '-', '<= 5 ms', mark(r.lifecycle.startCloseMs <= 5)]),
+  );
+  out.push('ratio = mock/baseline requests per second (higher is better); cold start = mock/bare time (lower is better).');
   return out.join('\n');
+}
+
+/** The same report as JSON: figures only, ratios computed. */
+export function reportJson(r: BenchReport): unknown {
+  return {
+    machine: r.machine,
+    settings: r.settings,
+    throughput: Object.fromEntries(
+      r.rows.map(({ scenario, baselineName, baseline, mock }) => [
+        scenario.id,
+        { name: scenario.name, connections: scenario.connections, baseline: baselineName, baselinePerSecond: baseline.perSecond, mockPerSecond: mock.perSecond, ratio: mock.perSecond / baseline.perSecond, goal: scenario.goal },
+      ]),
+    ),
+    rss: r.rss,
+    coldStart: r.coldStart,
+    lifecycle: r.lifecycle,
+  };
 }

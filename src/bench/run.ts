@@ -1,52 +1,128 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './load.js';
-import { formatReport, type Row } from './report.js';
-import { SCENARIOS } from './scenarios.js';
-import type { ServersReady } from './servers.js';
+import { runNodeLoad, type BenchRequest, type LoadResult } from './load.js';
+import { formatReport, reportJson, type ThroughputRow } from './report.js';
+import { HEADERS, SCENARIOS, type BaselineKind } from './scenarios.js';
+import type { ServersCommand, ServersReady } from './servers.js';
+import { measureColdStart, measureLifecycle } from './startup.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 
-/** An env setting as a bounded positive integer. */
-function positiveInt(name: string, fallback: number): number {
+/** An env setting as a bounded positive number. */
+function positive(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`${name} must be an integer from 1 to 1000000, got "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a number above 0 and at most ${max}, got "${raw}"`);
   return n;
 }
 
-function startServers(): Promise<{ child: ChildProcess; ready: ServersReady }> {
-  const child = fork(fileURLToPath(new URL('./servers.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startServers(rounds: number): Promise<{ child: ChildProcess; ready: ServersReady }> {
+  const child = fork(fileURLToPath(new URL('./servers.js', import.meta.url)), [String(rounds)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--expose-gc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as ServersReady }));
     child.once('exit', (code) => reject(new Error(`the server process exited early (${code})`)));
   });
 }
 
+function ask(child: ChildProcess, command: ServersCommand): Promise<{ before: number; peak: number }> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as { before: number; peak: number }));
+    child.send(command);
+  });
+}
+
+/** PUT of `mib` MiB in 1 MiB chunks, honouring backpressure. */
+function putLarge(url: string, mib: number): Promise<void> {
+  const chunk = Buffer.alloc(1024 * 1024, 'r');
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'PUT', headers: { ...HEADERS, 'Content-Type': 'application/octet-stream' } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`PUT ${mib} MiB: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    let sent = 0;
+    const write = (): void => {
+      while (sent < mib) {
+        sent++;
+        if (!req.write(chunk)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
 /**
- * `npm run bench`: the same requests against bare express and the mock, in one run, one after the
- * other; BENCH_REQUESTS (default 2000) per scenario and server, BENCH_CONCURRENCY (default 8).
+ * `npm run bench`: every target of issue 9 in one run. Throughput: the mock and its baseline measured
+ * in alternation, BENCH_ROUNDS rounds (default 2) of BENCH_SECONDS (default 5) each, best round kept,
+ * after a warm-up; wrk when installed (BENCH_LOADGEN=node forces the built-in client). Then the RSS
+ * growth of a BENCH_UPLOAD_MIB (default 256) upload, the CLI cold start (BENCH_SPAWNS, default 5) and
+ * reset()/startMock()+close(). Prints the table and writes it as JSON to BENCH_JSON (default
+ * <tmpdir>/csp-mock-bench.json).
  */
 async function main(): Promise<void> {
-  const requests = positiveInt('BENCH_REQUESTS', 2000);
-  const concurrency = positiveInt('BENCH_CONCURRENCY', 8);
-  const { child, ready } = await startServers();
+  const seconds = positive('BENCH_SECONDS', 5, 600);
+  const rounds = Math.round(positive('BENCH_ROUNDS', 2, 20));
+  const uploadMiB = Math.round(positive('BENCH_UPLOAD_MIB', 256, 4096));
+  const spawns = Math.round(positive('BENCH_SPAWNS', 5, 100));
+  const useWrk = process.env['BENCH_LOADGEN'] !== 'node' && wrkAvailable();
+  const workDir = mkdtempSync(join(tmpdir(), 'csp-mock-bench-load-'));
+  const { child, ready } = await startServers(rounds);
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const urls: Record<BaselineKind, string> = { express: ready.expressUrl, 'node-upload': ready.nodeUrl, 'node-memory': ready.nodeUrl };
+  const names: Record<BaselineKind, string> = { express: 'bare express', 'node-upload': 'node:http to file', 'node-memory': 'node:http memory' };
+  let prefixes = 0;
+  const drive = (base: string, spec: BenchRequest, secs: number, connections: number): Promise<LoadResult> => {
+    const prefix = `b${prefixes++}-`;
+    return useWrk ? runWrk(base, spec, secs, connections, prefix, workDir) : runNodeLoad(base, spec, secs, connections, prefix);
+  };
   try {
-    const { target, uploadWarmTarget } = ready.prepared;
-    const warm = Math.max(1, Math.floor(requests / 10));
-    const rows: Row[] = [];
+    const rows: ThroughputRow[] = [];
+    const warm = Math.min(1, seconds);
     for (const scenario of SCENARIOS) {
-      // Warm-up uploads use numbers and a folder of their own so no name is taken twice.
-      await runLoad(ready.baselineUrl, (i) => scenario.request(uploadWarmTarget, requests + i), warm, concurrency);
-      await runLoad(ready.mockUrl, (i) => scenario.request(uploadWarmTarget, requests + i), warm, concurrency);
-      const baseline = await runLoad(ready.baselineUrl, (i) => scenario.request(target, i), requests, concurrency);
-      const mock = await runLoad(ready.mockUrl, (i) => scenario.request(target, i), requests, concurrency);
-      rows.push({ scenario: scenario.name, baseline, mock });
+      const base = urls[scenario.baseline];
+      await drive(base, scenario.base(ready.target), warm, scenario.connections);
+      await drive(ready.mockUrl, scenario.mock(ready.target, 0), warm, scenario.connections);
+      let best: { baseline?: LoadResult; mock?: LoadResult } = {};
+      for (let round = 1; round <= rounds; round++) {
+        const b = await drive(base, scenario.base(ready.target), seconds, scenario.connections);
+        const m = await drive(ready.mockUrl, scenario.mock(ready.target, round), seconds, scenario.connections);
+        if (!best.baseline || b.perSecond > best.baseline.perSecond) best.baseline = b;
+        if (!best.mock || m.perSecond > best.mock.perSecond) best.mock = m;
+      }
+      rows.push({ scenario, baselineName: names[scenario.baseline], baseline: best.baseline!, mock: best.mock! });
     }
-    console.log(formatReport(rows, requests, concurrency));
+    await ask(child, 'rss-start');
+    await putLarge(`${ready.mockUrl}${ready.bigUploadPath}`, uploadMiB);
+    const rss = await ask(child, 'rss-stop');
+    const coldStart = await measureColdStart(spawns);
+    const lifecycle = await measureLifecycle(Math.max(5, spawns * 4));
+    const report = {
+      machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg() },
+      settings: { seconds, rounds, generator: useWrk ? 'wrk -t1' : 'built-in node client' },
+      rows,
+      rss: { uploadMiB, growthMiB: (rss.peak - rss.before) / 2 ** 20, goalMiB: 32 },
+      coldStart,
+      lifecycle,
+    };
+    console.log(formatReport(report));
+    const jsonPath = process.env['BENCH_JSON'] || join(tmpdir(), 'csp-mock-bench.json');
+    writeFileSync(jsonPath, `${JSON.stringify(reportJson(report), null, 2)}\n`);
+    console.log(`JSON: ${jsonPath}`);
   } finally {
     child.send('stop');
     await exited;
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -1,51 +1,106 @@
 import type { BenchRequest } from './load.js';
 
+/** Where the mock's measured requests go (filled by setup.ts). */
 export interface Target {
-  /** The root container's contents path, a container with a few dozen files. */
+  /** A small file's entity (auth + lookup + XML). */
+  entityPath: string;
+  /** A container of 40 small files, listed with X-Cloud-Depth: 1. */
   listingPath: string;
-  /** Where uploads go. */
-  uploadPath: string;
-  /** A 1 MiB file's content path. */
-  downloadPath: string;
+  /** One empty container per round, so every upload creates a new file. */
+  uploadPaths: string[];
+  /** The 8 MiB file through /v2 and through /dav. */
+  bigRestPath: string;
+  bigDavPath: string;
 }
+
+/** Which server a scenario's mock figure is divided by. */
+export type BaselineKind = 'express' | 'node-upload' | 'node-memory';
 
 export interface Scenario {
+  /** Key in the JSON report. */
+  id: string;
   name: string;
-  request: (target: Target, i: number) => BenchRequest;
+  connections: number;
+  baseline: BaselineKind;
+  /** The target of the issue: mock/baseline throughput at least this. */
+  goal: number;
+  /** The mock's request; `round` picks the upload folder, `i` makes upload names unique. */
+  mock: (t: Target, round: number) => BenchRequest;
+  /** The same request shape against the baseline server. */
+  base: (t: Target) => BenchRequest;
 }
 
-const HEADERS = {
+export const HEADERS = {
   Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
   'X-Client-Specification': '2',
 };
-const BOUNDARY = 'csp-mock-bench';
-const SMALL_FILE = Buffer.alloc(1024, 'x');
+export const BOUNDARY = 'csp-mock-bench';
+export const UPLOAD_BYTES = 1024;
+const UPLOAD_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 
-/** A multipart body with one 1 KiB file part named after the request number (names must be unique). */
-function uploadBody(i: number): Buffer {
+/** A multipart body with one 1 KiB file part named `name` (names must be unique in a folder). */
+export function uploadBody(name: string): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench-${i}.txt"\r\nContent-Type: text/plain\r\n\r\n`),
-    SMALL_FILE,
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.alloc(UPLOAD_BYTES, 'x'),
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
 }
 
-/** The four measured requests: entry document, a listing, a small upload, a 1 MiB download. */
+const get = (path: string, headers: Record<string, string> = HEADERS, expect = 200): BenchRequest => ({ method: 'GET', path, headers, expect });
+const upload = (path: string, expect: number): BenchRequest => ({
+  method: 'POST',
+  path,
+  headers: { ...HEADERS, 'Content-Type': UPLOAD_TYPE },
+  uploadName: true,
+  expect,
+});
+
+/** The throughput targets of issue 9, in the order they are measured. */
 export const SCENARIOS: Scenario[] = [
-  { name: 'GET /v2', request: () => ({ method: 'GET', path: '/v2', headers: HEADERS, expect: 200 }) },
   {
-    name: 'GET contents (40 items)',
-    request: (t) => ({ method: 'GET', path: t.listingPath, headers: { ...HEADERS, 'X-Cloud-Depth': '1' }, expect: 200 }),
+    id: 'smallGet',
+    name: 'GET file entity',
+    connections: 32,
+    baseline: 'express',
+    goal: 1.0,
+    mock: (t) => get(t.entityPath),
+    base: (t) => get(t.entityPath),
   },
   {
-    name: 'POST upload 1 KiB',
-    request: (t, i) => ({
-      method: 'POST',
-      path: t.uploadPath,
-      headers: { ...HEADERS, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
-      body: uploadBody(i),
-      expect: 201,
-    }),
+    id: 'listing',
+    name: 'GET 40-item listing',
+    connections: 32,
+    baseline: 'express',
+    goal: 0.7,
+    mock: (t) => get(t.listingPath, { ...HEADERS, 'X-Cloud-Depth': '1' }),
+    base: (t) => get(t.listingPath, { ...HEADERS, 'X-Cloud-Depth': '1' }),
   },
-  { name: 'GET 1 MiB content', request: (t) => ({ method: 'GET', path: t.downloadPath, headers: HEADERS, expect: 200 }) },
+  {
+    id: 'upload1k',
+    name: 'POST 1 KiB upload',
+    connections: 8,
+    baseline: 'node-upload',
+    goal: 0.5,
+    mock: (t, round) => upload(t.uploadPaths[round]!, 201),
+    base: () => upload('/upload', 201),
+  },
+  {
+    id: 'get8mRest',
+    name: 'GET 8 MiB /v2',
+    connections: 4,
+    baseline: 'node-memory',
+    goal: 0.8,
+    mock: (t) => get(t.bigRestPath),
+    base: () => get('/big'),
+  },
+  {
+    id: 'get8mDav',
+    name: 'GET 8 MiB /dav',
+    connections: 4,
+    baseline: 'node-memory',
+    goal: 0.8,
+    mock: (t) => get(t.bigDavPath),
+    base: () => get('/big'),
+  },
 ];

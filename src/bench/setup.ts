@@ -1,44 +1,56 @@
 import type { RunningMock } from '../server.js';
-import type { Target } from './scenarios.js';
+import type { Canned } from './baseline-app.js';
+import { HEADERS, type Target } from './scenarios.js';
 
 export interface PreparedMock {
   target: Target;
-  /** Same paths, but uploads go to a separate container so warm-up names never clash. */
-  uploadWarmTarget: Target;
-  /** Bodies the mock really serves, so the baseline sends the same number of bytes. */
-  entryBody: string;
-  listingBody: string;
-  downloadBody: Buffer;
+  /** The file a large PUT rewrites (RSS measurement). */
+  bigUploadPath: string;
+  /** Bodies the mock really serves, so the baselines send the same bytes. */
+  entity: Canned;
+  listing: Canned;
+  big: Buffer;
 }
 
 const LISTING_ITEMS = 40;
 const MIB = 1024 * 1024;
 
-/** Fills the mock through its store: a container of 40 small files, a 1 MiB file, upload folders. */
-export async function prepareMock(mock: RunningMock): Promise<PreparedMock> {
+/** Fills the mock through its store: a small file, a 40-file container, an 8 MiB file, upload folders. */
+export async function prepareMock(mock: RunningMock, rounds: number): Promise<PreparedMock> {
   const store = mock.store;
   const root = store.root('demo');
+  const small = await store.createFile('demo', root.id, { name: 'small.txt', mimeType: 'text/plain' }, Buffer.from('small file\n'));
   const listing = await store.createContainer('demo', root.id, 'listing');
   for (let i = 0; i < LISTING_ITEMS; i++) {
     await store.createFile('demo', listing.id, { name: `file-${String(i).padStart(2, '0')}.txt`, mimeType: 'text/plain' }, Buffer.from(`item ${i}\n`));
   }
-  const downloadBody = Buffer.alloc(MIB, 'd');
-  const big = await store.createFile('demo', root.id, { name: 'one-mib.bin' }, downloadBody);
-  const uploads = await store.createContainer('demo', root.id, 'uploads');
-  const warmUploads = await store.createContainer('demo', root.id, 'warm-up-uploads');
+  const big = Buffer.alloc(8 * MIB, 'd');
+  const bigFile = await store.createFile('demo', root.id, { name: 'eight-mib.bin' }, big);
+  const bigUpload = await store.createFile('demo', root.id, { name: 'rss-upload.bin' }, Buffer.alloc(0));
+  const uploadPaths: string[] = [];
+  // Folder 0 takes the warm-up uploads; one more per round and server.
+  for (let i = 0; i <= rounds; i++) {
+    const folder = await store.createContainer('demo', root.id, `uploads-${i}`);
+    uploadPaths.push(`/v2/containers/${folder.id}/contents`);
+  }
   const target: Target = {
+    entityPath: `/v2/files/${small.id}`,
     listingPath: `/v2/containers/${listing.id}/contents`,
-    uploadPath: `/v2/containers/${uploads.id}/contents`,
-    downloadPath: `/v2/files/${big.id}/content`,
+    uploadPaths,
+    bigRestPath: `/v2/files/${bigFile.id}/content`,
+    bigDavPath: '/dav/eight-mib.bin',
   };
-  const headers = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
-  const entryBody = await (await fetch(`${mock.url}/v2`, { headers })).text();
-  const listingBody = await (await fetch(`${mock.url}${target.listingPath}`, { headers: { ...headers, 'X-Cloud-Depth': '1' } })).text();
   return {
     target,
-    uploadWarmTarget: { ...target, uploadPath: `/v2/containers/${warmUploads.id}/contents` },
-    entryBody,
-    listingBody,
-    downloadBody,
+    bigUploadPath: `/v2/files/${bigUpload.id}/content`,
+    entity: await served(mock, target.entityPath, HEADERS),
+    listing: await served(mock, target.listingPath, { ...HEADERS, 'X-Cloud-Depth': '1' }),
+    big,
   };
+}
+
+async function served(mock: RunningMock, path: string, headers: Record<string, string>): Promise<Canned> {
+  const res = await fetch(`${mock.url}${path}`, { headers });
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+  return { type: res.headers.get('content-type') ?? 'application/octet-stream', body: await res.text() };
 }

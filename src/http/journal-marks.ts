@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
+import type { NetworkRecord } from './network-record.js';
 
 /** How a request ended on the wire. */
 export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
@@ -19,6 +20,8 @@ export interface JournalMarks {
   truncatedAfterBytes?: number;
   scenario?: string;
   replay?: ReplayNote;
+  /** The network conditions that shape this request, counting its bytes as they go. */
+  network?: NetworkRecord;
 }
 
 export function marksOf(res: Response): JournalMarks {
@@ -42,6 +45,10 @@ export function markOutcome(res: Response, outcome: RequestOutcome, truncatedAft
   const marks = marksOf(res);
   marks.outcome = outcome;
   if (truncatedAfterBytes !== undefined) marks.truncatedAfterBytes = truncatedAfterBytes;
+}
+/** The record the network conditions keep counting into while the request runs. */
+export function markNetwork(res: Response, record: NetworkRecord): void {
+  marksOf(res).network = record;
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf, type ReplayNote, type RequestOutcome } from './journal-marks.js';
+import type { NetworkRecord } from './network-record.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
 export { markFault, markOutcome, markReplay, markScenario, type ReplayNote, type RequestOutcome } from './journal-marks.js';
@@ -32,6 +33,8 @@ export interface JournalEntry {
   /** The name of the fault rule that applied, if any. */
   fault: string | null;
   scenario: string | null;
+  /** The network conditions that applied and the body bytes each way, if any applied. */
+  network: NetworkRecord | null;
   /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
   replay: ReplayNote | null;
   /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
@@ -150,6 +153,7 @@ export class RequestJournal {
         durationMs: null,
         fault: null,
         scenario: null,
+        network: null,
         replay: null,
       };
       const limit = this.#bodies;
@@ -165,6 +169,7 @@ export class RequestJournal {
         entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
         entry.fault = marks.fault ?? null;
         entry.scenario = marks.scenario ?? null;
+        entry.network = marks.network ? { ...marks.network, conditions: [...marks.network.conditions] } : null;
         entry.status = res.headersSent ? res.statusCode : null;
         entry.outcome = outcomeOf(res);
         entry.replay = marks.replay ?? null;

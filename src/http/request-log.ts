@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { describeOutcome, marksOf, outcomeOf } from './journal-marks.js';
+import { describeNetwork } from './network-record.js';
 import { redactBodyText, redactHeaderMap } from './redaction.js';
 
 export type LogFormat = 'text' | 'json';
@@ -45,6 +46,7 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
       if (json) {
         const line: Record<string, unknown> = { time: new Date().toISOString(), method: req.method, path, status, ms: Number(ms.toFixed(1)), user: user ?? null, fault: fault ?? null, outcome };
         if (outcome === 'truncated') line['truncatedAfterBytes'] = marksOf(res).truncatedAfterBytes ?? null;
+        if (marksOf(res).network) line['network'] = marksOf(res).network;
         if (options.verbose) {
           line['requestHeaders'] = redactHeaderMap(req.headers);
           line['responseHeaders'] = redactHeaderMap(res.getHeaders());
@@ -58,6 +60,8 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
       if (user) parts.push(`user=${user}`);
       if (fault) parts.push(`fault=${fault}`);
       if (outcome !== 'answered') parts.push(`(${describeOutcome(res)})`);
+      const network = describeNetwork(marksOf(res).network);
+      if (network) parts.push(network);
       log(parts.join(' '));
       if (options.verbose) {
         for (const [name, value] of Object.entries(redactHeaderMap(req.headers))) log(`  > ${name}: ${value}`);

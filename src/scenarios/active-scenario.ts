@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { conditionsFor, sliceDraw, type RequestConditions } from './network-conditions.js';
 import { compileMatch, type RequestPredicate } from './request-match.js';
 import { seededRandom } from './seeded-random.js';
 import type { FaultRule, ResolvedScenario } from './types.js';
@@ -9,6 +10,8 @@ export class ArmedRule {
   readonly label: string;
   readonly #matches: RequestPredicate;
   readonly #draw: (() => number) | undefined;
+  /** The jitter of this rule's slice. */
+  readonly sliceDraw: (() => number) | undefined;
   #matched = 0;
   #applied = 0;
 
@@ -17,6 +20,7 @@ export class ArmedRule {
     this.label = rule.name ?? `faults[${index}]`;
     this.#matches = compileMatch(rule.match);
     this.#draw = rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 1);
+    this.sliceDraw = sliceDraw(rule.slice);
   }
 
   /** Requests the rule matched (including those let through by after, times or probability). */
@@ -47,9 +51,11 @@ export class ActiveScenario {
   readonly rules: ArmedRule[];
   readonly replay: RequestHandler | undefined;
   readonly #latency: (() => number) | undefined;
+  readonly #sliceDraw: (() => number) | undefined;
 
   constructor(scenario: ResolvedScenario, replay: RequestHandler | undefined) {
     this.scenario = scenario;
+    this.#sliceDraw = sliceDraw(scenario.network?.slice);
     this.rules = scenario.faults.map((rule, i) => new ArmedRule(rule, i));
     this.replay = replay;
     const latency = scenario.latency;
@@ -68,5 +74,10 @@ export class ActiveScenario {
   /** The first rule that matches and fires; rules that match but do not fire still count the request. */
   faultFor(req: Request): ArmedRule | undefined {
     return this.rules.find((rule) => rule.fires(req));
+  }
+
+  /** The network conditions for a request: the scenario's `network`, with the firing rule's own on top. */
+  conditionsFor(armed: ArmedRule | undefined): RequestConditions | undefined {
+    return conditionsFor(this.scenario.network, this.#sliceDraw, armed?.rule, armed?.sliceDraw);
   }
 }

@@ -1,26 +1,64 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
-import { activeOf } from './scenario-runtime.js';
+import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';
+import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest } from './network-shaping.js';
+import { stallUpload } from './stall-upload.js';
+import type { FaultRule } from './types.js';
 import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
 
-/** Global latency, then the first fault rule that matches and fires: it answers, or wraps the real answer. */
+/**
+ * Global latency, then the first fault rule that matches and fires: it answers, or wraps the real
+ * answer. Network conditions (the scenario's and the rule's) shape the bytes both ways.
+ */
 export function faultMiddleware(delays: PendingDelays): RequestHandler {
   return async (req, res, next) => {
     const active = activeOf(res);
     if (!(await delays.wait(active.latencyMs(), res))) return;
     const armed = active.faultFor(req);
-    if (!armed) return next();
+    const conditions = active.conditionsFor(armed);
+    const shaped = conditions ? shapeRequest(req, res, conditions) : undefined;
+    if (!armed) {
+      if (shaped) shapeAnswer(req, res, shaped);
+      return next();
+    }
     markFault(res, armed.label);
     const rule = armed.rule;
     if (!(await delays.wait(rule.delayMs ?? rule.respond?.delayMs ?? 0, res))) return;
+    if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
     if (rule.connection === 'reset') return resetConnection(req, res);
-    if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
     if (rule.truncateAfterBytes !== undefined) truncateBody(res, rule.truncateAfterBytes);
-    if (rule.connection === 'close') closeAfterResponse(res);
+    if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);
+    // Outermost, so a truncation counts the bytes as they leave the pacer.
+    if (shaped) shapeAnswer(req, res, shaped);
+    if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
     next();
   };
+}
+
+/** A stalled upload or a hang of the request: the service never sees it; the rule says how it ends. */
+function stallRequest(req: Request, res: Response, rule: FaultRule, shaped: ShapedRequest): void {
+  const hang = rule.hang?.of === 'request' ? rule.hang : undefined;
+  const stall = rule.stallUpload;
+  const end = hang
+    ? hang.ms === undefined
+      ? 'nothing'
+      : (hang.then ?? 'close')
+    : rule.respond
+      ? 'answer'
+      : (rule.connection ?? 'nothing');
+  stallUpload(req, res, shaped.record, shaped.hold, {
+    afterBytes: hang ? (hang.afterBytes ?? 0) : stall!.afterBytes,
+    ms: hang ? hang.ms : stall!.ms,
+    end,
+    answer: () => {
+      shapeAnswer(req, res, shaped);
+      sendFaultResponse(res, rule.respond!, true);
+    },
+    reset: () => endConnection(req, res, 'reset'),
+    onStall: () => leaveSwitchGate(res, () => endHeld(res)),
+  });
 }
 
 /** In a scenario that names a recording, the replayer answers what no fault answered. */

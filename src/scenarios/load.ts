@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileAccessError, containedPath, readContainedFile } from '../files/contained-file.js';
-import { isScenarioPath, locateScenario } from './catalog.js';
+import { BUILTIN_DIR, isScenarioPath, locateScenario } from './catalog.js';
 import { jsonErrorMessage } from './json-error.js';
 import { checkScenario } from './schema-check.js';
 import { ScenarioError } from './scenario-error.js';
@@ -60,8 +60,13 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
     // Where, never the parser's quote of the file's first bytes: the file may not be ours to show.
     throw new ScenarioError(file, undefined, `not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
-  const definition = checkScenario(parsed, file);
+  const definition = checkScenario(parsed, file, isBuiltIn(file));
   return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], dirname(file));
+}
+
+/** A scenario file shipped in the package's own scenarios/ folder (not a fixture below it). */
+function isBuiltIn(file: string): boolean {
+  return dirname(resolve(file)) === resolve(BUILTIN_DIR);
 }
 
 async function resolveDefinition(
@@ -83,6 +88,8 @@ async function resolveDefinition(
     // This scenario's rules first: the first rule that fires wins, so a child overrides its parent.
     faults: [...(def.faults ?? []), ...(parent?.faults ?? [])],
     latency: def.latency ?? parent?.latency,
+    // Field by field: a child that sets only bandwidth keeps its parent's slice.
+    network: def.network || parent?.network ? { ...parent?.network, ...def.network } : undefined,
     recording: def.recording ?? parent?.recording,
     seed: mergeSeeds(parent?.seed, seed),
   };

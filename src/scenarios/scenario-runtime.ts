@@ -27,6 +27,20 @@ export function activeOf(res: Response): ActiveScenario {
   return res.locals['scenario'] as ActiveScenario;
 }
 
+/**
+ * Lets a switch or reset go ahead without waiting for this request: it is only holding its
+ * connection (a hang, a stalled upload) and will not touch the state again. The switch, or the
+ * mock's close, ends the connection with `end`.
+ */
+export function leaveSwitchGate(res: Response, end: () => void): void {
+  (res.locals['leaveSwitchGate'] as ((end: () => void) => void) | undefined)?.(end);
+}
+
+/** Calls `fn` if a switch or reset begins while this request is in flight. */
+export function onSwitch(res: Response, fn: () => void): void {
+  (res.locals['onSwitch'] as ((fn: () => void) => void) | undefined)?.(fn);
+}
+
 /** Holds the active scenario and switches it atomically; reset goes back to its seed. */
 export class ScenarioRuntime {
   readonly delays = new PendingDelays();
@@ -137,6 +151,8 @@ export class ScenarioRuntime {
       const leave = await this.#gate.enter(() => res.destroy());
       // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
       res.once('close', leave);
+      res.locals['leaveSwitchGate'] = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
+      res.locals['onSwitch'] = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
       res.locals['scenario'] = this.#active;
       markScenario(res, this.#active.scenario.name);
       next();
@@ -145,6 +161,7 @@ export class ScenarioRuntime {
 
   close(): void {
     this.delays.cancelAll();
+    this.#gate.endDetached();
   }
 }
 

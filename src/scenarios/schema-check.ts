@@ -1,12 +1,19 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { SCHEMA_FILE } from './catalog.js';
 import { ScenarioError } from './scenario-error.js';
-import type { FaultRule, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
+import { bytesPerSecond } from './byte-rate.js';
+import type { FaultRule, NetworkConditions, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-const validateShape = ajv.compile<ScenarioDefinition>(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object);
+// Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up.
+let validateShape: ValidateFunction<ScenarioDefinition> | undefined;
+function shapeValidator(): ValidateFunction<ScenarioDefinition> {
+  validateShape ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile<ScenarioDefinition>(
+    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object,
+  );
+  return validateShape;
+}
 
 /** "/faults/0/respond" -> "faults[0].respond" */
 function fieldOf(pointer: string, child?: string): string {
@@ -53,14 +60,26 @@ function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: stri
   return out;
 }
 
-/** Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError. */
-export function checkScenario(value: unknown, source: string): ScenarioDefinition {
-  if (!validateShape(value)) {
-    const problems = problemsOf(validateShape.errors ?? []);
+/**
+ * Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError.
+ * `shapeChecked`: a built-in file shipped with the package, which a test holds to the schema, so
+ * the start of `serve` compiles no schema.
+ */
+export function checkScenario(value: unknown, source: string, shapeChecked = false): ScenarioDefinition {
+  if (shapeChecked) return checkFields(value as ScenarioDefinition, source);
+  const validate = shapeValidator();
+  if (!validate(value)) {
+    const problems = problemsOf(validate.errors ?? []);
     if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
     throw new ScenarioError(source, undefined, `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`);
   }
+  return checkFields(value, source);
+}
+
+/** The rules between fields, which the schema cannot say. */
+function checkFields(value: ScenarioDefinition, source: string): ScenarioDefinition {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
+  if (value.network) checkConditions(value.network, 'network', source);
   const latency = value.latency;
   if (latency?.maxMs !== undefined && latency.maxMs < latency.minMs) {
     throw new ScenarioError(source, 'latency.maxMs', 'must not be below minMs');
@@ -76,15 +95,54 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
   };
   const reset = rule.connection === 'reset';
   const truncate = rule.truncateAfterBytes !== undefined;
-  if (!rule.respond && !rule.connection && !truncate && rule.delayMs === undefined) {
-    fail('', 'needs an action: respond, connection, truncateAfterBytes or delayMs');
+  const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
+  if (!rule.respond && !rule.connection && !truncate && rule.delayMs === undefined && conditions.length === 0) {
+    fail('', `needs an action: respond, connection, truncateAfterBytes, delayMs or one of ${CONDITIONS.join(', ')}`);
   }
   if (rule.respond && reset) fail('connection', '"reset" sends no response, so it cannot go with respond');
   if (rule.respond && truncate) fail('truncateAfterBytes', 'truncates the real response, so it cannot go with respond');
   if (reset && truncate) fail('truncateAfterBytes', 'cannot go with connection "reset"');
   if (rule.respond?.delayMs !== undefined && rule.delayMs !== undefined) fail('delayMs', 'give one delay: respond.delayMs or delayMs');
+  checkConditions(rule, field, source);
+  checkHoldCombinations(rule, fail);
   if (rule.probability !== undefined && rule.seed === undefined) fail('seed', 'is required with probability (reproducible flakiness)');
   if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
+}
+
+const CONDITIONS = ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'] as const;
+
+/** Rates that parse, and jitter smaller than the slice. */
+function checkConditions(conditions: NetworkConditions, field: string, source: string): void {
+  for (const way of ['down', 'up'] as const) {
+    const rate = conditions.bandwidth?.[way];
+    if (rate !== undefined && bytesPerSecond(rate) === undefined) {
+      throw new ScenarioError(source, `${field}.bandwidth.${way}`, `"${rate}" is not a rate of at least 1 byte per second`);
+    }
+  }
+  const slice = conditions.slice;
+  if (slice?.jitterBytes !== undefined && slice.jitterBytes >= slice.bytes) {
+    throw new ScenarioError(source, `${field}.slice.jitterBytes`, 'must be smaller than bytes');
+  }
+}
+
+/** A hang or a stalled upload owns how the connection ends; the other actions must not contradict it. */
+function checkHoldCombinations(rule: FaultRule, fail: (sub: string, problem: string) => never): void {
+  const { hang, stallUpload } = rule;
+  const truncate = rule.truncateAfterBytes !== undefined;
+  const shapesAnswer = rule.bandwidth?.down !== undefined || rule.slice || rule.slowClose || (hang && hang.of !== 'request');
+  if (hang?.then !== undefined && hang.ms === undefined) fail('hang.then', 'applies only with hang.ms');
+  if (hang && truncate) fail('hang', 'cannot go with truncateAfterBytes (both cut the answer)');
+  if (stallUpload && truncate) fail('truncateAfterBytes', 'cannot go with stallUpload (the service never answers)');
+  if (stallUpload?.ms !== undefined && !rule.respond && !rule.connection) {
+    fail('stallUpload.ms', 'needs an ending after it: respond, or connection "close" or "reset"');
+  }
+  if (hang?.of === 'request') {
+    if (stallUpload) fail('hang', 'give one of hang (of "request") and stallUpload');
+    if (rule.respond || rule.connection) fail('hang', 'of "request" sends no answer; use stallUpload to answer after a stall');
+  } else if (hang && rule.connection) {
+    fail('connection', 'give the end of a hang as hang.then');
+  }
+  if (rule.connection === 'reset' && !stallUpload && shapesAnswer) fail('connection', '"reset" sends no answer to shape');
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;

@@ -15,6 +15,8 @@ export class SwitchGate {
   readonly #inFlight = new Set<() => void>();
   #drained: (() => void)[] = [];
   #switching: Promise<void> | undefined;
+  readonly #detached = new Set<() => void>();
+  readonly #onSwitch = new Set<() => void>();
 
   constructor(graceMs = DEFAULT_SWITCH_GRACE_MS) {
     this.#graceMs = graceMs;
@@ -34,11 +36,37 @@ export class SwitchGate {
     };
   }
 
+  /**
+   * For a request that only holds its connection now (a hang, a stalled upload): it stops counting as
+   * in flight, and `end` ends it when the next switch begins. Returns the undo for when it closes first.
+   */
+  detach(leave: () => void, end: () => void): () => void {
+    leave();
+    this.#detached.add(end);
+    return () => this.#detached.delete(end);
+  }
+
+  /** Calls `fn` when the next switch begins (a throttled transfer lifts its limits so the switch need not wait). */
+  onSwitch(fn: () => void): () => void {
+    this.#onSwitch.add(fn);
+    return () => this.#onSwitch.delete(fn);
+  }
+
+  /** Ends every detached request (a switch begins, or the mock closes). */
+  endDetached(): void {
+    for (const end of [...this.#detached]) end();
+    this.#detached.clear();
+  }
+
   /** Runs `change` with no request in flight (or the stragglers aborted) and none admitted until it settles. */
   async exclusive<T>(change: () => Promise<T>): Promise<T> {
     while (this.#switching) await this.#switching;
     let release!: () => void;
     this.#switching = new Promise<void>((resolve) => (release = resolve));
+    // Connections held by the old scenario's faults end with it: a client that left them cannot be seen.
+    this.endDetached();
+    for (const fn of [...this.#onSwitch]) fn();
+    this.#onSwitch.clear();
     try {
       if (!(await this.#drain(this.#graceMs))) {
         for (const abort of [...this.#inFlight]) abort();

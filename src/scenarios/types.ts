@@ -27,7 +27,56 @@ export interface FaultResponse {
   delayMs?: number;
 }
 
-/** One fault: a match, optional counters, and one action (respond, connection, truncateAfterBytes or delayMs). */
+/** A rate in bytes per second, or a string with a unit: "256 KiB/s", "1 Mbit/s", "500 kB/s". */
+export type ByteRate = number | string;
+
+/** Caps on body bytes per second: `down` the answer, `up` the request body as the service reads it. */
+export interface Bandwidth {
+  down?: ByteRate;
+  up?: ByteRate;
+}
+
+/** The answer written in chunks of `bytes` (± seeded `jitterBytes`), `delayMs` apart. */
+export interface Slice {
+  bytes: number;
+  jitterBytes?: number;
+  delayMs: number;
+  /** Seed of the jitter (default 1). */
+  seed?: number;
+}
+
+/** After `afterBytes` body bytes (0: nothing at all), silence; after `ms` the connection closes or resets, without `ms` it stays until the client gives up. */
+export interface Hang {
+  afterBytes?: number;
+  /** "response" (default): stop sending the answer; "request": stop reading the upload. */
+  of?: 'response' | 'request';
+  ms?: number;
+  /** How the connection ends after `ms` (default "close"). */
+  then?: 'close' | 'reset';
+}
+
+/** The connection closes `ms` after the last byte of the answer (sent with Connection: close). */
+export interface SlowClose {
+  ms: number;
+}
+
+/**
+ * Reads `afterBytes` of the request body, then stops reading (the client's writes block); `ms` later
+ * (default at once) the rule's `respond` answers, or its `connection` closes or resets; with neither, nothing.
+ */
+export interface StallUpload {
+  afterBytes: number;
+  ms?: number;
+}
+
+/** Conditions of the network for every request to the service, like `latency`; a rule's own replace them. */
+export interface NetworkConditions {
+  bandwidth?: Bandwidth;
+  slice?: Slice;
+  slowClose?: SlowClose;
+}
+
+/** One fault: a match, optional counters, and one action (respond, connection, truncateAfterBytes, delayMs or a network condition). */
 export interface FaultRule {
   /** Shown in the request journal; default "faults[i]". */
   name?: string;
@@ -47,6 +96,11 @@ export interface FaultRule {
   truncateAfterBytes?: number;
   /** Delay before the action (alone: delay the real response). */
   delayMs?: number;
+  bandwidth?: Bandwidth;
+  slice?: Slice;
+  hang?: Hang;
+  slowClose?: SlowClose;
+  stallUpload?: StallUpload;
 }
 
 /** A container (`container`, `children`) or a file (`file` and at most one of text, base64, fixture). */
@@ -86,6 +140,7 @@ export interface ScenarioDefinition {
   description?: string;
   extends?: string;
   latency?: Latency;
+  network?: NetworkConditions;
   recording?: string;
   seed?: ScenarioSeed;
   faults?: FaultRule[];
@@ -120,6 +175,7 @@ export interface ResolvedScenario {
   source: string;
   faults: FaultRule[];
   latency: Latency | undefined;
+  network: NetworkConditions | undefined;
   /** A recording in recordings/ to replay for requests no fault answers. */
   recording: string | undefined;
   seed: ResolvedSeed | undefined;

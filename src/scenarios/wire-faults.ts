@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { closeAfterResponse } from '../http/close-connection.js';
 import { markOutcome } from '../http/journal-marks.js';
+import { callbackOf, toBuffer, writableBody } from './body-intercept.js';
 import type { FaultResponse } from './types.js';
 
 /** Tears the connection down with a TCP RST and no response at all. */
@@ -23,30 +24,16 @@ export function sendFaultResponse(res: Response, respond: FaultResponse, close: 
   res.end(Buffer.from(respond.body ?? '', 'utf8'));
 }
 
-type WriteCallback = (err?: Error | null) => void;
-type Chunk = string | Buffer | Uint8Array;
-interface WritableBody {
-  write(chunk: Chunk, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): boolean;
-  end(chunk?: Chunk | WriteCallback, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): unknown;
-}
-
-function toBuffer(chunk: Chunk, encoding: unknown): Buffer {
-  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-  return Buffer.from(chunk);
-}
-
 /**
  * Lets the real response through up to `limit` body bytes, then closes the socket: the headers
  * (with the full Content-Length) and the first bytes arrive, the rest never does.
  */
 export function truncateBody(res: Response, limit: number): void {
-  const body = res as unknown as WritableBody;
+  const body = writableBody(res);
   const write = body.write.bind(res);
   const end = body.end.bind(res);
   let sent = 0;
   let cut = false;
-  const callbackOf = (...args: unknown[]): WriteCallback | undefined =>
-    args.find((a): a is WriteCallback => typeof a === 'function');
 
   const cutAfter = (buf: Buffer): void => {
     cut = true;

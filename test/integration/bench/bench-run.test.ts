@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 const BENCH = fileURLToPath(new URL('../../../dist/bench/run.js', import.meta.url));
 
@@ -15,22 +18,60 @@ function runBench(env: Record<string, string>): Promise<{ code: number | null; s
   });
 }
 
+const TARGETS = [
+  'GET file entity (c32)',
+  'GET 40-item listing (c32)',
+  'POST 1 KiB upload (c8)',
+  'GET 8 MiB /v2 (c4)',
+  'GET 8 MiB /dav (c4)',
+  'PUT 4 MiB, RSS growth',
+  'CLI cold start',
+  'reset() (demo seed)',
+  'startMock()+close()',
+];
+
 describe('npm run bench (dist/bench/run.js)', () => {
-  it('runs with a tiny request count and prints the baseline/mock ratio table for the four scenarios', { timeout: 30_000 }, async () => {
-    const { code, stdout, stderr } = await runBench({ BENCH_REQUESTS: '4', BENCH_CONCURRENCY: '2' });
+  const tmp = useTempDir('bench');
+
+  it('runs briefly with the built-in client and prints and writes every target of issue 9 with its ratio and goal', { timeout: 90_000 }, async () => {
+    const json = join(tmp.path, 'bench.json');
+    const { code, stdout, stderr } = await runBench({
+      BENCH_LOADGEN: 'node',
+      BENCH_SECONDS: '0.2',
+      BENCH_ROUNDS: '1',
+      BENCH_UPLOAD_MIB: '4',
+      BENCH_SPAWNS: '1',
+      BENCH_JSON: json,
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^csp-mock benchmark: 4 requests per scenario, 2 concurrent/);
-    expect(stdout).toMatch(/baseline req\/s +mock req\/s .* ratio time mock\/baseline/);
-    for (const scenario of ['GET /v2', 'GET contents (40 items)', 'POST upload 1 KiB', 'GET 1 MiB content']) {
-      const row = stdout.split('\n').find((l) => l.startsWith(scenario));
-      expect(row, scenario).toMatch(/ \d+ +\d+ +\d+\.\d\d +\d+\.\d\d +\d+\.\d\d +\d+\.\d\dx$/);
+    expect(stdout).toMatch(/^csp-mock benchmark: node v\d+\.\d+\.\d+, \d+ x .*, load average [\d.]+ [\d.]+ [\d.]+\n/);
+    expect(stdout).toMatch(/built-in node client, 0\.2 s per measurement, best of 1 interleaved rounds/);
+    for (const target of TARGETS) {
+      const row = stdout.split('\n').find((l) => l.startsWith(target));
+      expect(row, target).toMatch(/ (met|NOT met)$/);
     }
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      throughput: Record<string, { baselinePerSecond: number; mockPerSecond: number; ratio: number; goal: number }>;
+      rss: { uploadMiB: number; growthMiB: number };
+      coldStart: { cliMs: number; bareMs: number; ratio: number };
+      lifecycle: { resetMs: number; startCloseMs: number };
+    };
+    expect(Object.keys(report.throughput)).toEqual(['smallGet', 'listing', 'upload1k', 'get8mRest', 'get8mDav']);
+    for (const row of Object.values(report.throughput)) {
+      expect(row.mockPerSecond).toBeGreaterThan(0);
+      expect(row.ratio).toBeCloseTo(row.mockPerSecond / row.baselinePerSecond, 6);
+    }
+    expect(report.rss.uploadMiB).toBe(4);
+    expect(report.coldStart.cliMs).toBeGreaterThan(0);
+    expect(report.coldStart.ratio).toBeCloseTo(report.coldStart.cliMs / report.coldStart.bareMs, 6);
+    expect(report.lifecycle.resetMs).toBeGreaterThan(0);
+    expect(report.lifecycle.startCloseMs).toBeGreaterThan(0);
   });
 
-  it('refuses a bad request count with a clear message and a non-zero exit', { timeout: 30_000 }, async () => {
-    const { code, stderr } = await runBench({ BENCH_REQUESTS: 'lots' });
+  it('refuses a bad setting with a clear message and a non-zero exit', { timeout: 30_000 }, async () => {
+    const { code, stderr } = await runBench({ BENCH_SECONDS: 'lots' });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/BENCH_REQUESTS must be an integer from 1 to 1000000, got "lots"/);
+    expect(stderr).toMatch(/BENCH_SECONDS must be a number above 0 and at most 600, got "lots"/);
   });
 });

@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import { markNetwork, markOutcome } from '../http/journal-marks.js';
+import type { NetworkRecord } from '../http/network-record.js';
+import type { RequestConditions } from './network-conditions.js';
+import { RequestPacer } from './request-pacer.js';
+import { ResponsePacer } from './response-pacer.js';
+import { leaveSwitchGate, onSwitch } from './scenario-runtime.js';
+import { SocketReadHold } from './socket-read-hold.js';
+import { slowCloseAfterResponse } from './slow-close.js';
+import { resetConnection } from './wire-faults.js';
+
+/** One request under network conditions: its journal record and the hold on its socket's reads. */
+export interface ShapedRequest {
+  conditions: RequestConditions;
+  record: NetworkRecord;
+  hold: SocketReadHold;
+}
+
+/** Starts the request side at once (bytes that arrive during a delay are paced and counted too). */
+export function shapeRequest(req: Request, res: Response, conditions: RequestConditions): ShapedRequest {
+  const record: NetworkRecord = { conditions: conditions.names, bytesIn: 0, bytesOut: 0 };
+  markNetwork(res, record);
+  const hold = new SocketReadHold(req.socket);
+  res.once('close', () => hold.dispose());
+  const stalls = conditions.stallUpload !== undefined || conditions.hang?.of === 'request';
+  const pacer = new RequestPacer(req, res, record, hold, conditions.upRate, !stalls);
+  onSwitch(res, () => pacer.lift());
+  return { conditions, record, hold };
+}
+
+/** The answer side: pacing, slices, a hang of the answer, a slow close. Call it last, so it stands outermost. */
+export function shapeAnswer(req: Request, res: Response, shaped: ShapedRequest): void {
+  const { conditions, record } = shaped;
+  const answerHang = conditions.hang?.of === 'request' ? undefined : conditions.hang;
+  if (conditions.slowCloseMs !== undefined) slowCloseAfterResponse(res, conditions.slowCloseMs);
+  if (conditions.downRate === undefined && !conditions.slice && !answerHang) return;
+  const pacer = new ResponsePacer(req, res, record, {
+    downRate: conditions.downRate,
+    slice: conditions.slice,
+    hang: answerHang,
+    onHang: () => leaveSwitchGate(res, () => endHeld(res)),
+    onHangEnd: () => endConnection(req, res, answerHang?.then ?? 'close'),
+  });
+  onSwitch(res, () => pacer.lift());
+}
+
+/** Ends a connection a fault held when the scenario is switched away from or the mock closes. */
+export function endHeld(res: Response): void {
+  markOutcome(res, 'closed');
+  res.socket?.destroy();
+}
+
+/** Ends a held connection: a FIN ("close"), or a TCP reset. */
+export function endConnection(req: Request, res: Response, how: 'close' | 'reset'): void {
+  if (how === 'reset') return resetConnection(req, res);
+  markOutcome(res, 'closed');
+  res.socket?.destroySoon();
+}
