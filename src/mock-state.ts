@@ -3,7 +3,8 @@ import type { StateBuilder } from './domain/state-builder.js';
 import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
 import type { StatePersistence } from './storage/persistence.js';
-import { openWholeDocument } from './storage/whole-document.js';
+import type { StateData } from './storage/schema.js';
+import { openStatePersistence } from './storage/state-log.js';
 
 /** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
 export interface SeedPlan {
@@ -11,19 +12,27 @@ export interface SeedPlan {
   tree?: (state: StateBuilder, user: string) => void;
 }
 
-/** The durable layer for the options: in memory, or the `--data` file. */
-export function openPersistence(options: ResolvedOptions): Promise<StatePersistence> {
-  return openWholeDocument(options.data);
-}
-
-/** Opens the store for the options: the state (memory or file) plus blobs beside it, orphans dropped. */
-export async function openStore(options: ResolvedOptions, plan: SeedPlan, persistence?: StatePersistence): Promise<CloudStore> {
-  persistence ??= await openPersistence(options);
+/**
+ * Opens the store for the options: the state (memory, or the `--data` snapshot and its log) plus
+ * blobs beside it, orphans dropped. `wrap` lets a test put a fault switch around the durable layer.
+ */
+export async function openStore(
+  options: ResolvedOptions,
+  plan: SeedPlan,
+  wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
+): Promise<CloudStore> {
+  let store: CloudStore | undefined;
+  // Compaction snapshots what the store holds; it is only asked once the store exists.
+  const snapshot = (): StateData => {
+    if (!store) throw new Error('the store is not open yet');
+    return store.snapshot();
+  };
+  const persistence = wrap(openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }));
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
   try {
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);
-    const store = new CloudStore(state, persistence, blobs);
+    store = new CloudStore(state, persistence, blobs);
     const dropped = await blobs.sweep(store.referencedBlobs());
     if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
     if (store.users().length === 0) await store.replaceState(await buildSeed(store, plan));

@@ -10,6 +10,8 @@ export interface MockOptions {
   users?: Record<string, string>;
   /** JSON state file; file bytes are kept in "<data>.blobs/" beside it. Default: in memory. */
   data?: string;
+  /** With `data`: compact the change log once it is larger than this (default: max(4 MiB, snapshot size)). */
+  compactAfterBytes?: number;
   /** What a fresh state holds: 'demo' (a small tree per user, the default) or 'empty'. */
   seed?: 'demo' | 'empty';
   /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
@@ -52,6 +54,7 @@ export interface ResolvedOptions {
   users: ReadonlyMap<string, string>;
   /** Absolute. */
   data: string | undefined;
+  compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
   publicUrl: string | undefined;
   strict: boolean;
@@ -81,6 +84,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(options.publicUrl)) {
     throw new Error(`public URL must look like http(s)://host[:port][/path], got "${options.publicUrl}"`);
   }
+  const bound = options.compactAfterBytes;
+  if (bound !== undefined && (!Number.isInteger(bound) || bound < 1)) throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
   for (const key of ['journalSize', 'journalBodies'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new Error(`${key} must be a whole number >= 0, got ${value}`);
@@ -95,6 +100,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     baseDir,
     users,
     data: options.data === undefined || options.data === '' ? undefined : resolve(baseDir, options.data),
+    compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,

@@ -20,6 +20,15 @@ function positive(name: string, fallback: number, max: number): number {
   return n;
 }
 
+/** An env setting as a bounded positive integer (the scale mode's sizes). */
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`${name} must be an integer from 1 to 1000000, got "${raw}"`);
+  return n;
+}
+
 function startServers(rounds: number): Promise<{ child: ChildProcess; ready: ServersReady }> {
   const child = fork(fileURLToPath(new URL('./servers.js', import.meta.url)), [String(rounds)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -126,7 +135,22 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+/** `npm run bench -- scale`: the store at scale (issue 8); BENCH_SCALE_* set the sizes. */
+async function scale(): Promise<void> {
+  const { runScale } = await import('./scale.js');
+  await runScale({
+    objects: positiveInt('BENCH_SCALE_OBJECTS', 100_000),
+    clients: positiveInt('BENCH_SCALE_CLIENTS', 16),
+    folder: positiveInt('BENCH_SCALE_FOLDER', 1000),
+    seconds: positiveInt('BENCH_SCALE_SECONDS', 900),
+    copyNodes: positiveInt('BENCH_SCALE_COPY_NODES', 5000),
+    seedFiles: positiveInt('BENCH_SCALE_SEED_FILES', 20_000),
+    locks: positiveInt('BENCH_SCALE_LOCKS', 8000),
+    putSamples: positiveInt('BENCH_SCALE_PUTS', 1000),
+  });
+}
+
+(process.argv[2] === 'scale' ? scale() : main()).catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

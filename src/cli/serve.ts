@@ -10,6 +10,7 @@ import { watchScenario } from './watch-scenario.js';
 
 interface ServeArgs extends ListenArgs {
   data?: string;
+  'compact-after'?: number;
   user?: string[];
   'public-url'?: string;
   strict: boolean;
@@ -33,6 +34,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   builder: configured((y) =>
     withListenOptions(y)
       .option('data', { type: 'string', describe: 'JSON state file, relative to the current folder (file bytes go to <data>.blobs/); default: in memory' })
+      .option('compact-after', { type: 'number', describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))' })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', { type: 'string', describe: 'base of the absolute links in XML (default: the request Host)' })
       .option('strict', { type: 'boolean', default: false, describe: 'refuse requests without X-Client-Specification: 2' })
@@ -63,6 +65,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       adminToken,
       ...listenOptionsOf(args),
       data: args.data,
+      compactAfterBytes: args['compact-after'],
       users,
       publicUrl: args['public-url'],
       strict: args.strict,

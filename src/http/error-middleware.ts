@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import multer from 'multer';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 import { StorageError } from '../storage/persistence.js';
+import { isDiskFull } from '../storage/storage-errors.js';
 import { EntityError } from '../xml/requests.js';
 import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
@@ -19,9 +20,13 @@ const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
 export function toHttpError(err: unknown, log: (line: string) => void): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(DOMAIN_STATUS[err.code], err.message);
-  if (err instanceof StorageError) {
-    log(`storage error: ${err.message}`);
-    return new HttpError(err.kind === 'full' ? 507 : 500, err.kind === 'full' ? 'insufficient storage' : 'internal error');
+  // Nothing of the change was kept; a full disk is the protocol's 507 (RFC 4918), anything else a 500.
+  // A raw ENOSPC counts too: an upload's stream may report the failed blob write before the store does.
+  if (err instanceof StorageError || isDiskFull(err)) {
+    log(`storage error: ${(err as Error).message}`);
+    return err instanceof StorageError && err.kind === 'io'
+      ? new HttpError(500, 'internal error: the change could not be stored')
+      : new HttpError(507, 'insufficient storage: the server\'s disk is full');
   }
   if (err instanceof EntityError) {
     // As observed: a binary body under an XML media type got 500 and a closed connection.

@@ -45,10 +45,12 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
 
 /**
  * Busboy's parse errors ("Malformed part header": too many header lines in a part, a NUL in one) are
- * the request's fault: 400. Errors of the store and multer's own limit errors keep their meaning.
+ * the request's fault: 400. Errors of the store, of the file system and multer's own limit errors keep their meaning.
  */
 function asRequestError(err: unknown, storeFailure: unknown): unknown {
   if (err === storeFailure || err instanceof multer.MulterError || !(err instanceof Error)) return err;
   if (typeof (err as { status?: unknown }).status === 'number') return err;
+  // A system call that failed (ENOSPC while the part streams to its blob) is the server's: 507/500.
+  if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return err;
   return badRequest(`multipart: ${err.message}`);
 }

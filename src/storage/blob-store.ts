@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { onProcessExit } from './exit-cleanup.js';
+import { isDiskFull, processAlive, toStorageError } from './storage-errors.js';
 
 const TMP_PREFIX = '.tmp-';
+/** Memory mode's private folders: csp-mock-blobs-<owner pid>-<random>, so a later start can sweep a killed owner's. */
+const EPHEMERAL_PREFIX = 'csp-mock-blobs-';
+const EPHEMERAL_NAME = /^csp-mock-blobs-(\d+)-/;
+
+/** A full disk while writing a blob is a StorageError('full') (507); anything else is left as it is. */
+const diskFullAsStorageError = (err: unknown): unknown => (isDiskFull(err) ? toStorageError(err, 'cannot store the content') : err);
 
 export interface StoredBlob {
   blobId: string;
@@ -22,10 +31,13 @@ export interface StoredBlob {
 export class BlobStore {
   readonly dir: string;
   readonly #ephemeral: boolean;
+  /** Memory mode: removes the folder if the process ends without close(). */
+  readonly #unregisterCleanup: () => void;
 
   private constructor(dir: string, ephemeral: boolean) {
     this.dir = dir;
     this.#ephemeral = ephemeral;
+    this.#unregisterCleanup = ephemeral ? onProcessExit(() => rmSync(dir, { recursive: true, force: true })) : () => undefined;
   }
 
   static async open(dir?: string): Promise<BlobStore> {
@@ -33,7 +45,8 @@ export class BlobStore {
       await mkdir(dir, { recursive: true });
       return new BlobStore(dir, false);
     }
-    return new BlobStore(await mkdtemp(join(tmpdir(), 'csp-mock-blobs-')), true);
+    await sweepAbandonedFolders(tmpdir());
+    return new BlobStore(await mkdtemp(join(tmpdir(), `${EPHEMERAL_PREFIX}${process.pid}-`)), true);
   }
 
   pathOf(blobId: string): string {
@@ -58,7 +71,7 @@ export class BlobStore {
       return await this.#commit(tmp);
     } catch (err) {
       await rm(tmp, { force: true });
-      throw err;
+      throw diskFullAsStorageError(err);
     }
   }
 
@@ -73,7 +86,7 @@ export class BlobStore {
       return await this.#commit(tmp);
     } catch (err) {
       await rm(tmp, { force: true });
-      throw err;
+      throw diskFullAsStorageError(err);
     }
   }
 
@@ -98,7 +111,9 @@ export class BlobStore {
   }
 
   async close(): Promise<void> {
-    if (this.#ephemeral) await rm(this.dir, { recursive: true, force: true });
+    if (!this.#ephemeral) return;
+    await rm(this.dir, { recursive: true, force: true });
+    this.#unregisterCleanup();
   }
 
   #tmpPath(): string {
@@ -121,4 +136,16 @@ export class BlobStore {
     await rename(tmp, this.pathOf(blobId));
     return { blobId, size };
   }
+}
+
+/** Removes the memory-mode folders whose owner process is gone (killed before it could clean up). */
+export async function sweepAbandonedFolders(parent: string): Promise<number> {
+  let swept = 0;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const owner = EPHEMERAL_NAME.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
+    await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    swept++;
+  }
+  return swept;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CloudStore } from '../../src/domain/cloud-store.js';
-import { openPersistence, openStore } from '../../src/mock-state.js';
+import { openStore } from '../../src/mock-state.js';
 import { resolveOptions, type MockOptions } from '../../src/options.js';
 import { StorageError, type ChangeSet, type StatePersistence } from '../../src/storage/persistence.js';
 import type { StateData } from '../../src/storage/schema.js';
@@ -35,7 +35,7 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
     resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
   const open = async (): Promise<CloudStore> => {
     const resolved = options();
-    return openStore(resolved, seedPlanOf(undefined, resolved), faulty(await openPersistence(resolved), faults));
+    return openStore(resolved, seedPlanOf(undefined, resolved), (inner) => faulty(inner, faults));
   };
   const opened: CloudStore[] = [await open()];
   return {
@@ -45,6 +45,8 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
     dataFile,
     faults,
     async reopen() {
+      // A restart: one process per state file, so the running store closes first.
+      await opened[opened.length - 1]!.close();
       const next = await open();
       opened.push(next);
       return next;

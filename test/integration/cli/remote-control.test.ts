@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
+import { CLI, fetchAs, killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';
 
 const TOKEN = 'remote-control-token';
@@ -65,6 +65,18 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
     const again = await serve(['--scenario', out, '--user', 'ann:pw', '--user', 'demo:demo']);
     const body = await (await fetchAs(`${again.url}/dav/Documents/readme.txt`)).text();
     expect(body).toContain('Welcome, demo');
+  });
+
+  it('requests --follow prints each request once it completes, filtered, until stopped', async () => {
+    const server = await serve();
+    const follower = new ServeProcess(['requests', '--follow', '--url', server.url, '--path', '/v2/**', '--interval', '100'], { cwd: scratch });
+    await fetchAs(`${server.url}/dav/Documents/readme.txt`);
+    await fetchAs(`${server.url}/v2/account`);
+    await fetchAs(`${server.url}/v2/tags`);
+    expect(await follower.waitForLine(/ GET \/v2\/tags 200 /)).toMatch(/^#\d+ /);
+    expect(follower.stdout.filter((l) => l.includes('/v2/account'))).toHaveLength(1);
+    expect(follower.stdout.some((l) => l.includes('/dav/'))).toBe(false);
+    expect((await follower.stop('SIGINT')).code).toBe(0);
   });
 
   it('says in one line when nothing answers at --url, and when the admin token is missing', async () => {

@@ -1,6 +1,6 @@
 // Installs the package as a user would (tarball, folder, git URL) into a scratch project, then runs the
 // bin with npx and loads the API with import and with require. Needs npm and the registry (dependencies).
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +25,15 @@ async function npmInstall(project: string, spec: string): Promise<void> {
 
 /** What a user does right after installing: npx csp-mock, then the API from ESM and from CommonJS. */
 async function usesTheInstall(project: string): Promise<void> {
-  const server = await startCommand('npx', ['--no', 'csp-mock', 'serve', '--port', '0'], /listening on http:\/\//, { cwd: project });
+  // The README's "$schema" line for a project's scenarios/*.json resolves to the shipped schema.
+  mkdirSync(join(project, 'scenarios'), { recursive: true });
+  const schemaRef = '../node_modules/csp-mock/scenarios/scenario.schema.json';
+  expect(existsSync(join(project, 'scenarios', schemaRef))).toBe(true);
+  writeFileSync(join(project, 'scenarios', 'mine.json'), JSON.stringify({ $schema: schemaRef, name: 'mine', faults: [] }));
+  const server = await startCommand('npx', ['--no', 'csp-mock', 'serve', '--port', '0', '--scenario', 'mine'], /listening on http:\/\//, { cwd: project });
   try {
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(server.line)![1]!;
+    expect(server.output()).toMatch(/scenario: +mine \(.*scenarios\/mine\.json\)/);
     const res = await fetch(`${url}/dav/Documents/readme.txt`, { headers: { Authorization: `Basic ${btoa('demo:demo')}` } });
     expect(res.status).toBe(200);
   } finally {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readStateFile } from '../../../src/storage/state-file.js';
+import { readDurableState } from '../../../src/storage/state-log.js';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { apply, matches, readBack, seededRandom, Worker, type Files } from '../../helpers/crash-workload.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
@@ -13,8 +13,8 @@ const WORKERS = 4;
 
 /** What a SIGKILL left on disk must load, and every file it names must have its bytes. */
 async function checkStateOnDisk(dataFile: string): Promise<void> {
-  const state = await readStateFile(dataFile);
-  expect(state, 'state file exists').toBeDefined();
+  const state = (await readDurableState(dataFile))?.state;
+  expect(state, 'the state (snapshot + log) loads').toBeDefined();
   for (const node of Object.values(state!.nodes)) {
     if (node.kind !== 'file') continue;
     const size = node.blobId ? (await stat(join(`${dataFile}.blobs`, node.blobId))).size : 0;
@@ -22,7 +22,7 @@ async function checkStateOnDisk(dataFile: string): Promise<void> {
   }
 }
 
-describe('crash safety of --data (SIGKILL at random moments)', () => {
+describe('crash safety of --data (SIGKILL at random moments, compacting often)', () => {
   killServersAfterEach();
   let dir: string;
   beforeEach(async () => {
@@ -35,7 +35,9 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
   it(`loads after every kill with each acknowledged change kept and every file whole (seed ${SEED})`, { timeout: 60_000 }, async () => {
     const random = seededRandom(SEED);
     const dataFile = join(dir, 'state.json');
-    let server = await serve(['--empty', '--data', dataFile]);
+    // A small compaction bound: snapshots are written (and killed) while the workers' commits go on.
+    const args = ['--empty', '--data', dataFile, '--compact-after', '32768'];
+    let server = await serve(args);
     let cloud = new HttpCloud(server.url);
     const root = await cloud.rootPath();
     const workers: Worker[] = [];
@@ -54,17 +56,17 @@ describe('crash safety of --data (SIGKILL at random moments)', () => {
       await checkStateOnDisk(dataFile);
       if (round % 3 === 1) {
         // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
-        const starting = new ServeProcess(['serve', '--port', '0', '--empty', '--data', dataFile]);
+        const starting = new ServeProcess(['serve', '--port', '0', ...args]);
         await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
         starting.child.kill('SIGKILL');
         await starting.exited;
         await checkStateOnDisk(dataFile);
       }
 
-      server = await serve(['--empty', '--data', dataFile]);
+      server = await serve(args);
       cloud = new HttpCloud(server.url);
       const blobs = await readdir(`${dataFile}.blobs`);
-      const referenced = new Set(Object.values((await readStateFile(dataFile))!.nodes).map((n) => n.blobId).filter(Boolean));
+      const referenced = new Set(Object.values((await readDurableState(dataFile))!.state.nodes).map((n) => n.blobId).filter(Boolean));
       expect(blobs.filter((b) => !referenced.has(b)), 'orphans and temp files dropped at start').toEqual([]);
 
       for (const worker of workers) {

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
+import { readDurableState } from '../../../src/storage/state-log.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
-const readState = async (file: string): Promise<any> => JSON.parse(await readFile(file, 'utf8'));
+/** What a start would load: the snapshot plus the log (plain JSON for the assertions). */
+const readState = async (file: string): Promise<any> => JSON.parse(JSON.stringify((await readDurableState(file))!.state));
 
-describe('--data FILE persistence across restarts', () => {
+describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
   killServersAfterEach();
   const tmp = useTempDir('persist');
   let dataFile: string;
@@ -56,13 +58,15 @@ describe('--data FILE persistence across restarts', () => {
     expect(json).not.toContain('Pass-Word-42');
   });
 
-  it('answers a state-changing request only once the state file holds the change', async () => {
+  it('answers a state-changing request only once the change is durable (a line of the log beside the snapshot)', async () => {
     const server = await serve(['--empty', '--data', dataFile]);
     const cloud = new HttpCloud(server.url);
     const root = await cloud.rootPath();
     const folder = await cloud.createContainer(root, 'just-created');
     const id = folder.split('/').pop()!;
     expect((await readState(dataFile)).nodes[id].name).toBe('just-created');
+    const lastLine = (await readFile(`${dataFile}.log`, 'utf8')).trim().split('\n').pop()!;
+    expect(JSON.parse(lastLine).nodes.map((n: { name: string }) => n.name)).toContain('just-created');
     const file = await cloud.upload(folder, 'f.txt', Buffer.from('v1'));
     const fileId = file.split('/').pop()!;
     await cloud.putContent(file, Buffer.from('version two'));
@@ -110,5 +114,40 @@ describe('--data FILE persistence across restarts', () => {
     expect(proc.stderr.join('\n')).toMatch(message);
     expect(proc.stdout.join('\n')).not.toContain('listening on');
     expect(await readFile(join(tmp.path, name))).toEqual(before);
+  });
+
+  it('leaves one snapshot holding everything after a clean stop: no log, no lock', async () => {
+    const server = await serve(['--empty', '--data', dataFile]);
+    const cloud = new HttpCloud(server.url);
+    const folder = await cloud.createContainer(await cloud.rootPath(), 'in-the-snapshot');
+    expect(existsSync(`${dataFile}.lock`)).toBe(true);
+    expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
+    expect(existsSync(`${dataFile}.log`)).toBe(false);
+    expect(existsSync(`${dataFile}.lock`)).toBe(false);
+    const snapshot = JSON.parse(await readFile(dataFile, 'utf8'));
+    expect(snapshot.nodes[folder.split('/').pop()!].name).toBe('in-the-snapshot');
+  });
+
+  it('refuses a second server on the same file, naming the file and the pid that holds it', async () => {
+    const first = await serve(['--empty', '--data', dataFile]);
+    const second = new ServeProcess(['serve', '--port', '0', '--empty', '--data', dataFile]);
+    expect((await second.exited).code).toBe(1);
+    expect(second.stderr.join('\n')).toContain(`state file ${dataFile} is in use by process ${first.pid} (lock file ${dataFile}.lock)`);
+    // The first one is unharmed and still takes writes.
+    const cloud = new HttpCloud(first.url);
+    await cloud.createContainer(await cloud.rootPath(), 'still-mine');
+    expect((await readFile(`${dataFile}.lock`, 'utf8')).trim()).toBe(String(first.pid));
+  });
+
+  it('takes over the lock of a server that was killed, and says so', async () => {
+    const first = await serve(['--empty', '--data', dataFile]);
+    const cloud = new HttpCloud(first.url);
+    const root = await cloud.rootPath();
+    const folder = await cloud.createContainer(root, 'before-the-kill');
+    await first.stop('SIGKILL');
+    expect((await readFile(`${dataFile}.lock`, 'utf8')).trim()).toBe(String(first.pid));
+    const second = await serve(['--empty', '--data', dataFile]);
+    expect(second.stdout.join('\n')).toContain(`took over the stale lock ${dataFile}.lock of process ${first.pid}`);
+    expect((await new HttpCloud(second.url).list(root)).map((i) => i.path)).toEqual([folder]);
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,6 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src/storage/blob-store.js';
+
+const BLOB_STORE_URL = new URL('../../../dist/storage/blob-store.js', import.meta.url).href; // built by npm test
 
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -85,5 +88,42 @@ describe('BlobStore', () => {
     expect(ephemeral.dir.startsWith(tmpdir())).toBe(true);
     await ephemeral.close();
     expect(existsSync(ephemeral.dir)).toBe(false);
+  });
+
+  it('turns a full disk during a blob write into StorageError full and leaves no temp file', async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      },
+    });
+    await expect(blobs.put(failing)).rejects.toMatchObject({ name: 'StorageError', kind: 'full' });
+    const { blobId } = await blobs.put(Buffer.from('base'));
+    const failingBlock = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('EDQUOT: disk quota exceeded'), { code: 'EDQUOT' }));
+      },
+    });
+    await expect(blobs.writeAt(blobId, 1, failingBlock)).rejects.toMatchObject({ name: 'StorageError', kind: 'full' });
+    expect(await readdir(blobs.dir)).toEqual([blobId]);
+  });
+
+  it('names a memory-mode folder after its owner pid, removes it at exit, and sweeps those of dead owners at the next open', async () => {
+    const ephemeral = await BlobStore.open();
+    expect(ephemeral.dir).toMatch(new RegExp(`csp-mock-blobs-${process.pid}-[^/]+$`));
+    // A process that opens one and exits without close(): its folder is gone all the same.
+    const script = `import('${BLOB_STORE_URL}').then(async ({ BlobStore }) => { const b = await BlobStore.open(); await b.put(Buffer.from('x')); console.log(b.dir); })`;
+    const exited = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const leftBy = exited.stdout.trim();
+    expect(leftBy, exited.stderr).toMatch(/csp-mock-blobs-\d+-/);
+    expect(existsSync(leftBy)).toBe(false);
+    // A killed owner leaves its folder: the next open sweeps it, but not a live owner's.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const abandoned = await mkdtemp(join(tmpdir(), `csp-mock-blobs-${dead}-`));
+    await writeFile(join(abandoned, 'blob'), 'left by a SIGKILL');
+    const another = await BlobStore.open();
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(ephemeral.dir)).toBe(true);
+    await another.close();
+    await ephemeral.close();
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readDurableState } from '../../../src/storage/state-log.js';
 import { blobFiles, contentOf, openTestStore, type TestStore } from '../../helpers/stores.js';
 
 describe('file store (openStore with data)', () => {
@@ -41,10 +42,10 @@ describe('file store (openStore with data)', () => {
     expect(f.blobId).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('has written the JSON by the time a mutation resolves', async () => {
+  it('has made the change durable (snapshot + log) by the time a mutation resolves', async () => {
     const c = await t.store.createContainer('alice', t.store.root('alice').id, 'written');
-    const onDisk = JSON.parse(await readFile(t.dataFile!, 'utf8'));
-    expect(onDisk.nodes[c.id].name).toBe('written');
+    const onDisk = (await readDurableState(t.dataFile!))!.state;
+    expect(onDisk.nodes[c.id]!.name).toBe('written');
   });
 
   it('drops orphaned blobs and temp files at open, keeping referenced blobs', async () => {

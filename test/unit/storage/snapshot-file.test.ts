@@ -2,42 +2,44 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openMetadataDb } from '../../../src/storage/metadata-store.js';
-import { emptyState } from '../../../src/storage/schema.js';
+import { Low } from 'lowdb';
+import { readSnapshot, SnapshotFile } from '../../../src/storage/snapshot-file.js';
+import { emptyPlainState, openStatePersistence } from '../../../src/storage/state-log.js';
 import { stateProblem, stateTempFileOf } from '../../../src/storage/state-file.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
-describe('metadata store (lowdb)', () => {
-  const tmp = useTempDir('meta');
+describe('the snapshot file (a lowdb JSON document)', () => {
+  const tmp = useTempDir('snapshot');
   let file: string;
   beforeEach(() => {
     file = join(tmp.path, 'state.json');
   });
 
-  it('starts empty in memory and never touches the disk', async () => {
-    const db = await openMetadataDb();
-    expect(db.data).toEqual(emptyState());
-    db.data.users['x'] = { rootId: 'r' };
+  it('is absent until written, then reads back with its log position, users and nodes as plain data', async () => {
+    expect(await readSnapshot(file)).toBeUndefined();
+    const db = new Low(new SnapshotFile(file), emptyPlainState());
+    const state = emptyPlainState();
+    state.users['__proto__'] = { rootId: 'root1' };
+    state.nodes['root1'] = rootNode('root1', '__proto__');
+    (db.adapter as SnapshotFile).seq = 7;
+    db.data = state;
     await db.write();
-    expect(existsSync(file)).toBe(false);
-  });
-
-  it('starts empty when the file does not exist, creates it on the first write, and loads it again', async () => {
-    const db = await openMetadataDb(file);
-    expect(db.data).toEqual(emptyState());
-    expect(existsSync(file)).toBe(false);
-    db.data.users['ann'] = { rootId: 'root1' };
-    db.data.nodes['root1'] = { ...rootNode('root1', 'ann') };
-    await db.write();
-    const again = await openMetadataDb(file);
-    expect(again.data.users).toEqual({ ann: { rootId: 'root1' } });
-    expect(JSON.parse(await readFile(file, 'utf8')).schema).toBe(1);
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n')).toContain(`    "root1": ${JSON.stringify(rootNode('root1', '__proto__'))}`);
+    const read = (await readSnapshot(file))!;
+    expect(read.seq).toBe(7);
+    expect(Object.getPrototypeOf(read.state.users)).toBeNull();
+    expect(Object.keys(read.state.users)).toEqual(['__proto__']);
+    expect(read.state.nodes['root1']).toEqual(rootNode('root1', '__proto__'));
+    expect(existsSync(stateTempFileOf(file))).toBe(false);
   });
 
   it('drops the temp file a crash during a write left beside the state file', async () => {
     await writeFile(stateTempFileOf(file), '{"schema":1,"us');
-    await openMetadataDb(file);
+    const persistence = openStatePersistence(file, { snapshot: emptyPlainState });
+    await persistence.load();
     expect(existsSync(stateTempFileOf(file))).toBe(false);
+    await persistence.close();
   });
 
   it.each([
@@ -50,7 +52,7 @@ describe('metadata store (lowdb)', () => {
     ['a user without root', '{"schema":1,"users":{"ann":{"rootId":"nope"}},"nodes":{}}', /user "ann" has no root container/],
   ])('refuses a state file that is %s, naming the file, and leaves it untouched', async (_what, text, message) => {
     await writeFile(file, text);
-    await expect(openMetadataDb(file)).rejects.toThrow(message);
+    await expect(readSnapshot(file)).rejects.toThrow(message);
     expect(await readFile(file, 'utf8')).toBe(text);
   });
 

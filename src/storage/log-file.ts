@@ -1,0 +1,279 @@
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { applyChangeSet, type ChangeSet } from './persistence.js';
+import type { StateData } from './schema.js';
+import { syncDir } from './snapshot-file.js';
+import { toStorageError } from './storage-errors.js';
+
+/** The append-only log beside a state file: one JSON line per committed change set. */
+export const logFileOf = (file: string): string => `${file}.log`;
+
+/** One line of the log: the change set and its sequence number (1, 2, 3, ... across compactions). */
+export type LogRecord = ChangeSet & { seq: number };
+
+export interface ReplayResult {
+  /** The last sequence number applied (or `afterSeq` when none was). */
+  seq: number;
+  /** Bytes of whole records: a torn tail starts here. */
+  goodLength: number;
+  /** Size of a torn last line that was dropped (0 when none). */
+  tornBytes: number;
+  applied: number;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function recordProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'not an object';
+  if (typeof value['seq'] !== 'number' || !Number.isInteger(value['seq'])) return 'no whole-number "seq"';
+  for (const key of ['nodes', 'removed', 'users'] as const) {
+    if (value[key] !== undefined && !Array.isArray(value[key])) return `"${key}" is not a list`;
+  }
+  if (((value['nodes'] as unknown[] | undefined) ?? []).some((n) => !isRecord(n) || typeof n['id'] !== 'string')) return 'a node without an id';
+  if (((value['removed'] as unknown[] | undefined) ?? []).some((id) => typeof id !== 'string')) return 'a removed id that is not a string';
+  if (((value['users'] as unknown[] | undefined) ?? []).some((u) => !isRecord(u) || typeof u['login'] !== 'string' || !isRecord(u['user']))) {
+    return 'a malformed user';
+  }
+  return undefined;
+}
+
+/**
+ * Applies to `state` every whole record of the log after `afterSeq`, in order. The last line may be
+ * torn (a crash mid-append): it is not applied and reported. Anything else that does not read as a
+ * record, or a gap in the sequence, is an Error naming the file and line: acknowledged writes are
+ * never dropped silently.
+ */
+export async function replayLog(path: string, state: StateData, afterSeq: number): Promise<ReplayResult> {
+  return replayLogBytes(path, await readLogBytes(path), state, afterSeq);
+}
+
+/** The log's bytes (empty when it does not exist). */
+export async function readLogBytes(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw new Error(`cannot read state log ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** replayLog over bytes already read. */
+export function replayLogBytes(path: string, buf: Buffer, state: StateData, afterSeq: number): ReplayResult {
+  let seq = afterSeq;
+  let applied = 0;
+  let start = 0;
+  for (let line = 1; start < buf.length; line++) {
+    const end = buf.indexOf(0x0a, start);
+    if (end < 0) return { seq, goodLength: start, tornBytes: buf.length - start, applied };
+    let value: unknown;
+    try {
+      value = JSON.parse(buf.toString('utf8', start, end));
+    } catch (err) {
+      throw new Error(`state log ${path} is corrupt at line ${line} (${(err as Error).message}); it holds acknowledged changes, so the server will not start over it`);
+    }
+    const problem = recordProblem(value);
+    if (problem) throw new Error(`state log ${path} is corrupt at line ${line}: ${problem}`);
+    const record = value as LogRecord;
+    if (record.seq > afterSeq) {
+      if (record.seq !== seq + 1) throw new Error(`state log ${path} line ${line} has record ${record.seq} where ${seq + 1} was expected (a record is missing)`);
+      applyChangeSet(state, record);
+      seq = record.seq;
+      applied++;
+    }
+    start = end + 1;
+  }
+  return { seq, goodLength: start, tornBytes: 0, applied };
+}
+
+/** The two calls that put bytes on disk; a test may replace them to inject a failure (a full disk). */
+export interface LogIo {
+  write(fh: FileHandle, data: Buffer): Promise<void>;
+  sync(fh: FileHandle): Promise<void>;
+}
+
+export const realLogIo: LogIo = {
+  async write(fh, data) {
+    let done = 0;
+    while (done < data.length) done += (await fh.write(data, done, data.length - done)).bytesWritten;
+  },
+  sync: (fh) => fh.datasync(),
+};
+
+interface Pending {
+  change: ChangeSet;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * Appends change sets to the log with group commit: the commits that arrive while a group is being
+ * written and synced form the next group (one write, one fsync). A group that fails is cut off the
+ * file again (truncate to the last good length) and each of its commits rejects with a StorageError.
+ */
+export class LogAppender {
+  readonly path: string;
+  readonly #io: LogIo;
+  #fh: FileHandle;
+  #length: number;
+  #seq: number;
+  #queue: Pending[] = [];
+  #inFlight: Promise<void> | undefined;
+  #paused = 0;
+  /** A failed group whose bytes could not be cut off yet: fixed before the next write. */
+  #dirty = false;
+  /** Called after each group that reached the disk (the owner checks the compaction bound). */
+  onGroupWritten: () => void = () => undefined;
+
+  private constructor(path: string, fh: FileHandle, length: number, seq: number, io: LogIo) {
+    this.path = path;
+    this.#fh = fh;
+    this.#length = length;
+    this.#seq = seq;
+    this.#io = io;
+  }
+
+  /** Opens the log for appending, cutting anything past `length` (a torn record) away first. */
+  static async open(path: string, length: number, seq: number, io: LogIo = realLogIo): Promise<LogAppender> {
+    const fh = await open(path, 'a');
+    try {
+      const { size } = await fh.stat();
+      if (size !== length) {
+        await fh.truncate(length);
+        await fh.datasync();
+      }
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
+    await syncDir(dirname(path));
+    return new LogAppender(path, fh, length, seq, io);
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Bytes of durable records in the log. */
+  get length(): number {
+    return this.#length;
+  }
+
+  append(change: ChangeSet): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ change, resolve, reject });
+      this.#kick();
+    });
+  }
+
+  /** Resolves once no group is being written; no group starts until resume(). Commits keep queueing. */
+  async pause(): Promise<void> {
+    this.#paused++;
+    while (this.#inFlight) await this.#inFlight;
+  }
+
+  resume(): void {
+    this.#paused--;
+    this.#kick();
+  }
+
+  /**
+   * While paused: keeps only the records from byte `offset` on (those a new snapshot does not
+   * include), atomically: the rest is written to a temp file, synced and renamed over the log.
+   */
+  async keepFrom(offset: number): Promise<void> {
+    const tail = offset >= this.#length ? Buffer.alloc(0) : await this.#readRange(offset, this.#length);
+    const tmp = `${this.path}.tmp`;
+    let next: FileHandle | undefined;
+    try {
+      const fh = await open(tmp, 'w');
+      try {
+        await realLogIo.write(fh, tail);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      // Opened before the rename, so appends follow the new file whatever happens next.
+      next = await open(tmp, 'a');
+      await rename(tmp, this.path);
+    } catch (err) {
+      await next?.close();
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    const old = this.#fh;
+    this.#fh = next;
+    this.#length = tail.length;
+    await old.close().catch(() => undefined);
+    await syncDir(dirname(this.path));
+  }
+
+  /** Resolves once every commit queued so far has been written (or refused). */
+  async flush(): Promise<void> {
+    while (this.#inFlight || this.#queue.length > 0) {
+      await (this.#inFlight ?? new Promise((resolve) => setImmediate(resolve)));
+    }
+  }
+
+  /** Clean stop: waits for queued commits, then closes the file. `remove` deletes it (a snapshot holds all). */
+  async close(remove: boolean): Promise<void> {
+    await this.pause();
+    await this.#fh.close();
+    if (remove) {
+      await rm(this.path, { force: true });
+      await syncDir(dirname(this.path));
+    }
+  }
+
+  async #readRange(start: number, end: number): Promise<Buffer> {
+    const fh = await open(this.path, 'r');
+    try {
+      const buf = Buffer.alloc(end - start);
+      let done = 0;
+      while (done < buf.length) {
+        const { bytesRead } = await fh.read(buf, done, buf.length - done, start + done);
+        if (bytesRead === 0) throw new Error(`state log ${this.path} ended early`);
+        done += bytesRead;
+      }
+      return buf;
+    } finally {
+      await fh.close();
+    }
+  }
+
+  #kick(): void {
+    if (this.#inFlight || this.#paused > 0 || this.#queue.length === 0) return;
+    const group = this.#queue.splice(0);
+    this.#inFlight = this.#writeGroup(group).finally(() => {
+      this.#inFlight = undefined;
+      this.#kick();
+    });
+  }
+
+  async #writeGroup(group: Pending[]): Promise<void> {
+    let data = Buffer.alloc(0);
+    try {
+      const lines = group.map(({ change }, i) => `${JSON.stringify({ seq: this.#seq + i + 1, ...change })}\n`);
+      data = Buffer.from(lines.join(''), 'utf8');
+      if (this.#dirty) await this.#cutBack();
+      await this.#io.write(this.#fh, data);
+      await this.#io.sync(this.#fh);
+    } catch (err) {
+      // Nothing of this group may stay durable: cut the file back to its last good length.
+      await this.#cutBack().catch(() => undefined);
+      const failure = toStorageError(err, `cannot write the state log ${this.path}`);
+      for (const p of group) p.reject(failure);
+      return;
+    }
+    this.#length += data.length;
+    this.#seq += group.length;
+    for (const p of group) p.resolve();
+    this.onGroupWritten();
+  }
+
+  async #cutBack(): Promise<void> {
+    this.#dirty = true;
+    await this.#fh.truncate(this.#length);
+    await this.#fh.datasync();
+    this.#dirty = false;
+  }
+}

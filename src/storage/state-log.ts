@@ -1,0 +1,246 @@
+import { rm } from 'node:fs/promises';
+import { Low } from 'lowdb';
+import { acquireLock, type HeldLock } from './lock-file.js';
+import { LogAppender, logFileOf, readLogBytes, realLogIo, replayLog, replayLogBytes, type LogIo } from './log-file.js';
+import { StorageError, type ChangeSet, type LoadedState, type StatePersistence } from './persistence.js';
+import type { StateData } from './schema.js';
+import { SnapshotFile } from './snapshot-file.js';
+import { dropStateTempFile, stateProblem } from './state-file.js';
+import { toStorageError } from './storage-errors.js';
+
+/** The log is compacted once it is larger than this and than the snapshot (so cost stays O(change)). */
+export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+
+export interface StatePersistenceOptions {
+  /**
+   * The caller's current state as a plain document; called only after load() resolved and the
+   * caller applied it. The caller applies each change synchronously once its commit resolved.
+   */
+  snapshot: () => StateData;
+  /** Where compaction failures and the like are reported. */
+  log?: (line: string) => void;
+  /** Compact once the log is larger than this many bytes (default: max(4 MiB, snapshot size)). */
+  compactAfterBytes?: number;
+  /** Tests only: the log's write and fsync, to inject a full disk. */
+  logIo?: LogIo;
+}
+
+/** A state with no user: null-prototype maps, since logins and ids are user-given keys. */
+export function emptyPlainState(): StateData {
+  return { schema: 1, users: Object.create(null) as StateData['users'], nodes: Object.create(null) as StateData['nodes'] };
+}
+
+/**
+ * The durable store behind the domain: with a file, a lowdb JSON snapshot plus an append-only log of
+ * change sets beside it (see the README's persistence section); without one, the same interface in memory.
+ */
+export function openStatePersistence(file: string | undefined, options: StatePersistenceOptions): StatePersistence {
+  return file === undefined ? new MemoryStatePersistence() : new FileStatePersistence(file, options);
+}
+
+class MemoryStatePersistence implements StatePersistence {
+  readonly file = undefined;
+  async load(): Promise<LoadedState> {
+    return { state: emptyPlainState(), notes: [] };
+  }
+  commit(_change: ChangeSet): Promise<void> {
+    return Promise.resolve();
+  }
+  replace(_state: StateData): Promise<void> {
+    return Promise.resolve();
+  }
+  async close(): Promise<void> {}
+}
+
+const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+class FileStatePersistence implements StatePersistence {
+  readonly file: string;
+  readonly #options: StatePersistenceOptions;
+  readonly #adapter: SnapshotFile;
+  readonly #db: Low<StateData>;
+  #lock: HeldLock | undefined;
+  #log: LogAppender | undefined;
+  /** Compaction, replace and close run one at a time, in this chain. */
+  #exclusive: Promise<void> = Promise.resolve();
+  #compacting = false;
+  /** After a failed compaction, the log length at which to try again. */
+  #retryAt = 0;
+  #closed = false;
+
+  constructor(file: string, options: StatePersistenceOptions) {
+    this.file = file;
+    this.#options = options;
+    this.#adapter = new SnapshotFile(file);
+    this.#db = new Low<StateData>(this.#adapter, emptyPlainState());
+  }
+
+  async load(): Promise<LoadedState> {
+    if (this.#lock) throw new Error(`state file ${this.file} is already loaded`);
+    const lock = await acquireLock(this.file);
+    this.#lock = lock;
+    try {
+      const notes = lock.note ? [lock.note] : [];
+      const logFile = logFileOf(this.file);
+      await dropStateTempFile(this.file);
+      await rm(`${logFile}.tmp`, { force: true });
+      await this.#db.read();
+      const existed = this.#adapter.bytes > 0;
+      const state = this.#db.data;
+      this.#db.data = emptyPlainState();
+      const replay = await replayLog(logFile, state, this.#adapter.seq);
+      if (replay.tornBytes > 0) {
+        notes.push(`dropped the torn last record of ${logFile} (${replay.tornBytes} bytes): a commit cut short by a crash, never acknowledged`);
+      }
+      if (replay.applied > 0) {
+        const problem = stateProblem(state);
+        if (problem) throw new Error(`state file ${this.file} with its log ${logFile} is not a csp-mock state: ${problem}`);
+      }
+      if (!existed) {
+        // The state file exists from the first start on, so a user always finds it.
+        await this.#writeSnapshot(state, replay.seq);
+      }
+      this.#log = await LogAppender.open(logFile, replay.goodLength, replay.seq, this.#options.logIo ?? realLogIo);
+      this.#log.onGroupWritten = () => this.#maybeCompact();
+      return { state, notes };
+    } catch (err) {
+      this.#lock = undefined;
+      await lock.release();
+      throw err;
+    }
+  }
+
+  commit(change: ChangeSet): Promise<void> {
+    if (!this.#log || this.#closed) {
+      return Promise.reject(new StorageError('io', `the state file ${this.file} is ${this.#closed ? 'closed' : 'not loaded yet'}`));
+    }
+    return this.#log.append(change);
+  }
+
+  replace(state: StateData): Promise<void> {
+    const log = this.#log;
+    if (!log || this.#closed) return Promise.reject(new StorageError('io', `the state file ${this.file} is not open`));
+    return this.#exclusively(async () => {
+      // Commits wait meanwhile: a replace is all or nothing, and nothing may land between.
+      await log.pause();
+      try {
+        await this.#writeSnapshot(state, log.seq);
+        // The snapshot now covers every record in the log: they are skipped at load even if this fails.
+        await log.keepFrom(log.length).catch((err: unknown) => this.#report(`could not empty ${log.path} after a replace`, err));
+      } finally {
+        log.resume();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const log = this.#log;
+    const lock = this.#lock;
+    this.#log = undefined;
+    this.#lock = undefined;
+    try {
+      if (log) {
+        await this.#exclusive;
+        await log.flush();
+        await log.pause();
+        let written = log.length === 0;
+        if (!written) {
+          await nextMacrotask();
+          written = await Promise.resolve()
+            .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
+            .then(
+              () => true,
+              (err: unknown) => (this.#report('could not write the final snapshot; the log keeps every change', err), false),
+            );
+        }
+        // Tidying up must not fail a stop: the state on disk is whole either way.
+        await log.close(written).catch((err: unknown) => this.#report(`could not close ${log.path}`, err));
+      }
+    } finally {
+      await lock?.release();
+    }
+  }
+
+  #bound(): number {
+    return this.#options.compactAfterBytes ?? Math.max(MIN_COMPACT_BYTES, this.#adapter.bytes);
+  }
+
+  #maybeCompact(): void {
+    const log = this.#log;
+    if (!log || this.#closed || this.#compacting || log.length <= this.#bound() || log.length < this.#retryAt) return;
+    this.#compacting = true;
+    this.#exclusively(() => this.#compact(log))
+      .catch((err: unknown) => {
+        this.#retryAt = log.length + this.#bound();
+        this.#report('compaction failed; the log keeps every change and grows until the next try', err);
+      })
+      .finally(() => {
+        this.#compacting = false;
+      });
+  }
+
+  /**
+   * A new snapshot while commits go on: taken between two groups, once the callers applied what
+   * resolved, so it includes every record up to `seq`; then the log keeps only the later records.
+   */
+  async #compact(log: LogAppender): Promise<void> {
+    if (this.#closed) return;
+    await log.pause();
+    let writing!: Promise<void>;
+    let offset = 0;
+    try {
+      await nextMacrotask();
+      offset = log.length;
+      writing = this.#writeSnapshot(this.#options.snapshot(), log.seq);
+    } finally {
+      log.resume();
+    }
+    await writing;
+    await log.pause();
+    try {
+      await log.keepFrom(offset);
+    } finally {
+      log.resume();
+    }
+  }
+
+  /** Through lowdb: the adapter writes atomically (temp, fsync, rename, fsync of the folder). */
+  async #writeSnapshot(state: StateData, seq: number): Promise<void> {
+    this.#adapter.seq = seq;
+    this.#db.data = state;
+    try {
+      await this.#db.write();
+    } catch (err) {
+      throw toStorageError(err, `cannot write the state file ${this.file}`);
+    } finally {
+      this.#db.data = emptyPlainState();
+    }
+  }
+
+  #exclusively(fn: () => Promise<void>): Promise<void> {
+    const run = this.#exclusive.then(fn);
+    this.#exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  #report(what: string, err: unknown): void {
+    this.#options.log?.(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * What a start would load, without taking the lock or changing anything (for checks and tools):
+ * the snapshot plus every whole record of the log; undefined when there is no state file yet.
+ */
+export async function readDurableState(file: string): Promise<{ state: StateData; seq: number; tornBytes: number } | undefined> {
+  // The log first: a compaction running meanwhile then only makes the snapshot newer, never the log.
+  const log = await readLogBytes(logFileOf(file));
+  const adapter = new SnapshotFile(file);
+  const snapshot = await adapter.read();
+  const state = snapshot ?? emptyPlainState();
+  const replay = replayLogBytes(logFileOf(file), log, state, adapter.seq);
+  if (!snapshot && replay.applied === 0) return undefined;
+  return { state, seq: replay.seq, tornBytes: replay.tornBytes };
+}

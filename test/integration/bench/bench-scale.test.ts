@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BENCH = fileURLToPath(new URL('../../../dist/bench/run.js', import.meta.url));
+
+describe('npm run bench -- scale (dist/bench/run.js scale)', () => {
+  it('runs every phase at a tiny size, prints each figure, and stops by itself', { timeout: 120_000 }, async () => {
+    const env = {
+      ...process.env,
+      BENCH_SCALE_OBJECTS: '45',
+      BENCH_SCALE_FOLDER: '20',
+      BENCH_SCALE_COPY_NODES: '30',
+      BENCH_SCALE_SEED_FILES: '25',
+      BENCH_SCALE_LOCKS: '12',
+      BENCH_SCALE_PUTS: '10',
+    };
+    const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^csp-mock scale benchmark: 45 objects, 16 keep-alive clients, folders of 20/);
+    for (const mode of ['memory', '--data']) {
+      expect(stdout).toMatch(new RegExp(`create rate, ${mode}: \\d+/s at ~20 objects, \\d+/s at ~4\\d objects = \\d+\\.\\d\\dx slower`));
+      expect(stdout).toMatch(new RegExp(`RSS, ${mode}, at 4\\d objects: \\d+ MiB`));
+      expect(stdout).toMatch(new RegExp(`seeding 25 files by a scenario switch, ${mode}: \\d+\\.\\d ms`));
+    }
+    expect(stdout).toMatch(/restart, --data: clean stop \(final snapshot\) \d+\.\d\d s; start to "listening" \d+\.\d\d s/);
+    expect(stdout).toMatch(/restart, --data, after SIGKILL \(snapshot \+ log replay\): start to "listening" \d+\.\d\d s/);
+    expect(stdout).toMatch(/COPY of a \d+-node tree \(--data\): \d+\.\d ms; [1-9]\d* GET \/v2 sent meanwhile/);
+    expect(stdout).toMatch(/PUT latency \(8 clients\): no locks p50 \d+\.\d ms mean \d+\.\d ms; 12 live locks p50 \d+\.\d ms/);
+  });
+
+  it('refuses a bad size with a clear message', { timeout: 30_000 }, async () => {
+    const child = spawn(process.execPath, [BENCH, 'scale'], { env: { ...process.env, BENCH_SCALE_OBJECTS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    expect(stderr).toMatch(/BENCH_SCALE_OBJECTS must be an integer from 1 to 1000000, got "0"/);
+  });
+});
