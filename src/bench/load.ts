@@ -48,7 +48,13 @@ export async function runNodeLoad(base: string, spec: BenchRequest, seconds: num
   return { requests: done, seconds: elapsed, perSecond: done / elapsed, bytesPerSecond: bytesIn / elapsed, generator: 'node' };
 }
 
-function send(agent: Agent, base: string, spec: BenchRequest, body: Buffer | undefined): Promise<number> {
+/** One request on a keep-alive agent; resolves with the answer's byte count, rejects on an unexpected status. */
+export function send(
+  agent: Agent,
+  base: string,
+  spec: Pick<BenchRequest, 'method' | 'path' | 'headers' | 'expect'>,
+  body: Buffer | undefined,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers = { ...spec.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) };
     const req = request(`${base}${spec.path}`, { method: spec.method, agent, headers }, (res) => {

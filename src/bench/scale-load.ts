@@ -1,4 +1,5 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { send } from './load.js';
 
 /** One request of the scale benchmark: method, path, headers and an optional body. */
 export interface ScaleRequest {
@@ -34,7 +35,7 @@ export async function runCount(base: string, next: (i: number) => ScaleRequest, 
     while (issued < count) {
       const spec = next(issued++);
       const t0 = process.hrtime.bigint();
-      bytesIn += await send(agent, base, spec);
+      bytesIn += await send(agent, base, spec, spec.body);
       latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   };
@@ -55,24 +56,4 @@ export async function runCount(base: string, next: (i: number) => ScaleRequest, 
     p99Ms: at(0.99),
     bytesIn,
   };
-}
-
-function send(agent: Agent, base: string, spec: ScaleRequest): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = { ...spec.headers, ...(spec.body ? { 'Content-Length': String(spec.body.length) } : {}) };
-    const req = request(`${base}${spec.path}`, { method: spec.method, agent, headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => {
-        if (res.statusCode !== spec.expect) {
-          reject(new Error(`${spec.method} ${spec.path}: expected ${spec.expect}, got ${res.statusCode}`));
-        } else {
-          resolve(bytes);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(spec.body);
-  });
 }
