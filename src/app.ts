@@ -56,7 +56,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     bodies: resolved.journalBodies,
     redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
   });
-  const replayHandler = resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
+  const replayHandler =
+    resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
   );
@@ -82,7 +83,13 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   emulator.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
   emulator.use(errorMiddleware(resolved.log));
 
-  const mode = await dispatchMode(resolved.mode, { emulator, store, publicUrl: resolved.publicUrl, log: resolved.log, baseDir: cwd });
+  const mode = await dispatchMode(resolved.mode, {
+    emulator,
+    store,
+    publicUrl: resolved.publicUrl,
+    log: resolved.log,
+    baseDir: cwd,
+  });
   const app = express();
   app.disable('x-powered-by');
   // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),

@@ -19,9 +19,20 @@ export type {
   SeedNode,
 } from './scenarios/types.js';
 export type { MockMode } from './record-replay/mode.js';
-export { createReplayHandler, type MissPolicy, type ReplayHandler, type ReplayOptions } from './record-replay/replayer.js';
+export {
+  createReplayHandler,
+  type MissPolicy,
+  type ReplayHandler,
+  type ReplayOptions,
+} from './record-replay/replayer.js';
 export { readRecording, readRecordingDocument, RecordingError, RecordingWriter } from './record-replay/recording-io.js';
-export type { Recording, Exchange, RecordingDocument, RecordingHeader, StoredExchange } from './record-replay/format.js';
+export type {
+  Recording,
+  Exchange,
+  RecordingDocument,
+  RecordingHeader,
+  StoredExchange,
+} from './record-replay/format.js';
 export { recordingToState, type RecordedTree } from './record-replay/recording-to-state.js';
 export { seedFromRecording } from './record-replay/seed-from-recording.js';
 export { verifyRecording, type VerifyReport } from './record-replay/verify.js';

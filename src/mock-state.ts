@@ -27,7 +27,9 @@ export async function openStore(
     if (!store) throw new Error('the store is not open yet');
     return store.snapshot();
   };
-  const persistence = wrap(openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }));
+  const persistence = wrap(
+    openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
+  );
   const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
   try {
     const { state, notes } = await persistence.load();

@@ -85,16 +85,22 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     throw new Error(`public URL must look like http(s)://host[:port][/path], got "${options.publicUrl}"`);
   }
   const bound = options.compactAfterBytes;
-  if (bound !== undefined && (!Number.isInteger(bound) || bound < 1)) throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
+  if (bound !== undefined && (!Number.isInteger(bound) || bound < 1))
+    throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
   for (const key of ['journalSize', 'journalBodies'] as const) {
     const value = options[key];
-    if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new Error(`${key} must be a whole number >= 0, got ${value}`);
+    if (value !== undefined && (!Number.isInteger(value) || value < 0))
+      throw new Error(`${key} must be a whole number >= 0, got ${value}`);
   }
   if (options.logFormat !== undefined && options.logFormat !== 'text' && options.logFormat !== 'json') {
     throw new Error(`logFormat must be "text" or "json", got "${String(options.logFormat)}"`);
   }
   const log =
-    typeof options.log === 'function' ? options.log : options.log ? (line: string) => console.log(line) : () => undefined;
+    typeof options.log === 'function'
+      ? options.log
+      : options.log
+        ? (line: string) => console.log(line)
+        : () => undefined;
   const baseDir = resolve(options.baseDir ?? process.cwd());
   return {
     baseDir,

@@ -28,7 +28,12 @@ export interface ServerTimeouts {
   keepAliveMs?: number;
 }
 
-export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { headersMs: 30_000, requestMs: 0, idleMs: 120_000, keepAliveMs: 5_000 };
+export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = {
+  headersMs: 30_000,
+  requestMs: 0,
+  idleMs: 120_000,
+  keepAliveMs: 5_000,
+};
 
 function applyTimeouts(server: Server, given: ServerTimeouts = {}): void {
   const t = { ...DEFAULT_TIMEOUTS, ...given };

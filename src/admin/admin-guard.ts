@@ -13,9 +13,12 @@ export function adminTokenCheck(token: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (token === undefined) return next();
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    const given = bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
+    const given =
+      bearer ?? (typeof req.headers['x-admin-token'] === 'string' ? req.headers['x-admin-token'] : undefined);
     if (given !== undefined && sameSecret(given, token)) return next();
-    next(new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }));
+    next(
+      new HttpError(401, 'admin token required', { headers: { 'WWW-Authenticate': 'Bearer realm="csp-mock admin"' } }),
+    );
   };
 }
 
@@ -27,10 +30,12 @@ export function adminTokenCheck(token: string | undefined): RequestHandler {
 function sameOriginCheck(publicUrl: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    if (req.headers['sec-fetch-site'] === 'cross-site') return next(new HttpError(403, 'cross-site admin calls are refused (Sec-Fetch-Site: cross-site)'));
+    if (req.headers['sec-fetch-site'] === 'cross-site')
+      return next(new HttpError(403, 'cross-site admin calls are refused (Sec-Fetch-Site: cross-site)'));
     const origin = req.headers.origin;
     if (origin === undefined) return next();
-    if (!isOwnOrigin(origin, req.headers.host, publicUrl)) return next(new HttpError(403, `admin calls from another origin are refused (Origin ${origin})`));
+    if (!isOwnOrigin(origin, req.headers.host, publicUrl))
+      return next(new HttpError(403, `admin calls from another origin are refused (Origin ${origin})`));
     next();
   };
 }

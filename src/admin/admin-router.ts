@@ -23,7 +23,16 @@ export interface AdminDeps {
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
   const { name, description, source, latency, recording } = scenario;
-  return { name, description, source, faults: scenario.faults.length, latency: latency ?? null, network: scenario.network ?? null, recording: recording ?? null, seeded: !!scenario.seed };
+  return {
+    name,
+    description,
+    source,
+    faults: scenario.faults.length,
+    latency: latency ?? null,
+    network: scenario.network ?? null,
+    recording: recording ?? null,
+    seeded: !!scenario.seed,
+  };
 }
 
 /** {"name": NAME|PATH} switches by name; any other object is an inline scenario. */
@@ -47,7 +56,8 @@ const jsonBody: RequestHandler = (req, res, next) => {
 
 function optionalInt(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new HttpError(400, `${name} must be a whole number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw new HttpError(400, `${name} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -67,7 +77,8 @@ function journalFilterOf(query: Record<string, unknown>): JournalFilter {
     after: optionalInt(query['after'], 'after'),
     limit: optionalInt(query['limit'], 'limit'),
   };
-  if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) throw new HttpError(400, `since must be an ISO time, got "${filter.since}"`);
+  if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since)))
+    throw new HttpError(400, `since must be an ISO time, got "${filter.since}"`);
   return filter;
 }
 

@@ -27,7 +27,8 @@ function sendAsset(res: Response, next: NextFunction, root: string, file: string
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type(type).sendFile(file, { root, dotfiles: 'deny', cacheControl: false }, (err?: Error) => {
     // Only a build that skipped the page gets here; say so without quoting a local path.
-    if (err && !res.headersSent) next(new HttpError(404, `inspector file ${file} not found (was the page built? npm run build)`));
+    if (err && !res.headersSent)
+      next(new HttpError(404, `inspector file ${file} not found (was the page built? npm run build)`));
   });
 }
 
@@ -48,8 +49,12 @@ export function inspectorAssets(): Router {
     res.setHeader('Referrer-Policy', 'no-referrer');
     sendAsset(res, next, PAGE_DIR, 'index.html', 'text/html; charset=utf-8');
   });
-  router.get('/inspector/page/favicon.svg', (_req, res, next) => sendAsset(res, next, PAGE_DIR, 'favicon.svg', 'image/svg+xml'));
-  router.get('/inspector/page/inspector.css', (_req, res, next) => sendAsset(res, next, PAGE_DIR, 'inspector.css', 'text/css; charset=utf-8'));
+  router.get('/inspector/page/favicon.svg', (_req, res, next) =>
+    sendAsset(res, next, PAGE_DIR, 'favicon.svg', 'image/svg+xml'),
+  );
+  router.get('/inspector/page/inspector.css', (_req, res, next) =>
+    sendAsset(res, next, PAGE_DIR, 'inspector.css', 'text/css; charset=utf-8'),
+  );
   router.get('/inspector/page/:module', (req, res, next) => {
     const name = req.params['module'] ?? '';
     if (!MODULE_NAME.test(name)) return next();

@@ -18,7 +18,11 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
   return (req, res) => {
     if (open >= MAX_STREAMS) throw new HttpError(503, `at most ${MAX_STREAMS} inspector streams may be open`);
     open += 1;
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
     const send = (type: string, data: unknown): void => {
       if (res.destroyed) return;
       if (res.writableLength > MAX_UNSENT_BYTES) {
@@ -28,7 +32,9 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
       res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     send('snapshot', { entries: journal.entries() });
-    const unsubscribeJournal = journal.subscribe((event: JournalEvent) => send(event.type, event.type === 'cleared' ? {} : event.entry));
+    const unsubscribeJournal = journal.subscribe((event: JournalEvent) =>
+      send(event.type, event.type === 'cleared' ? {} : event.entry),
+    );
     const unsubscribeScenario = runtime.subscribe(() => send('scenario', { name: runtime.scenario.name }));
     const keepAlive = setInterval(() => keepOpen(res), KEEP_ALIVE_MS);
     keepAlive.unref();

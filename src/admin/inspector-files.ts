@@ -113,7 +113,12 @@ function limited(nodes: NodeRecord[], view: (n: NodeRecord) => InspectedNode): L
 export function inspectUsers(store: CloudStore): InspectedUser[] {
   return store.users().map((user) => {
     const root = store.root(user);
-    return { user, rootId: root.id, members: store.children(user, root.id).length, recycled: store.recycleBin.list(user).length };
+    return {
+      user,
+      rootId: root.id,
+      members: store.children(user, root.id).length,
+      recycled: store.recycleBin.list(user).length,
+    };
   });
 }
 
@@ -122,8 +127,8 @@ export function inspectChildren(store: CloudStore, user: string, containerId: st
   return found(() => {
     const container = store.get(user, containerId, 'container');
     const base = namesOf(store, user, container);
-    const members = [...store.children(user, container.id)].sort(
-      (a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'container' ? -1 : 1),
+    const members = [...store.children(user, container.id)].sort((a, b) =>
+      a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'container' ? -1 : 1,
     );
     return limited(members, (n) => inspect(store, user, n, [...base, n.name]));
   });

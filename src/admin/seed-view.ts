@@ -48,7 +48,11 @@ async function seedNode(store: CloudStore, node: NodeRecord, inlineLimit: number
  * up to `inlineLimit` bytes, larger files as fixture references (fetch them from /__admin/content/<id>).
  * Passwords are not exported: give the logins with --user or the scenario's seed.users.
  */
-export async function seedView(store: CloudStore, scenario: string, inlineLimit = DEFAULT_INLINE_LIMIT): Promise<ScenarioDefinition> {
+export async function seedView(
+  store: CloudStore,
+  scenario: string,
+  inlineLimit = DEFAULT_INLINE_LIMIT,
+): Promise<ScenarioDefinition> {
   // Logins are user-given keys ("__proto__" too).
   const trees = Object.create(null) as Record<string, SeedNode[]>;
   for (const user of store.users()) {

@@ -4,7 +4,16 @@ import type { NodeRecord } from '../storage/schema.js';
 /** A node as GET /__admin/state shows it: the seed format (container/file) plus ids and sizes. */
 export type StateNode =
   | { id: string; container: string; tags: string[]; metadata: Record<string, string>; children: StateNode[] }
-  | { id: string; file: string; mimeType: string; bytes: number; version: number; public: boolean; tags: string[]; metadata: Record<string, string> };
+  | {
+      id: string;
+      file: string;
+      mimeType: string;
+      bytes: number;
+      version: number;
+      public: boolean;
+      tags: string[];
+      metadata: Record<string, string>;
+    };
 
 export interface StateView {
   scenario: string;

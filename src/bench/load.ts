@@ -25,7 +25,13 @@ export interface LoadResult {
  * The built-in generator (used when wrk is absent, and by the quick test): `connections` keep-alive
  * loopback lanes send `spec` until `seconds` are over; an unexpected status aborts the run.
  */
-export async function runNodeLoad(base: string, spec: BenchRequest, seconds: number, connections: number, namePrefix: string): Promise<LoadResult> {
+export async function runNodeLoad(
+  base: string,
+  spec: BenchRequest,
+  seconds: number,
+  connections: number,
+  namePrefix: string,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   let done = 0;
   let bytesIn = 0;
@@ -45,7 +51,13 @@ export async function runNodeLoad(base: string, spec: BenchRequest, seconds: num
     agent.destroy();
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return { requests: done, seconds: elapsed, perSecond: done / elapsed, bytesPerSecond: bytesIn / elapsed, generator: 'node' };
+  return {
+    requests: done,
+    seconds: elapsed,
+    perSecond: done / elapsed,
+    bytesPerSecond: bytesIn / elapsed,
+    generator: 'node',
+  };
 }
 
 /** One request on a keep-alive agent; resolves with the answer's byte count, rejects on an unexpected status. */

@@ -26,7 +26,8 @@ const mark = (met: boolean): string => (met ? 'met' : 'NOT met');
 /** The table: every target of issue 9, the measured figure, its baseline, the ratio and the goal. */
 export function formatReport(r: BenchReport): string {
   const widths = [27, 20, 12, 12, 7, 9, 7];
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join(' ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < 2 ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join(' ');
   const out = [
     `csp-mock benchmark: node ${r.machine.node}, ${r.machine.cpus} x ${r.machine.cpuModel}, load average ${r.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
     `${r.settings.generator}, ${r.settings.seconds} s per measurement, best of ${r.settings.rounds} interleaved rounds, loopback`,
@@ -48,12 +49,46 @@ export function formatReport(r: BenchReport): string {
     );
   }
   out.push(
-    line([`PUT ${r.rss.uploadMiB} MiB, RSS growth`, '-', '-', `${r.rss.growthMiB.toFixed(1)} MiB`, '-', `< ${r.rss.goalMiB} MiB`, mark(r.rss.growthMiB < r.rss.goalMiB)]),
-    line(['CLI cold start', 'bare node:http spawn', `${r.coldStart.bareMs.toFixed(0)} ms`, `${r.coldStart.cliMs.toFixed(0)} ms`, `${r.coldStart.ratio.toFixed(2)}x`, '<= 1.5x', mark(r.coldStart.ratio <= 1.5)]),
-    line(['reset() (demo seed)', '-', '-', `${r.lifecycle.resetMs.toFixed(2)} ms`, '-', '<= 2 ms', mark(r.lifecycle.resetMs <= 2)]),
-    line(['startMock()+close()', '-', '-', `${r.lifecycle.startCloseMs.toFixed(2)} ms`, '-', '<= 5 ms', mark(r.lifecycle.startCloseMs <= 5)]),
+    line([
+      `PUT ${r.rss.uploadMiB} MiB, RSS growth`,
+      '-',
+      '-',
+      `${r.rss.growthMiB.toFixed(1)} MiB`,
+      '-',
+      `< ${r.rss.goalMiB} MiB`,
+      mark(r.rss.growthMiB < r.rss.goalMiB),
+    ]),
+    line([
+      'CLI cold start',
+      'bare node:http spawn',
+      `${r.coldStart.bareMs.toFixed(0)} ms`,
+      `${r.coldStart.cliMs.toFixed(0)} ms`,
+      `${r.coldStart.ratio.toFixed(2)}x`,
+      '<= 1.5x',
+      mark(r.coldStart.ratio <= 1.5),
+    ]),
+    line([
+      'reset() (demo seed)',
+      '-',
+      '-',
+      `${r.lifecycle.resetMs.toFixed(2)} ms`,
+      '-',
+      '<= 2 ms',
+      mark(r.lifecycle.resetMs <= 2),
+    ]),
+    line([
+      'startMock()+close()',
+      '-',
+      '-',
+      `${r.lifecycle.startCloseMs.toFixed(2)} ms`,
+      '-',
+      '<= 5 ms',
+      mark(r.lifecycle.startCloseMs <= 5),
+    ]),
   );
-  out.push('ratio = mock/baseline requests per second (higher is better); cold start = mock/bare time (lower is better).');
+  out.push(
+    'ratio = mock/baseline requests per second (higher is better); cold start = mock/bare time (lower is better).',
+  );
   return out.join('\n');
 }
 
@@ -65,7 +100,15 @@ export function reportJson(r: BenchReport): unknown {
     throughput: Object.fromEntries(
       r.rows.map(({ scenario, baselineName, baseline, mock }) => [
         scenario.id,
-        { name: scenario.name, connections: scenario.connections, baseline: baselineName, baselinePerSecond: baseline.perSecond, mockPerSecond: mock.perSecond, ratio: mock.perSecond / baseline.perSecond, goal: scenario.goal },
+        {
+          name: scenario.name,
+          connections: scenario.connections,
+          baseline: baselineName,
+          baselinePerSecond: baseline.perSecond,
+          mockPerSecond: mock.perSecond,
+          ratio: mock.perSecond / baseline.perSecond,
+          goal: scenario.goal,
+        },
       ]),
     ),
     rss: r.rss,

@@ -16,7 +16,8 @@ function positive(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a number above 0 and at most ${max}, got "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new Error(`${name} must be a number above 0 and at most ${max}, got "${raw}"`);
   return n;
 }
 
@@ -25,7 +26,8 @@ function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`${name} must be an integer from 1 to 1000000, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new Error(`${name} must be an integer from 1 to 1000000, got "${raw}"`);
   return n;
 }
 
@@ -51,10 +53,16 @@ function ask(child: ChildProcess, command: ServersCommand): Promise<{ before: nu
 function putLarge(url: string, mib: number): Promise<void> {
   const chunk = Buffer.alloc(1024 * 1024, 'r');
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', headers: { ...HEADERS, 'Content-Type': 'application/octet-stream' } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`PUT ${mib} MiB: ${res.statusCode}`))));
-    });
+    const req = request(
+      url,
+      { method: 'PUT', headers: { ...HEADERS, 'Content-Type': 'application/octet-stream' } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 204 ? resolve() : reject(new Error(`PUT ${mib} MiB: ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     let sent = 0;
     const write = (): void => {
@@ -88,12 +96,22 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'csp-mock-bench-load-'));
   const { child, ready } = await startServers(rounds);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const urls: Record<BaselineKind, string> = { express: ready.expressUrl, 'node-upload': ready.nodeUrl, 'node-memory': ready.nodeUrl };
-  const names: Record<BaselineKind, string> = { express: 'bare express', 'node-upload': 'node:http to file', 'node-memory': 'node:http memory' };
+  const urls: Record<BaselineKind, string> = {
+    express: ready.expressUrl,
+    'node-upload': ready.nodeUrl,
+    'node-memory': ready.nodeUrl,
+  };
+  const names: Record<BaselineKind, string> = {
+    express: 'bare express',
+    'node-upload': 'node:http to file',
+    'node-memory': 'node:http memory',
+  };
   let prefixes = 0;
   const drive = (base: string, spec: BenchRequest, secs: number, connections: number): Promise<LoadResult> => {
     const prefix = `b${prefixes++}-`;
-    return useWrk ? runWrk(base, spec, secs, connections, prefix, workDir) : runNodeLoad(base, spec, secs, connections, prefix);
+    return useWrk
+      ? runWrk(base, spec, secs, connections, prefix, workDir)
+      : runNodeLoad(base, spec, secs, connections, prefix);
   };
   try {
     const rows: ThroughputRow[] = [];
@@ -102,7 +120,7 @@ async function main(): Promise<void> {
       const base = urls[scenario.baseline];
       await drive(base, scenario.base(ready.target), warm, scenario.connections);
       await drive(ready.mockUrl, scenario.mock(ready.target, 0), warm, scenario.connections);
-      let best: { baseline?: LoadResult; mock?: LoadResult } = {};
+      const best: { baseline?: LoadResult; mock?: LoadResult } = {};
       for (let round = 1; round <= rounds; round++) {
         const b = await drive(base, scenario.base(ready.target), seconds, scenario.connections);
         const m = await drive(ready.mockUrl, scenario.mock(ready.target, round), seconds, scenario.connections);
@@ -117,7 +135,12 @@ async function main(): Promise<void> {
     const coldStart = await measureColdStart(spawns);
     const lifecycle = await measureLifecycle(Math.max(5, spawns * 4));
     const report = {
-      machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg() },
+      machine: {
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+        loadAverage: loadavg(),
+      },
       settings: { seconds, rounds, generator: useWrk ? 'wrk -t1' : 'built-in node client' },
       rows,
       rss: { uploadMiB, growthMiB: (rss.peak - rss.before) / 2 ** 20, goalMiB: 32 },

@@ -25,7 +25,12 @@ export interface CountResult {
  * Sends `count` requests (built by `next(i)`) to `base` over keep-alive loopback connections,
  * `concurrency` at a time, and measures each one; any unexpected status aborts the run.
  */
-export async function runCount(base: string, next: (i: number) => ScaleRequest, count: number, concurrency: number): Promise<CountResult> {
+export async function runCount(
+  base: string,
+  next: (i: number) => ScaleRequest,
+  count: number,
+  concurrency: number,
+): Promise<CountResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let issued = 0;

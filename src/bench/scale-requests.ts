@@ -5,7 +5,13 @@ import { AUTH } from './scale-server.js';
 /** WebDAV requests of the scale benchmark, all as user demo. */
 export const dav = {
   mkcol: (path: string): BenchRequest => ({ method: 'MKCOL', path: `/dav/${path}`, headers: AUTH, expect: 201 }),
-  put: (path: string, body = Buffer.alloc(0)): BenchRequest => ({ method: 'PUT', path: `/dav/${path}`, headers: AUTH, body, expect: 201 }),
+  put: (path: string, body = Buffer.alloc(0)): BenchRequest => ({
+    method: 'PUT',
+    path: `/dav/${path}`,
+    headers: AUTH,
+    body,
+    expect: 201,
+  }),
   lock: (path: string): BenchRequest => ({
     method: 'LOCK',
     path: `/dav/${path}`,
@@ -33,7 +39,8 @@ export function timed(base: string, spec: BenchRequest, timeoutMs = 600_000): Pr
     const req = request(`${base}${spec.path}`, { method: spec.method, headers, agent, timeout: timeoutMs }, (res) => {
       res.resume();
       res.on('end', () => {
-        if (res.statusCode !== spec.expect) reject(new Error(`${spec.method} ${spec.path}: expected ${spec.expect}, got ${res.statusCode}`));
+        if (res.statusCode !== spec.expect)
+          reject(new Error(`${spec.method} ${spec.path}: expected ${spec.expect}, got ${res.statusCode}`));
         else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
       });
     });

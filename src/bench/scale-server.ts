@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
-export const AUTH = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
+export const AUTH = {
+  Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+  'X-Client-Specification': '2',
+};
 
 /** A `csp-mock serve` child on a free loopback port, for the scale benchmark. */
 export class ScaleServer {

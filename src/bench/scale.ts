@@ -42,16 +42,23 @@ async function grow(url: string, cfg: ScaleConfig, prefix: string, objects: numb
     batches.push(await runLoad(url, (i) => dav.put(`${prefix}b${b}/f${i}`), size, cfg.clients));
     made += size + 1;
   }
-  return { first: batches[0]!, last: batches[batches.length - 1]!, objects: made, seconds: (Date.now() - started) / 1000 };
+  return {
+    first: batches[0]!,
+    last: batches[batches.length - 1]!,
+    objects: made,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 async function createRates(cfg: ScaleConfig, mode: 'memory' | '--data', dir: string): Promise<ScaleServer> {
   const server = await ScaleServer.start(mode === 'memory' ? [] : ['--data', join(dir, 'state.json')]);
   const g = await grow(server.url, cfg, '', cfg.objects);
   const reached = g.objects < cfg.objects ? ` (budget of ${cfg.seconds} s reached at ${g.objects} objects)` : '';
-  say(`create rate, ${mode}: ${rate(g.first)} at ~${Math.min(cfg.folder, g.objects)} objects, ${rate(g.last)} at ~${g.objects} objects` +
-    ` = ${(g.first.perSecond / g.last.perSecond).toFixed(2)}x slower (target <= 1.5x); p99 ${ms(g.first.p99Ms)} -> ${ms(g.last.p99Ms)};` +
-    ` ${g.objects} objects in ${g.seconds.toFixed(0)} s${reached}`);
+  say(
+    `create rate, ${mode}: ${rate(g.first)} at ~${Math.min(cfg.folder, g.objects)} objects, ${rate(g.last)} at ~${g.objects} objects` +
+      ` = ${(g.first.perSecond / g.last.perSecond).toFixed(2)}x slower (target <= 1.5x); p99 ${ms(g.first.p99Ms)} -> ${ms(g.last.p99Ms)};` +
+      ` ${g.objects} objects in ${g.seconds.toFixed(0)} s${reached}`,
+  );
   say(`RSS, ${mode}, at ${g.objects} objects: ${server.rssMiB().toFixed(0)} MiB (target <= 400 MiB)`);
   return server;
 }
@@ -59,11 +66,15 @@ async function createRates(cfg: ScaleConfig, mode: 'memory' | '--data', dir: str
 async function restarts(cfg: ScaleConfig, server: ScaleServer, file: string): Promise<void> {
   const stopped = await server.stop('SIGTERM');
   const clean = await ScaleServer.start(['--data', file]);
-  say(`restart, --data: clean stop (final snapshot) ${stopped.toFixed(2)} s; start to "listening" ${clean.startSeconds.toFixed(2)} s (target <= 3 s); RSS after start ${clean.rssMiB().toFixed(0)} MiB`);
+  say(
+    `restart, --data: clean stop (final snapshot) ${stopped.toFixed(2)} s; start to "listening" ${clean.startSeconds.toFixed(2)} s (target <= 3 s); RSS after start ${clean.rssMiB().toFixed(0)} MiB`,
+  );
   await grow(clean.url, cfg, 'after-restart-', Math.min(cfg.folder, 1000));
   await clean.stop('SIGKILL');
   const killed = await ScaleServer.start(['--data', file]);
-  say(`restart, --data, after SIGKILL (snapshot + log replay): start to "listening" ${killed.startSeconds.toFixed(2)} s`);
+  say(
+    `restart, --data, after SIGKILL (snapshot + log replay): start to "listening" ${killed.startSeconds.toFixed(2)} s`,
+  );
   await killed.stop('SIGTERM');
 }
 
@@ -75,7 +86,12 @@ async function copyWhileServing(cfg: ScaleConfig, dir: string): Promise<void> {
     const perFolder = Math.max(1, Math.floor((cfg.copyNodes - 1) / folders) - 1);
     await timed(server.url, dav.mkcol('tree'));
     for (let d = 0; d < folders; d++) await timed(server.url, dav.mkcol(`tree/d${d}`));
-    await runLoad(server.url, (i) => dav.put(`tree/d${i % folders}/f${Math.floor(i / folders)}`), folders * perFolder, cfg.clients);
+    await runLoad(
+      server.url,
+      (i) => dav.put(`tree/d${i % folders}/f${Math.floor(i / folders)}`),
+      folders * perFolder,
+      cfg.clients,
+    );
     const nodes = 1 + folders + folders * perFolder;
     const probes: number[] = [];
     let done = false;
@@ -88,7 +104,9 @@ async function copyWhileServing(cfg: ScaleConfig, dir: string): Promise<void> {
     const copyMs = await copy;
     probes.sort((a, b) => a - b);
     const worst = probes[probes.length - 1] ?? 0;
-    say(`COPY of a ${nodes}-node tree (--data): ${ms(copyMs)}; ${probes.length} GET /v2 sent meanwhile, median ${ms(probes[Math.floor(probes.length / 2)] ?? 0)}, worst ${ms(worst)} (target <= 200 ms)`);
+    say(
+      `COPY of a ${nodes}-node tree (--data): ${ms(copyMs)}; ${probes.length} GET /v2 sent meanwhile, median ${ms(probes[Math.floor(probes.length / 2)] ?? 0)}, worst ${ms(worst)} (target <= 200 ms)`,
+    );
   } finally {
     await server.stop();
   }
@@ -99,7 +117,9 @@ async function seeding(cfg: ScaleConfig, dir: string): Promise<void> {
   const folders = Math.ceil(cfg.seedFiles / cfg.folder);
   const tree = Array.from({ length: folders }, (_, d) => ({
     container: `seed-${d}`,
-    children: Array.from({ length: Math.min(cfg.folder, cfg.seedFiles - d * cfg.folder) }, (_, i) => ({ file: `f${i}.txt` })),
+    children: Array.from({ length: Math.min(cfg.folder, cfg.seedFiles - d * cfg.folder) }, (_, i) => ({
+      file: `f${i}.txt`,
+    })),
   }));
   // Inline: the admin API takes a scenario by catalogue name or as a definition, not by path.
   const scenario = JSON.stringify({ name: 'bench-seed', description: 'scale benchmark seed', seed: { tree } });
@@ -132,8 +152,10 @@ async function putWithLocks(cfg: ScaleConfig): Promise<void> {
     await runLoad(server.url, (i) => dav.lock(`locked/l${i}`), cfg.locks, cfg.clients);
     await timed(server.url, dav.mkcol('plain-2'));
     const after = await runLoad(server.url, (i) => dav.put(`plain-2/f${i}`), cfg.putSamples, 8);
-    say(`PUT latency (8 clients): no locks p50 ${ms(before.p50Ms)} mean ${ms(before.meanMs)}; ${cfg.locks} live locks p50 ${ms(after.p50Ms)} mean ${ms(after.meanMs)}` +
-      ` = ${(after.meanMs / before.meanMs).toFixed(2)}x`);
+    say(
+      `PUT latency (8 clients): no locks p50 ${ms(before.p50Ms)} mean ${ms(before.meanMs)}; ${cfg.locks} live locks p50 ${ms(after.p50Ms)} mean ${ms(after.meanMs)}` +
+        ` = ${(after.meanMs / before.meanMs).toFixed(2)}x`,
+    );
   } finally {
     await server.stop();
   }
@@ -141,7 +163,9 @@ async function putWithLocks(cfg: ScaleConfig): Promise<void> {
 
 /** `npm run bench -- scale`: the issue-8 figures, one line each as it is measured; loopback only. */
 export async function runScale(cfg: ScaleConfig): Promise<void> {
-  say(`csp-mock scale benchmark: ${cfg.objects} objects, ${cfg.clients} keep-alive clients, folders of ${cfg.folder} (node ${process.version})`);
+  say(
+    `csp-mock scale benchmark: ${cfg.objects} objects, ${cfg.clients} keep-alive clients, folders of ${cfg.folder} (node ${process.version})`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'csp-mock-scale-'));
   const running: ScaleServer[] = [];
   try {

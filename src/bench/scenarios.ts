@@ -41,13 +41,20 @@ const UPLOAD_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 /** A multipart body with one 1 KiB file part named `name` (names must be unique in a folder). */
 export function uploadBody(name: string): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.alloc(UPLOAD_BYTES, 'x'),
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
 }
 
-const get = (path: string, headers: Record<string, string> = HEADERS, expect = 200): BenchRequest => ({ method: 'GET', path, headers, expect });
+const get = (path: string, headers: Record<string, string> = HEADERS, expect = 200): BenchRequest => ({
+  method: 'GET',
+  path,
+  headers,
+  expect,
+});
 const upload = (path: string, expect: number): BenchRequest => ({
   method: 'POST',
   path,

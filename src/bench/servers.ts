@@ -21,7 +21,9 @@ export interface ServersReady {
 export type ServersCommand = 'rss-start' | 'rss-stop' | 'stop';
 
 const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 /**
  * The server side of the benchmark, in its own process so the load generator does not share its
@@ -33,7 +35,13 @@ async function main(): Promise<void> {
   const mock = await startMock({ seed: 'empty', log: false });
   const prepared = await prepareMock(mock, rounds * 2);
   const uploadDir = mkdtempSync(join(tmpdir(), 'csp-mock-bench-'));
-  const express = createServer(baselineExpress({ entity: prepared.target.entityPath, listing: prepared.target.listingPath }, prepared.entity, prepared.listing));
+  const express = createServer(
+    baselineExpress(
+      { entity: prepared.target.entityPath, listing: prepared.target.listingPath },
+      prepared.entity,
+      prepared.listing,
+    ),
+  );
   const node = baselineNode(uploadDir, prepared.big);
   const [expressUrl, nodeUrl] = await Promise.all([listen(express), listen(node)]);
   let sampler: NodeJS.Timeout | undefined;
@@ -61,7 +69,13 @@ async function main(): Promise<void> {
     } else if (msg === 'stop') void stop();
   });
   process.on('disconnect', () => void stop());
-  const ready: ServersReady = { mockUrl: mock.url, expressUrl, nodeUrl, target: prepared.target, bigUploadPath: prepared.bigUploadPath };
+  const ready: ServersReady = {
+    mockUrl: mock.url,
+    expressUrl,
+    nodeUrl,
+    target: prepared.target,
+    bigUploadPath: prepared.bigUploadPath,
+  };
   process.send?.(ready);
 }
 

@@ -19,10 +19,20 @@ const MIB = 1024 * 1024;
 export async function prepareMock(mock: RunningMock, rounds: number): Promise<PreparedMock> {
   const store = mock.store;
   const root = store.root('demo');
-  const small = await store.createFile('demo', root.id, { name: 'small.txt', mimeType: 'text/plain' }, Buffer.from('small file\n'));
+  const small = await store.createFile(
+    'demo',
+    root.id,
+    { name: 'small.txt', mimeType: 'text/plain' },
+    Buffer.from('small file\n'),
+  );
   const listing = await store.createContainer('demo', root.id, 'listing');
   for (let i = 0; i < LISTING_ITEMS; i++) {
-    await store.createFile('demo', listing.id, { name: `file-${String(i).padStart(2, '0')}.txt`, mimeType: 'text/plain' }, Buffer.from(`item ${i}\n`));
+    await store.createFile(
+      'demo',
+      listing.id,
+      { name: `file-${String(i).padStart(2, '0')}.txt`, mimeType: 'text/plain' },
+      Buffer.from(`item ${i}\n`),
+    );
   }
   const big = Buffer.alloc(8 * MIB, 'd');
   const bigFile = await store.createFile('demo', root.id, { name: 'eight-mib.bin' }, big);

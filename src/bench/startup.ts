@@ -58,7 +58,9 @@ export interface Lifecycle {
 
 /** reset() with the demo seed and startMock()+close(), after the first, medians; in a fresh process. */
 export function measureLifecycle(runs: number): Promise<Lifecycle> {
-  const child = fork(fileURLToPath(new URL('./lifecycle.js', import.meta.url)), [String(runs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./lifecycle.js', import.meta.url)), [String(runs)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m as Lifecycle));
     child.once('exit', (code) => reject(new Error(`lifecycle process exited (${code})`)));

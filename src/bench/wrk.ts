@@ -25,7 +25,14 @@ end
 `;
 
 /** Drives `spec` with wrk (one thread, `connections` keep-alive connections) for `seconds`; any non-2xx aborts. */
-export async function runWrk(base: string, spec: BenchRequest, seconds: number, connections: number, namePrefix: string, workDir: string): Promise<LoadResult> {
+export async function runWrk(
+  base: string,
+  spec: BenchRequest,
+  seconds: number,
+  connections: number,
+  namePrefix: string,
+  workDir: string,
+): Promise<LoadResult> {
   const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s'];
   for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (spec.uploadName) {
@@ -45,7 +52,10 @@ export async function runWrk(base: string, spec: BenchRequest, seconds: number, 
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(out);
   const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (bad || !Number.isFinite(perSecond)) throw new Error(`wrk ${spec.method} ${spec.path}: ${bad ? `${bad[1]} non-2xx answers` : 'unreadable output'}\n${out}`);
+  if (bad || !Number.isFinite(perSecond))
+    throw new Error(
+      `wrk ${spec.method} ${spec.path}: ${bad ? `${bad[1]} non-2xx answers` : 'unreadable output'}\n${out}`,
+    );
   const unit = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[transfer?.[2] ?? 'B'] ?? 1;
   return { requests, seconds, perSecond, bytesPerSecond: Number(transfer?.[1] ?? 0) * unit, generator: 'wrk' };
 }

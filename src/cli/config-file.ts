@@ -13,14 +13,17 @@ const PATH_KEYS = ['data', 'out', 'recording', 'admin-token-file', 'adminTokenFi
  */
 export function loadConfigFile(argv: string[], cwd = process.cwd()): Record<string, unknown> {
   const flagAt = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
-  const given = flagAt < 0 ? undefined : argv[flagAt]!.includes('=') ? argv[flagAt]!.slice('--config='.length) : argv[flagAt + 1];
+  const given =
+    flagAt < 0 ? undefined : argv[flagAt]!.includes('=') ? argv[flagAt]!.slice('--config='.length) : argv[flagAt + 1];
   const file = resolve(cwd, given ?? CONFIG_FILE);
   if (given === undefined && !existsSync(file)) return {};
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(
+      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -28,14 +31,16 @@ export function loadConfigFile(argv: string[], cwd = process.cwd()): Record<stri
   } catch (err) {
     throw new Error(`config file ${file} is not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`config file ${file} must hold a JSON object of options`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`config file ${file} must hold a JSON object of options`);
   const config = { ...(parsed as Record<string, unknown>) };
   for (const key of PATH_KEYS) {
     const value = config[key];
     if (typeof value === 'string') config[key] = resolve(dirname(file), value);
   }
   const scenario = config['scenario'];
-  if (typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario)) config['scenario'] = resolve(dirname(file), scenario);
+  if (typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario))
+    config['scenario'] = resolve(dirname(file), scenario);
   return config;
 }
 
@@ -59,7 +64,11 @@ const envName = (key: string): string => `CSP_MOCK_${key.replace(/-/g, '_').toUp
 function fromEnv(raw: string, key: string, opts: ParserOptions): unknown {
   if (opts.number.includes(key)) return Number(raw);
   if (opts.boolean.includes(key)) return /^(1|true|yes|on)$/i.test(raw.trim());
-  if (opts.array.includes(key)) return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (opts.array.includes(key))
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return raw;
 }
 
@@ -76,7 +85,8 @@ export function withEnvAndConfig<Y>(y: Y): Y {
     const env = process.env[envName(key)];
     if (env !== undefined && env !== '') {
       const value = fromEnv(env, key, opts);
-      if (typeof value === 'number' && Number.isNaN(value)) throw new Error(`${envName(key)} must be a number, got "${env}"`);
+      if (typeof value === 'number' && Number.isNaN(value))
+        throw new Error(`${envName(key)} must be a number, got "${env}"`);
       target.default(key, value);
       continue;
     }

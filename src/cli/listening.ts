@@ -21,30 +21,75 @@ export function listenOptionsOf(args: ListenArgs): Pick<StartOptions, 'port' | '
     port: args.port,
     host: args.host,
     allowedHosts: args['allow-host'],
-    timeouts: { headersMs: args['headers-timeout'], requestMs: args['request-timeout'], idleMs: args['idle-timeout'], keepAliveMs: args['keep-alive-timeout'] },
+    timeouts: {
+      headersMs: args['headers-timeout'],
+      requestMs: args['request-timeout'],
+      idleMs: args['idle-timeout'],
+      keepAliveMs: args['keep-alive-timeout'],
+    },
   };
 }
 
 /** --port, --host, --allow-host, the time limits and the log options, shared by every command that listens. */
 export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
   return y
-    .option('port', { alias: 'p', type: 'number', default: DEFAULT_PORT, describe: 'port to listen on, 0 picks a free one (env CSP_MOCK_PORT or PORT)' })
+    .option('port', {
+      alias: 'p',
+      type: 'number',
+      default: DEFAULT_PORT,
+      describe: 'port to listen on, 0 picks a free one (env CSP_MOCK_PORT or PORT)',
+    })
     .option('host', { alias: 'H', type: 'string', default: DEFAULT_HOST, describe: 'address to bind' })
-    .option('allow-host', { type: 'string', array: true, describe: 'another Host name to answer (repeatable; ".example.org" for a domain and its subdomains)' })
-    .option('headers-timeout', { type: 'number', default: DEFAULT_TIMEOUTS.headersMs, describe: 'ms to receive a request\'s headers' })
-    .option('request-timeout', { type: 'number', default: DEFAULT_TIMEOUTS.requestMs, describe: 'ms to receive a whole request (0: no limit; slow uploads that keep moving pass)' })
-    .option('idle-timeout', { type: 'number', default: DEFAULT_TIMEOUTS.idleMs, describe: 'ms without traffic after which a connection is closed' })
-    .option('keep-alive-timeout', { type: 'number', default: DEFAULT_TIMEOUTS.keepAliveMs, describe: 'ms an idle keep-alive connection stays open' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'no line per request (the ready lines and errors still print)' })
-    .option('verbose', { type: 'boolean', default: false, describe: 'log request and response headers and the first 2 KiB of bodies, secrets removed' })
-    .option('log-format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'request lines as text or as one JSON object a line' })
+    .option('allow-host', {
+      type: 'string',
+      array: true,
+      describe: 'another Host name to answer (repeatable; ".example.org" for a domain and its subdomains)',
+    })
+    .option('headers-timeout', {
+      type: 'number',
+      default: DEFAULT_TIMEOUTS.headersMs,
+      describe: "ms to receive a request's headers",
+    })
+    .option('request-timeout', {
+      type: 'number',
+      default: DEFAULT_TIMEOUTS.requestMs,
+      describe: 'ms to receive a whole request (0: no limit; slow uploads that keep moving pass)',
+    })
+    .option('idle-timeout', {
+      type: 'number',
+      default: DEFAULT_TIMEOUTS.idleMs,
+      describe: 'ms without traffic after which a connection is closed',
+    })
+    .option('keep-alive-timeout', {
+      type: 'number',
+      default: DEFAULT_TIMEOUTS.keepAliveMs,
+      describe: 'ms an idle keep-alive connection stays open',
+    })
+    .option('quiet', {
+      alias: 'q',
+      type: 'boolean',
+      default: false,
+      describe: 'no line per request (the ready lines and errors still print)',
+    })
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe: 'log request and response headers and the first 2 KiB of bodies, secrets removed',
+    })
+    .option('log-format', {
+      choices: ['text', 'json'] as const,
+      default: 'text' as const,
+      describe: 'request lines as text or as one JSON object a line',
+    })
     .check((args) => {
       if (args['quiet'] && args['verbose']) throw new Error('give --quiet or --verbose, not both');
       const port = args['port'] as number;
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be an integer from 0 to 65535');
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error('--port must be an integer from 0 to 65535');
       for (const name of ['headers-timeout', 'request-timeout', 'idle-timeout', 'keep-alive-timeout']) {
         const ms = args[name] as number;
-        if (!Number.isInteger(ms) || ms < 0) throw new Error(`--${name} must be a whole number of milliseconds (0 or more)`);
+        if (!Number.isInteger(ms) || ms < 0)
+          throw new Error(`--${name} must be a whole number of milliseconds (0 or more)`);
       }
       return true;
     }) as unknown as Argv<T & ListenArgs>;

@@ -13,7 +13,8 @@ import { stateCommand } from './state.js';
 
 const argv = hideBin(process.argv);
 // PORT (what hosting platforms set) counts as CSP_MOCK_PORT unless that is given.
-if (process.env['PORT'] !== undefined && process.env['CSP_MOCK_PORT'] === undefined) process.env['CSP_MOCK_PORT'] = process.env['PORT'];
+if (process.env['PORT'] !== undefined && process.env['CSP_MOCK_PORT'] === undefined)
+  process.env['CSP_MOCK_PORT'] = process.env['PORT'];
 
 try {
   useConfig(loadConfigFile(argv));
@@ -25,7 +26,9 @@ try {
 try {
   await yargs(argv)
     .scriptName('csp-mock')
-    .usage('$0 <command> [options]\n\nA record-and-replay mock of the Mezeo Cloud Storage Platform API v2 (/v2 and /dav).\nEvery option also comes from CSP_MOCK_<OPTION> (e.g. CSP_MOCK_PORT=0) or csp-mock.config.json; a flag wins over the environment, the environment over the file.')
+    .usage(
+      '$0 <command> [options]\n\nA record-and-replay mock of the Mezeo Cloud Storage Platform API v2 (/v2 and /dav).\nEvery option also comes from CSP_MOCK_<OPTION> (e.g. CSP_MOCK_PORT=0) or csp-mock.config.json; a flag wins over the environment, the environment over the file.',
+    )
     .command(serveCommand)
     .command(scenariosCommand)
     .command(recordCommand)
@@ -35,7 +38,10 @@ try {
     .command(resetCommand)
     .command(requestsCommand)
     .command(stateCommand)
-    .option('config', { type: 'string', describe: 'a JSON file of options (default ./csp-mock.config.json when present)' })
+    .option('config', {
+      type: 'string',
+      describe: 'a JSON file of options (default ./csp-mock.config.json when present)',
+    })
     .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')
     .example('$0 scenario use tag-objects-500', 'switch the running mock to a scenario')
     .example('$0 requests --follow', 'watch what a client sends')

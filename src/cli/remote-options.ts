@@ -15,7 +15,10 @@ export function withRemoteOptions<T>(y: Argv<T>): Argv<T & RemoteArgs> {
   return y
     .option('url', { type: 'string', default: DEFAULT_MOCK_URL, describe: 'the running mock (env CSP_MOCK_URL)' })
     .option('admin-token', { type: 'string', describe: 'its admin token (env CSP_MOCK_ADMIN_TOKEN)' })
-    .option('admin-token-file', { type: 'string', describe: 'read the admin token from this file (keeps it out of ps)' }) as unknown as Argv<T & RemoteArgs>;
+    .option('admin-token-file', {
+      type: 'string',
+      describe: 'read the admin token from this file (keeps it out of ps)',
+    }) as unknown as Argv<T & RemoteArgs>;
 }
 
 /** The token from --admin-token, else the first line of --admin-token-file. */
@@ -27,7 +30,9 @@ export function adminTokenOf(args: { 'admin-token'?: string; 'admin-token-file'?
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read --admin-token-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(
+      `cannot read --admin-token-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const token = text.split(/\r?\n/)[0]!.trim();
   if (!token) throw new Error(`--admin-token-file ${file} is empty`);

@@ -13,7 +13,11 @@ interface RequestsArgs extends RemoteArgs {
   interval: number;
 }
 
-const OUTCOME_WORDS: Record<string, string> = { reset: 'reset by the mock', aborted: 'aborted by the client', truncated: 'truncated' };
+const OUTCOME_WORDS: Record<string, string> = {
+  reset: 'reset by the mock',
+  aborted: 'aborted by the client',
+  truncated: 'truncated',
+};
 
 /** One line a request: seq, time, method, path, status, duration, user, fault, and how it ended when not plainly. */
 export function requestLine(e: JournalEntry): string {
@@ -30,18 +34,25 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export const requestsCommand: CommandModule<object, RequestsArgs> = {
   command: 'requests',
   describe: 'print the request journal of a running mock (credentials removed)',
-  builder: configured((y) =>
-    withRemoteOptions(y)
-      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep printing new requests until Ctrl-C' })
-      .option('method', { type: 'string', describe: 'only this method' })
-      .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
-      .option('status', { type: 'number', describe: 'only this status' })
-      .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
-      .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
-      .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
-      .example('$0 requests', 'everything the mock kept')
-      .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
-      .example('$0 requests --follow --json | jq .fault', 'live, as JSON') as never),
+  builder: configured(
+    (y) =>
+      withRemoteOptions(y)
+        .option('follow', {
+          alias: 'f',
+          type: 'boolean',
+          default: false,
+          describe: 'keep printing new requests until Ctrl-C',
+        })
+        .option('method', { type: 'string', describe: 'only this method' })
+        .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
+        .option('status', { type: 'number', describe: 'only this status' })
+        .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
+        .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
+        .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
+        .example('$0 requests', 'everything the mock kept')
+        .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
+        .example('$0 requests --follow --json | jq .fault', 'live, as JSON') as never,
+  ),
   handler: (args) =>
     withRemote(args, async (mock) => {
       const filter: JournalFilter = { method: args.method, path: args.path, status: args.status, since: args.since };

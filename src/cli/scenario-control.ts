@@ -5,7 +5,8 @@ import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options
 
 function describeScenario(s: ScenarioSummary): string {
   const parts = [`scenario ${s.name}`, `${s.faults} fault rule(s)`];
-  if (s.latency) parts.push(`latency ${s.latency.minMs}${s.latency.maxMs !== undefined ? `-${s.latency.maxMs}` : ''} ms`);
+  if (s.latency)
+    parts.push(`latency ${s.latency.minMs}${s.latency.maxMs !== undefined ? `-${s.latency.maxMs}` : ''} ms`);
   if (s.recording) parts.push(`replays ${s.recording}`);
   if (s.seeded) parts.push('own seed');
   return `${parts.join(', ')} (${s.source})${s.description ? `\n  ${s.description}` : ''}`;
@@ -24,13 +25,23 @@ export const scenarioCommand: CommandModule<object, object> = {
     y
       .command<UseArgs>({
         command: 'use <scenario>',
-        describe: 'switch the running mock to a scenario NAME or a PATH to a scenario file (a seeded one replaces the state)',
-        builder: configured((u) =>
-          withRemoteOptions(u)
-            .positional('scenario', { type: 'string', demandOption: true, describe: 'NAME (see "csp-mock scenarios") or PATH' })
-            .option('json', { type: 'boolean', default: false, describe: 'print the answer as JSON' })
-            .example('$0 scenario use tag-objects-500', 'the observed 500 on tag objects')
-            .example('$0 scenario use ./scenarios/my-faults.json --url http://127.0.0.1:9000', 'a file of your own (read by the mock)') as never),
+        describe:
+          'switch the running mock to a scenario NAME or a PATH to a scenario file (a seeded one replaces the state)',
+        builder: configured(
+          (u) =>
+            withRemoteOptions(u)
+              .positional('scenario', {
+                type: 'string',
+                demandOption: true,
+                describe: 'NAME (see "csp-mock scenarios") or PATH',
+              })
+              .option('json', { type: 'boolean', default: false, describe: 'print the answer as JSON' })
+              .example('$0 scenario use tag-objects-500', 'the observed 500 on tag objects')
+              .example(
+                '$0 scenario use ./scenarios/my-faults.json --url http://127.0.0.1:9000',
+                'a file of your own (read by the mock)',
+              ) as never,
+        ),
         handler: (args) =>
           withRemote(args, async (mock) => {
             const summary = await mock.useScenario(args.scenario);
@@ -39,11 +50,13 @@ export const scenarioCommand: CommandModule<object, object> = {
       })
       .command<RemoteArgs & { json: boolean }>({
         command: 'show',
-        describe: 'print the running mock\'s scenario',
-        builder: configured((u) =>
-          withRemoteOptions(u)
-            .option('json', { type: 'boolean', default: false, describe: 'print it as JSON' })
-            .example('$0 scenario show', 'scenario default, 0 fault rule(s) (...)') as never),
+        describe: "print the running mock's scenario",
+        builder: configured(
+          (u) =>
+            withRemoteOptions(u)
+              .option('json', { type: 'boolean', default: false, describe: 'print it as JSON' })
+              .example('$0 scenario show', 'scenario default, 0 fault rule(s) (...)') as never,
+        ),
         handler: (args) =>
           withRemote(args, async (mock) => {
             const summary = await mock.scenario();
@@ -58,8 +71,13 @@ export const scenarioCommand: CommandModule<object, object> = {
 
 export const resetCommand: CommandModule<object, RemoteArgs> = {
   command: 'reset',
-  describe: 'put a running mock back to its scenario\'s seed (fault counters and journal cleared)',
-  builder: configured((y) => withRemoteOptions(y).example('$0 reset', '').example('CSP_MOCK_URL=http://127.0.0.1:9000 $0 reset', 'another port') as never),
+  describe: "put a running mock back to its scenario's seed (fault counters and journal cleared)",
+  builder: configured(
+    (y) =>
+      withRemoteOptions(y)
+        .example('$0 reset', '')
+        .example('CSP_MOCK_URL=http://127.0.0.1:9000 $0 reset', 'another port') as never,
+  ),
   handler: (args) =>
     withRemote(args, async (mock) => {
       await mock.reset();

@@ -13,6 +13,8 @@ export const scenariosCommand: CommandModule<object, object> = {
       const alias = s.declaredName ? ` [also "${s.declaredName}"]` : '';
       console.log(`${s.name.padEnd(width)}  ${s.description}${alias}${s.builtIn ? '' : ` (${where})`}`);
     }
-    console.log(`\nserve one with: csp-mock serve --scenario NAME (or a path to a scenario file); switch a running mock with: csp-mock scenario use NAME`);
+    console.log(
+      `\nserve one with: csp-mock serve --scenario NAME (or a path to a scenario file); switch a running mock with: csp-mock scenario use NAME`,
+    );
   },
 };

@@ -39,28 +39,47 @@ function fixturesOf(nodes: SeedNode[] | 'demo' | undefined, found: string[] = []
 export const stateCommand: CommandModule<object, StateArgs> = {
   command: 'state',
   describe: 'print the live state of a running mock (as a tree, as JSON, or as a seed a scenario file accepts)',
-  builder: configured((y) =>
-    withRemoteOptions(y)
-      .option('user', { type: 'string', describe: 'only this user\'s tree' })
-      .option('json', { type: 'boolean', default: false, describe: 'the JSON of GET /__admin/state' })
-      .option('seed', { type: 'boolean', default: false, describe: 'a scenario (seed.trees) that recreates this state; contents inline' })
-      .option('out', { type: 'string', describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it' })
-      .option('inline-limit', { type: 'number', describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)' })
-      .example('$0 state', 'every user\'s tree')
-      .example('$0 state --user demo --json', 'one user, as JSON')
-      .example('$0 state --seed --out scenarios/after-sync.json', 'save the state as a scenario; later: csp-mock serve --scenario after-sync') as never),
+  builder: configured(
+    (y) =>
+      withRemoteOptions(y)
+        .option('user', { type: 'string', describe: "only this user's tree" })
+        .option('json', { type: 'boolean', default: false, describe: 'the JSON of GET /__admin/state' })
+        .option('seed', {
+          type: 'boolean',
+          default: false,
+          describe: 'a scenario (seed.trees) that recreates this state; contents inline',
+        })
+        .option('out', {
+          type: 'string',
+          describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it',
+        })
+        .option('inline-limit', {
+          type: 'number',
+          describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)',
+        })
+        .example('$0 state', "every user's tree")
+        .example('$0 state --user demo --json', 'one user, as JSON')
+        .example(
+          '$0 state --seed --out scenarios/after-sync.json',
+          'save the state as a scenario; later: csp-mock serve --scenario after-sync',
+        ) as never,
+  ),
   handler: (args) =>
     withRemote(args, async (mock) => {
       if (args.seed) {
         const scenario = await mock.seed({ inlineLimit: args['inline-limit'] });
         const trees = scenario.seed?.trees ?? {};
         if (args.user !== undefined) {
-          if (!(args.user in trees)) throw new Error(`no user "${args.user}" (users: ${Object.keys(trees).join(', ')})`);
+          if (!(args.user in trees))
+            throw new Error(`no user "${args.user}" (users: ${Object.keys(trees).join(', ')})`);
           scenario.seed = { trees: { [args.user]: trees[args.user]! } };
         }
         const fixtures = Object.values(scenario.seed?.trees ?? {}).flatMap((t) => fixturesOf(t));
         if (!args.out) {
-          if (fixtures.length) throw new Error(`${fixtures.length} file(s) are larger than the inline limit: give --out FILE to write them as fixtures, or a larger --inline-limit`);
+          if (fixtures.length)
+            throw new Error(
+              `${fixtures.length} file(s) are larger than the inline limit: give --out FILE to write them as fixtures, or a larger --inline-limit`,
+            );
           console.log(JSON.stringify(scenario, null, 2));
           return;
         }
@@ -73,7 +92,9 @@ export const stateCommand: CommandModule<object, StateArgs> = {
           await writeFile(target, await mock.content(id));
         }
         await writeFile(file, `${JSON.stringify(scenario, null, 2)}\n`);
-        console.log(`wrote ${file}${fixtures.length ? ` and ${fixtures.length} fixture file(s) under ${join(dirname(file), 'fixtures')}` : ''}`);
+        console.log(
+          `wrote ${file}${fixtures.length ? ` and ${fixtures.length} fixture file(s) under ${join(dirname(file), 'fixtures')}` : ''}`,
+        );
         return;
       }
       const view = await mock.state({ user: args.user });

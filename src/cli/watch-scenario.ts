@@ -17,8 +17,11 @@ export function watchScenario(mock: RunningMock, log: (line: string) => void): F
   const reload = async (): Promise<void> => {
     try {
       const { scenario, seedChanged } = await mock.reloadScenario();
-      log(`watch: reloaded ${scenario.source}: ${scenario.faults.length} fault rule(s)${scenario.latency ? `, latency ${scenario.latency.minMs}${scenario.latency.maxMs !== undefined ? `-${scenario.latency.maxMs}` : ''} ms` : ''}; state untouched`);
-      if (seedChanged) log('watch: the seed changed; the state keeps the old one until "csp-mock reset" (or POST /__admin/reset)');
+      log(
+        `watch: reloaded ${scenario.source}: ${scenario.faults.length} fault rule(s)${scenario.latency ? `, latency ${scenario.latency.minMs}${scenario.latency.maxMs !== undefined ? `-${scenario.latency.maxMs}` : ''} ms` : ''}; state untouched`,
+      );
+      if (seedChanged)
+        log('watch: the seed changed; the state keeps the old one until "csp-mock reset" (or POST /__admin/reset)');
     } catch (err) {
       log(`watch: ${(err as Error).message}; the previous version stays active`);
     }

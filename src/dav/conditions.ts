@@ -18,7 +18,8 @@ export class PreconditionFailed extends HttpError {
   }
 }
 
-export const preconditionFailed = (header: ConditionalHeader, why: string): PreconditionFailed => new PreconditionFailed(header, why);
+export const preconditionFailed = (header: ConditionalHeader, why: string): PreconditionFailed =>
+  new PreconditionFailed(header, why);
 
 /** A node's ETag in the WebDAV view: files share REST's content ETag; collections have none. */
 export function davEtag(node: NodeRecord): string | undefined {
@@ -31,7 +32,12 @@ const weakless = (etag: string): string => etag.replace(/^W\//, '');
  * Evaluates the If header (RFC 4918 10.4): true when any list holds for its resource (untagged lists
  * for the request URI). False is 412. Returns the lock tokens the client submitted.
  */
-export function checkIfHeader(store: CloudStore, req: Request, user: string, node: NodeRecord | undefined): Set<string> {
+export function checkIfHeader(
+  store: CloudStore,
+  req: Request,
+  user: string,
+  node: NodeRecord | undefined,
+): Set<string> {
   const header = req.get('if');
   if (header === undefined || header.trim() === '') return new Set();
   const lists = parseIfHeader(header);
@@ -49,7 +55,10 @@ export function checkIfHeader(store: CloudStore, req: Request, user: string, nod
     return c.not ? !match : match;
   };
   const ok = lists.some((list) => {
-    const subject = list.resource === undefined ? { node, parent: requestTarget.parent } : resourceOf(store, req, user, list.resource);
+    const subject =
+      list.resource === undefined
+        ? { node, parent: requestTarget.parent }
+        : resourceOf(store, req, user, list.resource);
     return list.conditions.every((c) => holds(c, subject));
   });
   if (!ok) throw preconditionFailed('If', 'no list of the If header matches the resource state');
@@ -68,17 +77,19 @@ function resourceOf(store: CloudStore, req: Request, user: string, uri: string):
 
 /** If-Match / If-None-Match on a write (GET and HEAD get them from `send`). */
 export function checkEntityTags(req: Request, node: NodeRecord | undefined): void {
-  const etag = node ? davEtag(node) ?? '"collection"' : undefined;
+  const etag = node ? (davEtag(node) ?? '"collection"') : undefined;
   const list = (h: string): string[] => h.split(',').map((t) => weakless(t.trim()));
   const ifMatch = req.headers['if-match'];
   if (ifMatch !== undefined) {
     const wanted = list(ifMatch);
-    if (!etag || !(wanted.includes('*') || wanted.includes(weakless(etag)))) throw preconditionFailed('If-Match', 'If-Match');
+    if (!etag || !(wanted.includes('*') || wanted.includes(weakless(etag))))
+      throw preconditionFailed('If-Match', 'If-Match');
   }
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined && etag) {
     const unwanted = list(ifNoneMatch);
-    if (unwanted.includes('*') || unwanted.includes(weakless(etag))) throw preconditionFailed('If-None-Match', 'If-None-Match');
+    if (unwanted.includes('*') || unwanted.includes(weakless(etag)))
+      throw preconditionFailed('If-None-Match', 'If-None-Match');
   }
 }
 
@@ -87,7 +98,13 @@ export function checkEntityTags(req: Request, node: NodeRecord | undefined): voi
  * If-None-Match) checked now, to refuse before a body streams, and again by the store at commit
  * against the node there then. The store checks the locks, with the tokens submitted.
  */
-export function writeContext(store: CloudStore, req: Request, user: string, names: string[], options: { entityTags?: boolean } = {}): WriteContext {
+export function writeContext(
+  store: CloudStore,
+  req: Request,
+  user: string,
+  names: string[],
+  options: { entityTags?: boolean } = {},
+): WriteContext {
   const check = (): Set<string> => {
     const node = store.resolvePath(user, names);
     const tokens = checkIfHeader(store, req, user, node);

@@ -19,16 +19,20 @@ export async function copyOrMove(store: CloudStore, req: Request, res: Response,
   if (!header) throw badRequest('COPY and MOVE need a Destination header');
   const dest = resolveNames(store, user, namesOfUri(header, baseOf(req), req.headers.host));
   const depth = (req.get('depth') ?? 'infinity').trim().toLowerCase();
-  if (depth !== 'infinity' && !(mode === 'copy' && depth === '0')) throw badRequest(`Depth ${depth} is not allowed for ${mode.toUpperCase()}`);
+  if (depth !== 'infinity' && !(mode === 'copy' && depth === '0'))
+    throw badRequest(`Depth ${depth} is not allowed for ${mode.toUpperCase()}`);
   const overwrite = (req.get('overwrite') ?? 'T').trim().toUpperCase();
   if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F');
 
   if (mode === 'move' && node.parentId === null) throw new HttpError(403, 'the root collection cannot be moved');
-  if (dest.names.length === 0 || dest.node?.id === node.id) throw new HttpError(403, 'source and destination are the same');
+  if (dest.names.length === 0 || dest.node?.id === node.id)
+    throw new HttpError(403, 'source and destination are the same');
   if (!dest.parent) throw new HttpError(409, 'the destination collection does not exist');
   if (store.tree.isWithin(dest.parent.id, node.id)) throw new HttpError(409, 'a collection cannot go inside itself');
-  if (dest.node && store.tree.isWithin(node.id, dest.node.id)) throw new HttpError(409, 'the destination contains the source');
-  if (dest.node && overwrite === 'F') throw preconditionFailed('Overwrite', 'the destination exists and Overwrite is F');
+  if (dest.node && store.tree.isWithin(node.id, dest.node.id))
+    throw new HttpError(409, 'the destination contains the source');
+  if (dest.node && overwrite === 'F')
+    throw preconditionFailed('Overwrite', 'the destination exists and Overwrite is F');
 
   // One transaction each: an overwritten destination is recycled with the move or copy, and the
   // store checks the locks (with the submitted tokens) and the conditions again at commit.

@@ -24,14 +24,26 @@ export function davErrorBodies(store: CloudStore): ErrorRequestHandler {
   };
 }
 
-function errorXml(store: CloudStore, req: Request, res: Response, err: unknown): { status: number; body: string } | undefined {
+function errorXml(
+  store: CloudStore,
+  req: Request,
+  res: Response,
+  err: unknown,
+): { status: number; body: string } | undefined {
   if (err instanceof PreconditionFailed) {
-    return { status: 412, body: `<M:failed-precondition xmlns:M="${CSP_MOCK_NS}">${escapeXml(err.header)}</M:failed-precondition>` };
+    return {
+      status: 412,
+      body: `<M:failed-precondition xmlns:M="${CSP_MOCK_NS}">${escapeXml(err.header)}</M:failed-precondition>`,
+    };
   }
   if (!(err instanceof DomainError) || err.code !== 'locked') return undefined;
   const condition = err.lockedBy?.reason === 'conflicting-lock' ? 'no-conflicting-lock' : 'lock-token-submitted';
   const href = err.lockedBy ? lockRootHref(store, req, res, err.lockedBy.rootId) : undefined;
-  return { status: 423, body: href === undefined ? `<D:${condition}/>` : `<D:${condition}><D:href>${escapeXml(href)}</D:href></D:${condition}>` };
+  return {
+    status: 423,
+    body:
+      href === undefined ? `<D:${condition}/>` : `<D:${condition}><D:href>${escapeXml(href)}</D:href></D:${condition}>`,
+  };
 }
 
 /** The lock root's address in the caller's tree; nothing for a node of another user. */

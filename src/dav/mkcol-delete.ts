@@ -10,7 +10,10 @@ import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   if (hasBody(req)) throw new HttpError(415, 'MKCOL with a body is not supported');
-  if (target.node) throw new HttpError(405, 'something already exists at this address', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
+  if (target.node)
+    throw new HttpError(405, 'something already exists at this address', {
+      headers: { Allow: MAPPED_RESOURCE_METHODS },
+    });
   if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
   const ctx = writeContext(store, req, target.user, target.names);
   await store.createContainer(target.user, target.parent.id, leafName(target), ctx);
@@ -24,7 +27,8 @@ export async function remove(store: CloudStore, req: Request, res: Response): Pr
   if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
   if (node.parentId === null) throw new HttpError(403, 'the root collection cannot be deleted');
   const depth = req.get('depth')?.trim().toLowerCase();
-  if (node.kind === 'container' && depth !== undefined && depth !== 'infinity') throw badRequest('DELETE of a collection needs Depth: infinity');
+  if (node.kind === 'container' && depth !== undefined && depth !== 'infinity')
+    throw badRequest('DELETE of a collection needs Depth: infinity');
   const ctx = writeContext(store, req, target.user, target.names, { entityTags: true });
   await store.recycleBin.add(target.user, node.id, ctx);
   res.status(204).end();

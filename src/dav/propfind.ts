@@ -5,7 +5,13 @@ import type { NodeRecord } from '../storage/schema.js';
 import { DAV_NS, clarkName, elementsOf, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { ALLPROP_LIVE, LIVE_PROPS, liveProp, propContext, type PropContext } from './live-props.js';
-import { emptyPropElement, sendDavError, sendMultistatus, type MultiStatusEntry, type PropStat } from './multistatus.js';
+import {
+  emptyPropElement,
+  sendDavError,
+  sendMultistatus,
+  type MultiStatusEntry,
+  type PropStat,
+} from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
 
@@ -16,9 +22,17 @@ interface PropName {
   ns: string;
   local: string;
 }
-type PropRequest = { mode: 'allprop'; include: PropName[] } | { mode: 'propname' } | { mode: 'prop'; names: PropName[] };
+type PropRequest =
+  | { mode: 'allprop'; include: PropName[] }
+  | { mode: 'propname' }
+  | { mode: 'prop'; names: PropName[] };
 
-export async function propfind(store: CloudStore, req: Request, res: Response, maxNodes = MAX_INFINITE_PROPFIND): Promise<void> {
+export async function propfind(
+  store: CloudStore,
+  req: Request,
+  res: Response,
+  maxNodes = MAX_INFINITE_PROPFIND,
+): Promise<void> {
   const target = targetOf(store, req, res);
   const depth = parseDepth(req.get('depth'));
   const request = parsePropfind(await readXmlBody(req));
@@ -35,7 +49,10 @@ export async function propfind(store: CloudStore, req: Request, res: Response, m
     }
   }
   const ctx = propContext(store, target.user, baseOf(req));
-  sendMultistatus(res, nodes.map((n) => responseFor(ctx, n, request)));
+  sendMultistatus(
+    res,
+    nodes.map((n) => responseFor(ctx, n, request)),
+  );
 }
 
 function parseDepth(header: string | undefined): '0' | '1' | 'infinity' {
@@ -49,16 +66,18 @@ function parsePropfind(body: XmlElement | undefined): PropRequest {
   if (!isDav(body, 'propfind')) throw badRequest('the PROPFIND body must be a DAV:propfind element');
   const kids = elementsOf(body);
   const prop = kids.find((k) => isDav(k, 'prop'));
-  const names = (el: XmlElement | undefined): PropName[] => (el ? elementsOf(el).map((p) => ({ ns: p.ns, local: p.local })) : []);
+  const names = (el: XmlElement | undefined): PropName[] =>
+    el ? elementsOf(el).map((p) => ({ ns: p.ns, local: p.local })) : [];
   if (kids.some((k) => isDav(k, 'propname'))) return { mode: 'propname' };
-  if (kids.some((k) => isDav(k, 'allprop'))) return { mode: 'allprop', include: names(kids.find((k) => isDav(k, 'include'))) };
+  if (kids.some((k) => isDav(k, 'allprop')))
+    return { mode: 'allprop', include: names(kids.find((k) => isDav(k, 'include'))) };
   if (prop) return { mode: 'prop', names: names(prop) };
   throw badRequest('DAV:propfind needs prop, allprop or propname');
 }
 
-
 function valueOf(ctx: PropContext, node: NodeRecord, name: PropName): string | undefined {
-  if (name.ns === DAV_NS && (LIVE_PROPS as readonly string[]).includes(name.local)) return liveProp(ctx, node, name.local);
+  if (name.ns === DAV_NS && (LIVE_PROPS as readonly string[]).includes(name.local))
+    return liveProp(ctx, node, name.local);
   return node.deadProps[clarkName(name.ns, name.local)];
 }
 

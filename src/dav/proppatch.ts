@@ -16,7 +16,8 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
   const body = await readXmlBody(req);
   const node = target.node;
   if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
-  if (!body || !isDav(body, 'propertyupdate')) throw badRequest('the PROPPATCH body must be a DAV:propertyupdate element');
+  if (!body || !isDav(body, 'propertyupdate'))
+    throw badRequest('the PROPPATCH body must be a DAV:propertyupdate element');
   const ctx = writeContext(store, req, target.user, target.names);
 
   const changes: DeadPropChange[] = [];
@@ -51,4 +52,3 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
   await changeDeadProps(store, target.user, node.id, changes, ctx);
   sendMultistatus(res, [{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
 }
-

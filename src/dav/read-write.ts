@@ -31,8 +31,10 @@ export function getOrHead(store: CloudStore, req: Request, res: Response, next: 
 export async function put(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   const { user, node, parent } = target;
-  if (node?.kind === 'container') throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
-  if (req.headers['content-range']) throw new HttpError(400, 'Content-Range on a WebDAV PUT is not supported; use PUT /v2/files/<id>/content');
+  if (node?.kind === 'container')
+    throw new HttpError(405, 'PUT on a collection is not allowed', { headers: { Allow: MAPPED_RESOURCE_METHODS } });
+  if (req.headers['content-range'])
+    throw new HttpError(400, 'Content-Range on a WebDAV PUT is not supported; use PUT /v2/files/<id>/content');
   if (!node && !parent) throw new HttpError(409, 'the parent collection does not exist');
   const ctx = writeContext(store, req, user, target.names, { entityTags: true });
   const written = node

@@ -28,8 +28,18 @@ export function seedDemoTree(state: StateBuilder, user: string): void {
     { name: 'readme.txt', mimeType: 'text/plain', tags: ['important'], metadata: { author: user } },
     Buffer.from(`Welcome, ${user}. This file lives in the csp-mock demo tree.\n`),
   );
-  state.addFile(user, documents.id, { name: 'notes.md', mimeType: 'text/markdown' }, Buffer.from('# Notes\n\n- try the REST and /dav views\n'));
+  state.addFile(
+    user,
+    documents.id,
+    { name: 'notes.md', mimeType: 'text/markdown' },
+    Buffer.from('# Notes\n\n- try the REST and /dav views\n'),
+  );
   state.addFile(user, reports.id, { name: 'q3-report.pdf', mimeType: 'application/pdf' }, PDF);
   state.addFile(user, photos.id, { name: 'sunset.png', mimeType: 'image/png', tags: ['holiday'] }, PNG);
-  state.addFile(user, root.id, { name: 'hello.json', mimeType: 'application/json', public: true }, Buffer.from('{"hello":"world"}\n'));
+  state.addFile(
+    user,
+    root.id,
+    { name: 'hello.json', mimeType: 'application/json', public: true },
+    Buffer.from('{"hello":"world"}\n'),
+  );
 }

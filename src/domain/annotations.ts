@@ -62,7 +62,12 @@ export class Annotations {
   }
 
   /** Owner, then conditions and locks, then the edit (undefined: nothing to change). */
-  #change(user: string, id: string, ctx: WriteContext | undefined, edit: (node: NodeRecord) => NodeRecord | undefined): Promise<NodeRecord> {
+  #change(
+    user: string,
+    id: string,
+    ctx: WriteContext | undefined,
+    edit: (node: NodeRecord) => NodeRecord | undefined,
+  ): Promise<NodeRecord> {
     return this.#core.transact(() => {
       const node = this.#core.liveNode(user, id);
       this.#core.checkWrite({ content: id }, ctx);

@@ -116,7 +116,13 @@ export class CloudStore {
 
   async createContainer(user: string, parentId: string, rawName: string, ctx?: WriteContext): Promise<NodeRecord> {
     return this.#core.transact(() => {
-      const node = newNode(user, 'container', this.#checkCreate(user, parentId, rawName, ctx), parentId, this.#core.now());
+      const node = newNode(
+        user,
+        'container',
+        this.#checkCreate(user, parentId, rawName, ctx),
+        parentId,
+        this.#core.now(),
+      );
       return { change: { nodes: [node, ...this.#core.touched(parentId)] }, result: node };
     });
   }
@@ -125,7 +131,13 @@ export class CloudStore {
    * Creates a file; the content (if any) is streamed to a blob first, then checked and committed.
    * A file created without content has no blob (it reads as empty).
    */
-  async createFile(user: string, parentId: string, info: FileInfo, content?: Content, ctx?: WriteContext): Promise<NodeRecord> {
+  async createFile(
+    user: string,
+    parentId: string,
+    info: FileInfo,
+    content?: Content,
+    ctx?: WriteContext,
+  ): Promise<NodeRecord> {
     this.#checkCreate(user, parentId, info.name, ctx); // fail fast, before the body streams
     const blob = content === undefined ? { blobId: null, size: 0 } : await this.#core.blobs.put(content);
     try {
@@ -151,7 +163,13 @@ export class CloudStore {
    * Replaces the content, or with `offset` writes a block into it (Content-Range). Writes to one file
    * run one after another, so two blocks of one file both land.
    */
-  async writeContent(user: string, fileId: string, content: Content, offset?: number, ctx?: WriteContext): Promise<NodeRecord> {
+  async writeContent(
+    user: string,
+    fileId: string,
+    content: Content,
+    offset?: number,
+    ctx?: WriteContext,
+  ): Promise<NodeRecord> {
     const check = (): NodeRecord => {
       const file = this.get(user, fileId, 'file');
       this.#core.checkWrite({ content: fileId }, ctx);
@@ -171,9 +189,16 @@ export class CloudStore {
       try {
         const written = await this.#core.transact(() => {
           const current = check();
-          if (offset !== undefined && current.blobId !== base.blobId) throw conflict('the file changed while the block was written');
+          if (offset !== undefined && current.blobId !== base.blobId)
+            throw conflict('the file changed while the block was written');
           replaced = current.blobId;
-          const node = { ...current, blobId: blob.blobId, bytes: blob.size, version: current.version + 1, modified: this.#core.now() };
+          const node = {
+            ...current,
+            blobId: blob.blobId,
+            bytes: blob.size,
+            version: current.version + 1,
+            modified: this.#core.now(),
+          };
           return { change: { nodes: [node] }, result: node };
         });
         await this.#core.dropUnreferenced([replaced]);
@@ -214,7 +239,12 @@ export class CloudStore {
    * Takes a WebDAV lock on a node, or on an unmapped name in a container: then the empty file is
    * created in the same transaction, and only if the lock is granted (RFC 4918 9.10.4).
    */
-  async lock(user: string, target: LockTarget, request: Omit<LockRequest, 'rootId' | 'owner'>, ctx?: WriteContext): Promise<{ lock: ActiveLock; created: boolean }> {
+  async lock(
+    user: string,
+    target: LockTarget,
+    request: Omit<LockRequest, 'rootId' | 'owner'>,
+    ctx?: WriteContext,
+  ): Promise<{ lock: ActiveLock; created: boolean }> {
     return takeLock(this.#core, user, target, request, ctx);
   }
 

@@ -8,6 +8,12 @@ export type DeadPropChange = { name: string; xml: string } | { name: string; rem
  * self-contained XML), so they persist with the node and travel with its moves and copies.
  * Changes apply in document order and all together (RFC 4918 9.2).
  */
-export async function changeDeadProps(store: CloudStore, user: string, id: string, changes: DeadPropChange[], ctx?: WriteContext): Promise<void> {
+export async function changeDeadProps(
+  store: CloudStore,
+  user: string,
+  id: string,
+  changes: DeadPropChange[],
+  ctx?: WriteContext,
+): Promise<void> {
   await store.changeDeadProps(user, id, changes, ctx);
 }

@@ -26,7 +26,10 @@ export function takeLock(
       if ('nodeId' in target) {
         const node = core.liveNode(user, target.nodeId);
         ctx?.precondition?.();
-        core.locks.assertCanLock(node.id, node.parentId ?? node.id, { scope: request.scope, depth: node.kind === 'file' ? '0' : request.depth });
+        core.locks.assertCanLock(node.id, node.parentId ?? node.id, {
+          scope: request.scope,
+          depth: node.kind === 'file' ? '0' : request.depth,
+        });
         return { result: false, after: grant(node.id, node.kind) };
       }
       core.liveNode(user, target.parentId, 'container');
@@ -35,7 +38,11 @@ export function takeLock(
       core.assertFree(target.parentId, name);
       core.locks.assertCanLock(undefined, target.parentId, { scope: request.scope, depth: '0' });
       const file = { ...newNode(user, 'file', name, target.parentId, core.now()), mimeType: DEFAULT_MIME };
-      return { change: { nodes: [file, ...core.touched(target.parentId)] }, result: true, after: grant(file.id, 'file') };
+      return {
+        change: { nodes: [file, ...core.touched(target.parentId)] },
+        result: true,
+        after: grant(file.id, 'file'),
+      };
     })
     .then((created) => ({ lock: granted!, created }));
 }

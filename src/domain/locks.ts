@@ -117,7 +117,11 @@ export class LockTable implements LockQueries {
 
   /** Adds a lock the caller has checked with assertCanLock (which also made room). */
   add(lock: LockRequest): ActiveLock {
-    const created: ActiveLock = { ...lock, token: `opaquelocktoken:${randomUUID()}`, expires: this.#expiry(lock.timeout) };
+    const created: ActiveLock = {
+      ...lock,
+      token: `opaquelocktoken:${randomUUID()}`,
+      expires: this.#expiry(lock.timeout),
+    };
     this.#byToken.set(created.token, created);
     let set = this.#byRoot.get(created.rootId);
     if (!set) this.#byRoot.set(created.rootId, (set = new Set()));
@@ -136,7 +140,8 @@ export class LockTable implements LockQueries {
   /** Removes a lock; it must cover the node it is released through (RFC 4918 9.11). */
   release(token: string, nodeId: string): void {
     const lock = this.get(token);
-    if (!lock || !this.covering(nodeId).includes(lock)) throw conflict('the lock token does not match a lock on this resource');
+    if (!lock || !this.covering(nodeId).includes(lock))
+      throw conflict('the lock token does not match a lock on this resource');
     this.#drop(lock);
   }
 
@@ -159,7 +164,10 @@ export class LockTable implements LockQueries {
     }
     for (const group of groups) {
       if (group.length > 0 && !group.some((l) => tokens.has(l.token))) {
-        throw locked('the resource is locked and no matching lock token was submitted', { rootId: group[0]!.rootId, reason: 'token-not-submitted' });
+        throw locked('the resource is locked and no matching lock token was submitted', {
+          rootId: group[0]!.rootId,
+          reason: 'token-not-submitted',
+        });
       }
     }
   }

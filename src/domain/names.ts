@@ -12,7 +12,7 @@ export function checkName(raw: string | undefined): string {
   // Both separators are refused so every name has one WebDAV address (rule 2) on every client OS.
   if (name.includes('/') || name.includes('\\')) throw invalid('name must not contain "/" or "\\"');
   if (name === '.' || name === '..') throw invalid(`"${name}" is not a valid name`);
-  // eslint-disable-next-line no-control-regex
+
   if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('name must not contain control characters');
   return name;
 }

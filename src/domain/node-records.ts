@@ -23,7 +23,14 @@ export function newId(): string {
  * A fresh node record. Records are never changed in place once committed: a change builds a new
  * record (`{ ...node, ... }`), so a record handed to the durable layer stays as it was committed.
  */
-export function newNode(owner: string, kind: NodeKind, name: string, parentId: string | null, now: number, id = newId()): NodeRecord {
+export function newNode(
+  owner: string,
+  kind: NodeKind,
+  name: string,
+  parentId: string | null,
+  now: number,
+  id = newId(),
+): NodeRecord {
   return {
     id,
     kind,

@@ -20,7 +20,13 @@ export interface UpdateOptions extends WriteContext {
  * A rename, a move, or a change of the public flag or MIME type, as one transaction. A rename or move
  * counts as removing the node from its place (for the locks) and takes no lock along (RFC 4918 7.7).
  */
-export function updateNode(core: StoreCore, user: string, id: string, changes: NodeChanges, options: UpdateOptions = {}): Promise<NodeRecord> {
+export function updateNode(
+  core: StoreCore,
+  user: string,
+  id: string,
+  changes: NodeChanges,
+  options: UpdateOptions = {},
+): Promise<NodeRecord> {
   const tree = core.tree;
   return core.transact(() => {
     const node = core.liveNode(user, id);
@@ -35,12 +41,19 @@ export function updateNode(core: StoreCore, user: string, id: string, changes: N
     if (node.parentId === null && name !== node.name) throw conflict('the root container cannot be renamed');
     const moves = parentId !== null && (name !== node.name || parentId !== node.parentId);
     const replaced = options.replaceId ? core.liveNode(user, options.replaceId) : undefined;
-    if (replaced && (replaced.parentId !== parentId || replaced.name.normalize('NFC') !== name)) throw conflict('the node to overwrite is not at the destination');
+    if (replaced && (replaced.parentId !== parentId || replaced.name.normalize('NFC') !== name))
+      throw conflict('the node to overwrite is not at the destination');
     core.checkWrite(moves ? { remove: id, members: [parentId!] } : { content: id }, options);
     if (replaced) core.locks.assertCanWrite({ remove: replaced.id }, options.tokens);
     if (moves) core.assertFree(parentId!, name, replaced?.id ?? node.id);
     const now = core.now();
-    const next: NodeRecord = { ...node, name, parentId, modified: now, version: moves ? node.version + 1 : node.version };
+    const next: NodeRecord = {
+      ...node,
+      name,
+      parentId,
+      modified: now,
+      version: moves ? node.version + 1 : node.version,
+    };
     if (changes.public !== undefined) next.public = changes.public;
     if (changes.mimeType !== undefined && node.kind === 'file') next.mimeType = changes.mimeType || DEFAULT_MIME;
     const nodes = [next];

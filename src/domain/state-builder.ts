@@ -56,7 +56,10 @@ export class StateBuilder {
   }
 
   addContainer(owner: string, parentId: string, name: string, info: BuiltNodeInfo = {}): NodeRecord {
-    return this.#add({ ...newNode(owner, 'container', this.#freeName(parentId, name), parentId, this.#now), ...annotations(info) });
+    return this.#add({
+      ...newNode(owner, 'container', this.#freeName(parentId, name), parentId, this.#now),
+      ...annotations(info),
+    });
   }
 
   /** A file whose content is written to a blob by `writeBlobs`. */
@@ -103,7 +106,9 @@ export class StateBuilder {
     };
     // Every worker settles before a failure is handled, so no blob is written after the discard.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: BLOB_CONCURRENCY }, () => worker().catch((err: unknown) => ((failed = true), Promise.reject(err)))),
+      Array.from({ length: BLOB_CONCURRENCY }, () =>
+        worker().catch((err: unknown) => ((failed = true), Promise.reject(err))),
+      ),
     );
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) {

@@ -129,5 +129,9 @@ export class StoreCore {
 function asStorageError(err: unknown): StorageError {
   if (err instanceof StorageError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  return new StorageError(code === 'ENOSPC' || code === 'EDQUOT' ? 'full' : 'io', (err as Error).message ?? String(err), { cause: err });
+  return new StorageError(
+    code === 'ENOSPC' || code === 'EDQUOT' ? 'full' : 'io',
+    (err as Error).message ?? String(err),
+    { cause: err },
+  );
 }

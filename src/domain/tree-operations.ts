@@ -30,7 +30,11 @@ interface Prepared<P> {
  * validated at commit: if any node it read changed meanwhile, it is prepared again; the last attempt
  * holds the queue (still yielding to reads) so it cannot starve.
  */
-async function sliced<P, T>(core: StoreCore, prepare: () => Promise<Prepared<P>>, commit: (prepared: Prepared<P>) => Promise<T> | T): Promise<T> {
+async function sliced<P, T>(
+  core: StoreCore,
+  prepare: () => Promise<Prepared<P>>,
+  commit: (prepared: Prepared<P>) => Promise<T> | T,
+): Promise<T> {
   const unwatch = core.tree.watch();
   try {
     for (let attempt = 1; attempt < ATTEMPTS; attempt++) {
@@ -75,14 +79,23 @@ async function wholeSubtree(core: StoreCore, top: NodeRecord): Promise<NodeRecor
 }
 
 /** Deep copy of a live object into `targetId`: one transaction, linear in the subtree, no recursion. */
-export async function copyTree(core: StoreCore, user: string, id: string, targetId: string, newName: string | undefined, options: CopyOptions = {}): Promise<NodeRecord> {
+export async function copyTree(
+  core: StoreCore,
+  user: string,
+  id: string,
+  targetId: string,
+  newName: string | undefined,
+  options: CopyOptions = {},
+): Promise<NodeRecord> {
   const check = (): { source: NodeRecord; name: string } => {
     const source = core.liveNode(user, id);
     core.liveNode(user, targetId, 'container');
-    if (source.kind === 'container' && core.tree.isWithin(targetId, source.id)) throw conflict('a container cannot be copied into itself');
+    if (source.kind === 'container' && core.tree.isWithin(targetId, source.id))
+      throw conflict('a container cannot be copied into itself');
     const name = newName !== undefined ? checkName(newName) : source.name;
     const replaced = options.replaceId ? core.liveNode(user, options.replaceId) : undefined;
-    if (replaced && (replaced.parentId !== targetId || replaced.name.normalize('NFC') !== name)) throw conflict('the node to overwrite is not at the destination');
+    if (replaced && (replaced.parentId !== targetId || replaced.name.normalize('NFC') !== name))
+      throw conflict('the node to overwrite is not at the destination');
     core.checkWrite({ members: [targetId], ...(replaced && { remove: replaced.id }) }, options);
     core.assertFree(targetId, name, replaced?.id);
     return { source, name };
@@ -98,8 +111,14 @@ export async function copyTree(core: StoreCore, user: string, id: string, target
       const copies: NodeRecord[] = [];
       for (const [i, from] of read.entries()) {
         if (i % SLICE === SLICE - 1) await nextTurn();
-        const copy = copiedNode(from, i === 0 ? targetId : newIds.get(from.parentId!)!, i === 0 ? name : from.name, now);
-        if (options.shallow && from.kind === 'container') Object.assign(copy, { tags: NO_TAGS, metadata: recordDict() });
+        const copy = copiedNode(
+          from,
+          i === 0 ? targetId : newIds.get(from.parentId!)!,
+          i === 0 ? name : from.name,
+          now,
+        );
+        if (options.shallow && from.kind === 'container')
+          Object.assign(copy, { tags: NO_TAGS, metadata: recordDict() });
         newIds.set(from.id, copy.id);
         copies.push(copy);
       }
@@ -132,7 +151,10 @@ export async function purgeTree(core: StoreCore, user: string, id: string, live:
     async ({ read }) => {
       const node = top();
       if (read[0]!.id !== node.id) throw notFound('recycle bin item');
-      const change = { removed: read.map((n) => n.id), nodes: live && node.parentId ? core.touched(node.parentId) : [] };
+      const change = {
+        removed: read.map((n) => n.id),
+        nodes: live && node.parentId ? core.touched(node.parentId) : [],
+      };
       await core.commit(change);
       core.tree.apply(change);
       return read;

@@ -45,7 +45,16 @@ export class Tree implements TreeQueries {
 
   /** Replaces everything with `state` (at open, or when a switch swaps a new state in). */
   load(state: StateData): void {
-    for (const index of [this.#nodes, this.#users, this.#kids, this.#named, this.#byOwner, this.#recycled, this.#blobRefs, this.#sums]) {
+    for (const index of [
+      this.#nodes,
+      this.#users,
+      this.#kids,
+      this.#named,
+      this.#byOwner,
+      this.#recycled,
+      this.#blobRefs,
+      this.#sums,
+    ]) {
       index.clear();
     }
     this.tags.clear();
@@ -290,7 +299,6 @@ export function recordDict(source?: Record<string, string>): Record<string, stri
 
 /** Names are compared in NFC; most names are ASCII, which needs no normalising (and no new string). */
 export function nfc(name: string): string {
-  // eslint-disable-next-line no-control-regex
   return /^[\u0000-\u007f]*$/.test(name) ? name : name.normalize('NFC');
 }
 

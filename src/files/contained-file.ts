@@ -13,7 +13,10 @@ export function maxFileBytes(): number {
 
 /** A file the server will not read, and why (the message names the file, never its contents). */
 export class FileAccessError extends Error {
-  constructor(readonly file: string, reason: string) {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
     super(`${file}: ${reason}`);
     this.name = 'FileAccessError';
   }
@@ -55,7 +58,8 @@ export async function containedPath(path: string, within: string | undefined): P
   }
   if (within !== undefined) {
     const folder = await realpath(within).catch(() => within);
-    if (!isInside(real, folder)) throw new FileAccessError(path, `is outside ${folder} (files may only be named inside it)`);
+    if (!isInside(real, folder))
+      throw new FileAccessError(path, `is outside ${folder} (files may only be named inside it)`);
   }
   return real;
 }
@@ -70,7 +74,8 @@ export async function readContainedFile(path: string, options: ReadOptions = {})
   const real = await containedPath(path, options.within);
   const before = await stat(real);
   if (!before.isFile()) throw new FileAccessError(path, `is ${kindOf(before)}, not a regular file`);
-  if (before.size > maxBytes) throw new FileAccessError(path, `is ${before.size} bytes, over the limit of ${maxBytes} (CSP_MOCK_MAX_FILE_BYTES)`);
+  if (before.size > maxBytes)
+    throw new FileAccessError(path, `is ${before.size} bytes, over the limit of ${maxBytes} (CSP_MOCK_MAX_FILE_BYTES)`);
   // O_NONBLOCK: should the path have become a FIFO since the check, opening it does not hang.
   const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
@@ -83,7 +88,8 @@ export async function readContainedFile(path: string, options: ReadOptions = {})
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > maxBytes) throw new FileAccessError(path, `is over the limit of ${maxBytes} bytes (CSP_MOCK_MAX_FILE_BYTES)`);
+      if (total > maxBytes)
+        throw new FileAccessError(path, `is over the limit of ${maxBytes} bytes (CSP_MOCK_MAX_FILE_BYTES)`);
       chunks.push(chunk.subarray(0, bytesRead));
     }
     return Buffer.concat(chunks, total);

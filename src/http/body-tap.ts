@@ -13,7 +13,10 @@ export class CappedBytes {
 
   add(chunk: unknown, encoding?: unknown): void {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
     this.total += buf.length;
     if (this.#kept >= this.#limit) return;
     const part = buf.subarray(0, this.#limit - this.#kept);

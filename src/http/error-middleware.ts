@@ -26,7 +26,7 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
     log(`storage error: ${(err as Error).message}`);
     return err instanceof StorageError && err.kind === 'io'
       ? new HttpError(500, 'internal error: the change could not be stored')
-      : new HttpError(507, 'insufficient storage: the server\'s disk is full');
+      : new HttpError(507, "insufficient storage: the server's disk is full");
   }
   if (err instanceof EntityError) {
     // As observed: a binary body under an XML media type got 500 and a closed connection.

@@ -5,7 +5,14 @@ import { marksOf, outcomeOf, type ReplayNote, type RequestOutcome } from './jour
 import type { NetworkRecord } from './network-record.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
-export { markFault, markOutcome, markReplay, markScenario, type ReplayNote, type RequestOutcome } from './journal-marks.js';
+export {
+  markFault,
+  markOutcome,
+  markReplay,
+  markScenario,
+  type ReplayNote,
+  type RequestOutcome,
+} from './journal-marks.js';
 
 /** A body as the journal keeps it: the first bytes (text, redacted) and the full size. */
 export interface JournalBody {
@@ -72,7 +79,12 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
+  return new RegExp(
+    `^${escaped
+      .replace(/\*\*/g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '.*')}$`,
+  );
 }
 
 /** A predicate for a filter; throws on a filter that cannot be applied (a person typed it). */

@@ -1,7 +1,10 @@
 import { HttpError } from './errors.js';
 
 /** Reads a whole body (a request or an upstream answer) into memory; past `limit` bytes it is a 413. */
-export async function readBody(stream: AsyncIterable<Buffer | string>, limit = Number.POSITIVE_INFINITY): Promise<Buffer> {
+export async function readBody(
+  stream: AsyncIterable<Buffer | string>,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

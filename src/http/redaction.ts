@@ -6,7 +6,10 @@ export const REMOVED = '[removed]';
 /** XML elements and JSON fields whose text is a secret (the account's S3 key, passwords, tokens). */
 const SECRET_FIELDS = ['authkey', 'password', 'secret', 'token', 'adminToken', 'admin-token'];
 
-export function redactHeaderMap(headers: IncomingHttpHeaders | Record<string, string | string[] | number | undefined>, extra: readonly string[] = []): Record<string, string> {
+export function redactHeaderMap(
+  headers: IncomingHttpHeaders | Record<string, string | string[] | number | undefined>,
+  extra: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -30,6 +33,9 @@ export function redactQueryOf(url: string, extra: readonly string[] = []): Recor
 export function redactBodyText(text: string): string {
   const names = SECRET_FIELDS.join('|');
   return text
-    .replace(new RegExp(`<((?:[\\w.-]+:)?(?:${names}))>[^<]*</\\1>`, 'gi'), (_m, el: string) => `<${el}>${REMOVED}</${el}>`)
+    .replace(
+      new RegExp(`<((?:[\\w.-]+:)?(?:${names}))>[^<]*</\\1>`, 'gi'),
+      (_m, el: string) => `<${el}>${REMOVED}</${el}>`,
+    )
     .replace(new RegExp(`("(?:${names})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REMOVED}"`);
 }

@@ -44,7 +44,16 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
       const outcome = outcomeOf(res);
       const status = res.headersSent ? res.statusCode : null;
       if (json) {
-        const line: Record<string, unknown> = { time: new Date().toISOString(), method: req.method, path, status, ms: Number(ms.toFixed(1)), user: user ?? null, fault: fault ?? null, outcome };
+        const line: Record<string, unknown> = {
+          time: new Date().toISOString(),
+          method: req.method,
+          path,
+          status,
+          ms: Number(ms.toFixed(1)),
+          user: user ?? null,
+          fault: fault ?? null,
+          outcome,
+        };
         if (outcome === 'truncated') line['truncatedAfterBytes'] = marksOf(res).truncatedAfterBytes ?? null;
         if (marksOf(res).network) line['network'] = marksOf(res).network;
         if (options.verbose) {

@@ -34,13 +34,9 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   }
   const range = res.req.headers.range;
   if (range !== undefined) res.req.headers.range = clampSuffixRanges(range, node.bytes);
-  res.sendFile(
-    blobs.pathOf(node.blobId),
-    SEND_OPTIONS,
-    (err?: Error) => {
-      if (err && !res.headersSent) next(err);
-    },
-  );
+  res.sendFile(blobs.pathOf(node.blobId), SEND_OPTIONS, (err?: Error) => {
+    if (err && !res.headersSent) next(err);
+  });
 }
 
 /**

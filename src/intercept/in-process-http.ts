@@ -31,7 +31,10 @@ function duplexPair(): [Duplex, Duplex] {
         done();
       },
     });
-  sides.push(make(() => sides[1]!), make(() => sides[0]!));
+  sides.push(
+    make(() => sides[1]!),
+    make(() => sides[0]!),
+  );
   return [sides[0]!, sides[1]!];
 }
 

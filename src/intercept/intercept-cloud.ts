@@ -4,7 +4,22 @@ import type { MockOptions } from '../options.js';
 import { InProcessHttp } from './in-process-http.js';
 import { requestBodyFromNock } from './nock-body.js';
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'];
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+];
 /** Framing the in-process connection used; nock frames its own reply. */
 const FRAMING = ['transfer-encoding', 'connection', 'keep-alive', 'content-length'];
 
@@ -44,7 +59,8 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     interceptors.push(interceptor);
     interceptor.reply(function (uri, body, callback) {
       const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(this.req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
+      for (const [name, value] of Object.entries(this.req.headers))
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
       http
         .dispatch({ method, url: uri.slice(prefix.length) || '/', headers, body: requestBodyFromNock(body) })
         .then((answer) => {

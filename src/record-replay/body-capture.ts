@@ -69,7 +69,9 @@ export class BodyCapture extends Writable {
 
   #fail(err: Error): void {
     if (this.#failure) return;
-    this.#failure = new Error(`${this.#file?.target.absolute ?? 'sidecar'}: ${(err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : err.message}`);
+    this.#failure = new Error(
+      `${this.#file?.target.absolute ?? 'sidecar'}: ${(err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : err.message}`,
+    );
     this.#chunks = [];
     this.#file?.stream.destroy();
   }

@@ -2,7 +2,6 @@ import type { StoredBody } from './format.js';
 
 /** UTF-8 text with no control characters other than tab, CR and LF: stored readable; else base64. */
 export function isText(body: Buffer): boolean {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(body.toString('latin1'))) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(body);

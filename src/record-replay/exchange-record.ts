@@ -16,7 +16,11 @@ export function identify(headers: IncomingHttpHeaders | HeaderMap): { user?: str
 }
 
 /** A link-bearing body (XML, uri-list) as stored: origins tokenised, secrets redacted. */
-export function linkBodyForRecording(body: Buffer, origins: readonly string[], redacted: readonly string[]): StoredBody | undefined {
+export function linkBodyForRecording(
+  body: Buffer,
+  origins: readonly string[],
+  redacted: readonly string[],
+): StoredBody | undefined {
   if (body.length === 0) return undefined;
   return encodeBody(Buffer.from(redactXmlText(toToken(body.toString('utf8'), origins), redacted), 'utf8'));
 }
@@ -36,7 +40,11 @@ export interface CapturedExchange {
 }
 
 /** One exchange in its stored form: redacted first, then normalised; nothing secret survives. */
-export function toStoredExchange(c: CapturedExchange, redacted: readonly string[], origins: readonly string[]): StoredExchange {
+export function toStoredExchange(
+  c: CapturedExchange,
+  redacted: readonly string[],
+  origins: readonly string[],
+): StoredExchange {
   const { path, query } = splitUrl(c.url);
   const requestHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.requestHeaders), redacted), origins);
   const responseHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.responseHeaders, true), redacted), origins);

@@ -7,7 +7,14 @@ export interface IndexedExchange {
 }
 
 /** The text of a replay miss: the request, then the nearest recorded requests and what differed. */
-export function missMessage(method: string, path: string, client: string, key: RequestKey, recorded: readonly IndexedExchange[], shown = 3): string {
+export function missMessage(
+  method: string,
+  path: string,
+  client: string,
+  key: RequestKey,
+  recorded: readonly IndexedExchange[],
+  shown = 3,
+): string {
   const lines = [`csp-mock replay: no recorded exchange matches ${method} ${path} (client ${client}).`];
   if (recorded.length === 0) {
     lines.push('The recording has no exchanges.');
@@ -21,7 +28,9 @@ export function missMessage(method: string, path: string, client: string, key: R
     lines.push(`  exchange ${e.id}: ${e.request.method} ${e.request.path}${q} -> ${e.response.status}`);
     for (const d of differences(key, r.key)) lines.push(`    differs: ${d}`);
   }
-  lines.push('Replay matches method, path, sorted query, content type, body (multipart boundaries ignored) and the match headers.');
+  lines.push(
+    'Replay matches method, path, sorted query, content type, body (multipart boundaries ignored) and the match headers.',
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -37,7 +46,8 @@ interface Ranked {
  */
 function nearestOf(key: RequestKey, recorded: readonly IndexedExchange[], shown: number): Ranked[] {
   const best: Ranked[] = [];
-  const before = (a: { d: number; r: IndexedExchange }, b: { d: number; r: IndexedExchange }): boolean => a.d < b.d || (a.d === b.d && a.r.exchange.id < b.r.exchange.id);
+  const before = (a: { d: number; r: IndexedExchange }, b: { d: number; r: IndexedExchange }): boolean =>
+    a.d < b.d || (a.d === b.d && a.r.exchange.id < b.r.exchange.id);
   for (const r of recorded) {
     const d = distance(key, r.key);
     const worst = best[best.length - 1];

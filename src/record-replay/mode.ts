@@ -73,10 +73,18 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
         publicUrl: ctx.publicUrl,
         log: ctx.log,
       });
-      return { handler: ((req, res) => proxy(req, res)) satisfies RequestHandler, onCheckContinue: markAwaitingContinue, reset: async () => undefined, close: () => proxy.settled() };
+      return {
+        handler: ((req, res) => proxy(req, res)) satisfies RequestHandler,
+        onCheckContinue: markAwaitingContinue,
+        reset: async () => undefined,
+        close: () => proxy.settled(),
+      };
     }
     case 'replay': {
-      const recording = typeof mode.recording === 'string' ? await readRecording(locateRecording(mode.recording, ctx.baseDir)) : mode.recording;
+      const recording =
+        typeof mode.recording === 'string'
+          ? await readRecording(locateRecording(mode.recording, ctx.baseDir))
+          : mode.recording;
       const onMiss = mode.onMiss ?? 'error';
       // Misses go to an emulator that starts from what the recording shows.
       if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);
@@ -91,7 +99,8 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
       });
       const credentials = replayCredentials(recording, mode.users);
       return {
-        handler: ((req, res, next) => credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
+        handler: ((req, res, next) =>
+          credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
         reset: async () => {
           replay.reset();
           if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);

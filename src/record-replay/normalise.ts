@@ -2,7 +2,18 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { BASE_URL_TOKEN, MULTIPART_BOUNDARY, type HeaderMap } from './format.js';
 
 /** Connection-level and per-message framing: recomputed by whoever sends the message, never replayed. */
-const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect', 'host'];
+const FRAMING = [
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+  'expect',
+  'host',
+];
 /** Headers that only say when a message was sent; a replay sends its own. */
 const DATES = ['date'];
 /** Ours: picks the replay client, not part of the request. */
@@ -31,11 +42,15 @@ export function replaceOrigins(text: string, origins: readonly string[], to: str
   return out;
 }
 
-export const toToken = (text: string, origins: readonly string[]): string => replaceOrigins(text, origins, BASE_URL_TOKEN);
+export const toToken = (text: string, origins: readonly string[]): string =>
+  replaceOrigins(text, origins, BASE_URL_TOKEN);
 export const fromToken = (text: string, origin: string): string => text.split(BASE_URL_TOKEN).join(origin);
 
 /** Node's header object to ours: lower-case names, framing, dates and the session header dropped. */
-export function keptHeaders(headers: Record<string, string | string[] | number | undefined>, keepConnectionClose = false): HeaderMap {
+export function keptHeaders(
+  headers: Record<string, string | string[] | number | undefined>,
+  keepConnectionClose = false,
+): HeaderMap {
   const out: HeaderMap = {};
   for (const [raw, value] of Object.entries(headers)) {
     const name = raw.toLowerCase();

@@ -23,7 +23,8 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     writer ??= recording.file ? await RecordingWriter.open(recording.file, recording.redacted, true) : undefined;
     const id = writer?.reserveId() ?? Math.max(0, ...recording.exchanges.map((e) => e.id)) + 1;
     const origins = [upstream.origin, origin];
-    const store = (body: Buffer, type: string | undefined) => (carriesLinks(type) ? linkBodyForRecording(body, origins, recording.redacted) : encodeBody(body));
+    const store = (body: Buffer, type: string | undefined) =>
+      carriesLinks(type) ? linkBodyForRecording(body, origins, recording.redacted) : encodeBody(body);
     const stored = toStoredExchange(
       {
         id,
@@ -47,8 +48,13 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     recording.exchanges.push(exchange);
 
     const linked = carriesLinks(headerValue(answer.headers, 'content-type'));
-    const body = linked ? Buffer.from(replaceOrigins(answer.body.toString('utf8'), [upstream.origin], origin), 'utf8') : answer.body;
-    res.writeHead(answer.status, { ...returnedHeaders(answer.headers, upstream.origin, origin), 'content-length': String(body.length) });
+    const body = linked
+      ? Buffer.from(replaceOrigins(answer.body.toString('utf8'), [upstream.origin], origin), 'utf8')
+      : answer.body;
+    res.writeHead(answer.status, {
+      ...returnedHeaders(answer.headers, upstream.origin, origin),
+      'content-length': String(body.length),
+    });
     res.end(request.method === 'HEAD' ? undefined : body);
     return exchange;
   };

@@ -30,6 +30,11 @@ export function fileFromMultipart(body: Buffer, contentType: string): RecordedUp
   const first = files[0];
   if (!first) return undefined;
   const chunks: Buffer[] = [];
-  for (let chunk: unknown = first.stream.read(); chunk !== null; chunk = first.stream.read()) chunks.push(chunk as Buffer);
-  return { name: first.filename.split(/[\\/]/).pop() ?? first.filename, mimeType: first.mimeType, content: Buffer.concat(chunks) };
+  for (let chunk: unknown = first.stream.read(); chunk !== null; chunk = first.stream.read())
+    chunks.push(chunk as Buffer);
+  return {
+    name: first.filename.split(/[\\/]/).pop() ?? first.filename,
+    mimeType: first.mimeType,
+    content: Buffer.concat(chunks),
+  };
 }

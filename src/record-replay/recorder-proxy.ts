@@ -63,7 +63,8 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     const fail = (status: number, message: string): void => {
       log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
       if (res.writableFinished) return; // the client has its whole answer already
-      if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8' }).end(`${status} ${message}\n`);
+      if (!res.headersSent)
+        res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8' }).end(`${status} ${message}\n`);
       else res.destroy();
     };
 
@@ -98,7 +99,9 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
           const boundary = boundaryOf(requestType);
           req.pipe(out);
           // The copy for the recording: the boundary replaced by the fixed one as it streams.
-          const capture = boundary ? pipeline(req, new ByteReplacer(boundary, MULTIPART_BOUNDARY), requestCapture) : pipeline(req, requestCapture);
+          const capture = boundary
+            ? pipeline(req, new ByteReplacer(boundary, MULTIPART_BOUNDARY), requestCapture)
+            : pipeline(req, requestCapture);
           return capture;
         })();
     requestDone.catch((err: Error) => {
@@ -121,7 +124,10 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
       // connection cannot carry another request (RFC 9110 section 10.1.1): close it after the answer.
       const bodySent = !expecting || continued;
       if (!bodySent) responseHeaders['connection'] = 'close';
-      const finish = async (responseBody: ReturnType<BodyCapture['stored']>, storedHeaders = upstreamRes.headers): Promise<void> => {
+      const finish = async (
+        responseBody: ReturnType<BodyCapture['stored']>,
+        storedHeaders = upstreamRes.headers,
+      ): Promise<void> => {
         // The whole body, unless the upstream answered early and the client went away without it.
         const whole = bodySent && (await bodyArrives(req));
         if (whole) await requestDone;
@@ -137,7 +143,17 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
               : requestCapture.stored();
         await writer.add(
           toStoredExchange(
-            { id, method, url, requestHeaders: req.headers, requestBody, status, responseHeaders: storedHeaders, responseBody, partialBody: !whole },
+            {
+              id,
+              method,
+              url,
+              requestHeaders: req.headers,
+              requestBody,
+              status,
+              responseHeaders: storedHeaders,
+              responseBody,
+              partialBody: !whole,
+            },
             options.redacted,
             origins,
           ),
@@ -157,13 +173,19 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
         recorded(
           readBody(upstreamRes, MAX_LINK_BODY).then(async (raw) => {
             const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
-            const rewritten = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin), 'utf8');
+            const rewritten = Buffer.from(
+              replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin),
+              'utf8',
+            );
             const forClient = await encodeBody(rewritten, coding);
             const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
             res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
             res.end(method === 'HEAD' ? undefined : forClient);
             const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
-            await finish(linkBodyForRecording(body, origins, options.redacted), coding === 'identity' ? upstreamRes.headers : storedHeaders);
+            await finish(
+              linkBodyForRecording(body, origins, options.redacted),
+              coding === 'identity' ? upstreamRes.headers : storedHeaders,
+            );
           }),
         );
         return;

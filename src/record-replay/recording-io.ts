@@ -2,7 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { SidecarTarget } from './body-capture.js';
-import { BASE_URL_TOKEN, RECORDING_FORMAT, RECORDING_VERSION, type RecordingHeader, type StoredExchange } from './format.js';
+import {
+  BASE_URL_TOKEN,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordingHeader,
+  type StoredExchange,
+} from './format.js';
 import { readRecordingDocument, sidecarDirName } from './recording-read.js';
 
 export { readRecording, readRecordingDocument, RecordingError, sidecarDirName } from './recording-read.js';
@@ -30,10 +36,20 @@ export class RecordingWriter {
   }
 
   /** A new recording (or, with `append`, one that keeps the exchanges already in the file). */
-  static async open(file: string, redacted: string[], append = false, log: (line: string) => void = () => undefined): Promise<RecordingWriter> {
+  static async open(
+    file: string,
+    redacted: string[],
+    append = false,
+    log: (line: string) => void = () => undefined,
+  ): Promise<RecordingWriter> {
     const absolute = resolve(file);
     mkdirSync(dirname(absolute), { recursive: true });
-    const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, baseUrl: BASE_URL_TOKEN, redacted };
+    const header: RecordingHeader = {
+      format: RECORDING_FORMAT,
+      version: RECORDING_VERSION,
+      baseUrl: BASE_URL_TOKEN,
+      redacted,
+    };
     if (!append || !existsSync(absolute)) {
       // A new recording replaces the old one, sidecars included.
       await rm(join(dirname(absolute), sidecarDirName(absolute)), { recursive: true, force: true });
@@ -45,7 +61,8 @@ export class RecordingWriter {
     const names = [...new Set([...doc.redacted, ...redacted])];
     // Once, at open: a version 1 document, a new redacted name or a torn last line means rewriting the file as JSON lines.
     const text = await readFile(absolute, 'utf8');
-    const needsRewrite = doc.version !== RECORDING_VERSION || names.length !== doc.redacted.length || !text.endsWith('\n');
+    const needsRewrite =
+      doc.version !== RECORDING_VERSION || names.length !== doc.redacted.length || !text.endsWith('\n');
     if (needsRewrite) {
       const temp = `${absolute}.tmp`;
       await writeFile(temp, [line({ ...header, redacted: names }), ...doc.exchanges.map(line)].join(''));
@@ -73,7 +90,9 @@ export class RecordingWriter {
   stop(reason: string): void {
     if (this.#stopped) return;
     this.#stopped = reason;
-    this.#log(`record: recording stopped: ${reason}; ${this.#written} exchange(s) are in ${this.file}; the proxy keeps answering but records nothing more`);
+    this.#log(
+      `record: recording stopped: ${reason}; ${this.#written} exchange(s) are in ${this.file}; the proxy keeps answering but records nothing more`,
+    );
   }
 
   /** Appends one completed exchange; resolves once it is on disk (or the recording has stopped). Never rejects. */

@@ -30,17 +30,26 @@ export class RecordingError extends Error {
 
 function checkHeader(value: unknown, file: string): RecordingHeader {
   const h = value as Partial<RecordingHeader> | null;
-  if (typeof h !== 'object' || h === null || h.format !== RECORDING_FORMAT) throw new RecordingError(file, `not a csp-mock recording (format is not "${RECORDING_FORMAT}")`);
+  if (typeof h !== 'object' || h === null || h.format !== RECORDING_FORMAT)
+    throw new RecordingError(file, `not a csp-mock recording (format is not "${RECORDING_FORMAT}")`);
   if (h.version !== RECORDING_VERSION && h.version !== RECORDING_VERSION_DOCUMENT) {
-    throw new RecordingError(file, `recording version ${String(h.version)} is not supported (this build reads ${RECORDING_VERSION_DOCUMENT} and ${RECORDING_VERSION})`);
+    throw new RecordingError(
+      file,
+      `recording version ${String(h.version)} is not supported (this build reads ${RECORDING_VERSION_DOCUMENT} and ${RECORDING_VERSION})`,
+    );
   }
   // The built-in names are always redacted, whatever the file lists (a hand-made file may list none).
-  return { format: RECORDING_FORMAT, version: h.version, baseUrl: '{{baseUrl}}', redacted: redactedNames(Array.isArray(h.redacted) ? h.redacted.filter((n) => typeof n === 'string') : []) };
+  return {
+    format: RECORDING_FORMAT,
+    version: h.version,
+    baseUrl: '{{baseUrl}}',
+    redacted: redactedNames(Array.isArray(h.redacted) ? h.redacted.filter((n) => typeof n === 'string') : []),
+  };
 }
 
 /** An HTTP token (methods, header names): nothing that could end a request line or a header early. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// eslint-disable-next-line no-control-regex
+
 const PATH = /^\/[^\u0000-\u0020\u007f]*$/;
 
 const isHeaderMap = (v: unknown): boolean =>
@@ -48,7 +57,10 @@ const isHeaderMap = (v: unknown): boolean =>
   (typeof v === 'object' &&
     v !== null &&
     !Array.isArray(v) &&
-    Object.entries(v).every(([name, x]) => TOKEN.test(name) && (typeof x === 'string' || (Array.isArray(x) && x.every((y) => typeof y === 'string')))));
+    Object.entries(v).every(
+      ([name, x]) =>
+        TOKEN.test(name) && (typeof x === 'string' || (Array.isArray(x) && x.every((y) => typeof y === 'string'))),
+    ));
 
 function checkExchange(value: unknown, file: string, where: string): StoredExchange {
   const e = value as Partial<StoredExchange> | null;
@@ -57,12 +69,23 @@ function checkExchange(value: unknown, file: string, where: string): StoredExcha
   };
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return problem('an exchange must be a JSON object');
   if (!Number.isSafeInteger(e.id)) problem('needs an integer id');
-  if (!e.request || typeof e.request.method !== 'string' || !TOKEN.test(e.request.method)) problem('needs a request.method (an HTTP token)');
-  if (typeof e.request!.path !== 'string' || !PATH.test(e.request!.path)) problem('needs a request.path starting with / without spaces or control characters');
-  if (!e.response || !Number.isInteger(e.response.status) || e.response.status < 100 || e.response.status > 599) problem('needs a response.status from 100 to 599');
-  if (!isHeaderMap(e.request!.headers) || !isHeaderMap(e.response!.headers)) problem('headers must map names to strings');
+  if (!e.request || typeof e.request.method !== 'string' || !TOKEN.test(e.request.method))
+    problem('needs a request.method (an HTTP token)');
+  if (typeof e.request!.path !== 'string' || !PATH.test(e.request!.path))
+    problem('needs a request.path starting with / without spaces or control characters');
+  if (!e.response || !Number.isInteger(e.response.status) || e.response.status < 100 || e.response.status > 599)
+    problem('needs a response.status from 100 to 599');
+  if (!isHeaderMap(e.request!.headers) || !isHeaderMap(e.response!.headers))
+    problem('headers must map names to strings');
   const query = e.request!.query;
-  if (query !== undefined && !(Array.isArray(query) && query.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string')))) problem('request.query must be [name, value] pairs');
+  if (
+    query !== undefined &&
+    !(
+      Array.isArray(query) &&
+      query.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string'))
+    )
+  )
+    problem('request.query must be [name, value] pairs');
   return e as StoredExchange;
 }
 
@@ -77,7 +100,8 @@ export function parseRecordingText(text: string, file: string): RecordingDocumen
     first = undefined;
   }
   // Version 1: one document (pretty-printed, or all on one line).
-  if (first === undefined || (first as { version?: unknown }).version === RECORDING_VERSION_DOCUMENT) return parseDocument(text, file);
+  if (first === undefined || (first as { version?: unknown }).version === RECORDING_VERSION_DOCUMENT)
+    return parseDocument(text, file);
   const header = checkHeader(first, file);
   const lines = text.slice(firstLine.length + 1).split('\n');
   // A recorder killed mid-write leaves a torn last line without its newline: that exchange is lost, the rest stands.
@@ -132,8 +156,17 @@ export async function readRecording(file: string): Promise<Recording> {
       id: e.id,
       ...(e.user !== undefined && { user: e.user }),
       ...(e.session !== undefined && { session: e.session }),
-      request: { ...e.request, query: e.request.query ?? [], headers: e.request.headers ?? {}, body: await sidecars.load(e.request.body, `exchange ${e.id} request`) },
-      response: { ...e.response, headers: e.response.headers ?? {}, body: await sidecars.load(e.response.body, `exchange ${e.id} response`) },
+      request: {
+        ...e.request,
+        query: e.request.query ?? [],
+        headers: e.request.headers ?? {},
+        body: await sidecars.load(e.request.body, `exchange ${e.id} request`),
+      },
+      response: {
+        ...e.response,
+        headers: e.response.headers ?? {},
+        body: await sidecars.load(e.response.body, `exchange ${e.id} response`),
+      },
     });
   }
   return { file: absolute, redacted: doc.redacted, exchanges };
@@ -158,7 +191,8 @@ export class SidecarReader {
   async load(body: StoredBody | undefined, what: string): Promise<Buffer> {
     const bytes = await this.#bytesOf(body, what);
     this.#total += bytes.length;
-    if (this.#total > this.#cap) throw new RecordingError(this.#file, `bodies total more than ${this.#cap} bytes (CSP_MOCK_MAX_FILE_BYTES)`);
+    if (this.#total > this.#cap)
+      throw new RecordingError(this.#file, `bodies total more than ${this.#cap} bytes (CSP_MOCK_MAX_FILE_BYTES)`);
     return bytes;
   }
 
@@ -166,14 +200,20 @@ export class SidecarReader {
     if (!body) return Buffer.alloc(0);
     if ('text' in body && typeof body.text === 'string') return Buffer.from(body.text, 'utf8');
     if ('base64' in body && typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
-    if (!('file' in body) || typeof body.file !== 'string' || !Number.isSafeInteger(body.bytes) || typeof body.sha256 !== 'string') {
+    if (
+      !('file' in body) ||
+      typeof body.file !== 'string' ||
+      !Number.isSafeInteger(body.bytes) ||
+      typeof body.sha256 !== 'string'
+    ) {
       throw new RecordingError(this.#file, `${what}: a body is { text }, { base64 } or { file, bytes, sha256 }`);
     }
     const refuse = (problem: string): never => {
       throw new RecordingError(this.#file, `${what}: sidecar "${body.file}" ${problem}`);
     };
     const path = join(dirname(this.#file), body.file);
-    if (body.bytes > this.#cap - this.#total) refuse(`of ${body.bytes} bytes is over the limit of ${this.#cap} (CSP_MOCK_MAX_FILE_BYTES)`);
+    if (body.bytes > this.#cap - this.#total)
+      refuse(`of ${body.bytes} bytes is over the limit of ${this.#cap} (CSP_MOCK_MAX_FILE_BYTES)`);
     try {
       await containedPath(path, this.#folder);
       const info = await stat(path);
@@ -182,7 +222,12 @@ export class SidecarReader {
       if (createHash('sha256').update(bytes).digest('hex') !== body.sha256) refuse('does not match its sha256');
       return bytes;
     } catch (err) {
-      if (err instanceof FileAccessError) return refuse(err.message.slice(path.length + 2).replace(/\(files may only be named inside it\)/, '(sidecars stay inside it)'));
+      if (err instanceof FileAccessError)
+        return refuse(
+          err.message
+            .slice(path.length + 2)
+            .replace(/\(files may only be named inside it\)/, '(sidecars stay inside it)'),
+        );
       throw err;
     }
   }

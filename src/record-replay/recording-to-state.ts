@@ -105,7 +105,14 @@ function keyOfItem(item: XmlValue): string | undefined {
   const name = item && typeof item === 'object' && !Array.isArray(item) ? textOf(item['name']) : undefined;
   if (name !== undefined) return name;
   const href = hrefOf(item);
-  return href ? decoded(href.replace(/[?#].*$/, '').split('/').pop() ?? '') || undefined : undefined;
+  return href
+    ? decoded(
+        href
+          .replace(/[?#].*$/, '')
+          .split('/')
+          .pop() ?? '',
+      ) || undefined
+    : undefined;
 }
 
 /** A tag link's name: its <name>, else the segment after /tags/. */
@@ -171,7 +178,8 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
     }
   } else if (method === 'POST' && rest === '/contents') readCreate(tree, e, user, target.id);
   else if (method === 'PUT' && rest === '/content') writeContent(o, e);
-  else if (method === 'GET' && /^\/content(\/[^/]+)?$/.test(rest) && e.response.status === 200) o.content = e.response.body;
+  else if (method === 'GET' && /^\/content(\/[^/]+)?$/.test(rest) && e.response.status === 200)
+    o.content = e.response.body;
   else if (method === 'PUT' && rest === '') applyFields(o, reqXml()?.[target.kind] as XmlNode | undefined);
   else if (method === 'DELETE' && rest === '') o.deleted = true;
   else if (method === 'POST' && rest === '/tags') {
@@ -186,12 +194,16 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
   } else if (method === 'GET' && rest === '/tags') {
     const list = resXml()?.['tags'] as XmlNode | undefined;
     if (!list || typeof list !== 'object') return;
-    const listed = asArray(list['tag']).map(tagOfItem).filter((t): t is string => t !== undefined);
+    const listed = asArray(list['tag'])
+      .map(tagOfItem)
+      .filter((t): t is string => t !== undefined);
     o.tags = isWhole(list) ? listed : [...new Set([...o.tags, ...listed])];
   } else if (method === 'GET' && rest === '/metadata') {
     const list = resXml()?.['metadata'] as XmlNode | undefined;
     if (!list || typeof list !== 'object') return;
-    const keys = asArray(list['metadata-item']).map(keyOfItem).filter((k): k is string => k !== undefined);
+    const keys = asArray(list['metadata-item'])
+      .map(keyOfItem)
+      .filter((k): k is string => k !== undefined);
     if (isWhole(list)) for (const key of Object.keys(o.metadata)) if (!keys.includes(key)) delete o.metadata[key];
     for (const key of keys) learnKey(o, key);
   } else if (rest.startsWith('/metadata/')) {
@@ -229,5 +241,6 @@ function readCreate(tree: RecordedTree, e: Exchange, user: string, parentId: str
     if (part) Object.assign(o, part);
     return;
   }
-  if (mediaTypeOf(contentType).endsWith('+xml')) applyFields(o, xmlOf(e.request.body)?.[created.kind] as XmlNode | undefined);
+  if (mediaTypeOf(contentType).endsWith('+xml'))
+    applyFields(o, xmlOf(e.request.body)?.[created.kind] as XmlNode | undefined);
 }

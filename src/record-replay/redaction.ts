@@ -27,7 +27,11 @@ export function redactQuery(query: Array<[string, string]>, names: readonly stri
  * element named like a redacted name. The element stays, its text becomes "[redacted]".
  */
 export function redactXmlText(text: string, names: readonly string[]): string {
-  const elements = ['authkey', '[\\w.-]{0,64}(?:token|secret|passw|api-?_?key)[\\w.-]{0,64}', ...names.filter((n) => /^[a-z_][\w.-]*$/i.test(n)).map(escapeRegExp)];
+  const elements = [
+    'authkey',
+    '[\\w.-]{0,64}(?:token|secret|passw|api-?_?key)[\\w.-]{0,64}',
+    ...names.filter((n) => /^[a-z_][\w.-]*$/i.test(n)).map(escapeRegExp),
+  ];
   const pattern = new RegExp(`<(${elements.join('|')})>[^<]*</\\1>`, 'gi');
   return text.replace(pattern, (_m, el: string) => `<${el}>[redacted]</${el}>`);
 }

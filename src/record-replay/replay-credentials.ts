@@ -16,7 +16,12 @@ export function replayCredentials(recording: Recording, users: Record<string, st
     if (!creds || !users) return next();
     if (!(creds.user in users)) {
       const recorded = seen.length ? `; the recording saw ${seen.join(', ')}` : '';
-      return next(unauthorized(REALM, `authentication failed: unknown user "${creds.user}" (--user gives ${Object.keys(users).join(', ')}${recorded})`));
+      return next(
+        unauthorized(
+          REALM,
+          `authentication failed: unknown user "${creds.user}" (--user gives ${Object.keys(users).join(', ')}${recorded})`,
+        ),
+      );
     }
     if (!sameSecret(creds.password, users[creds.user]!)) {
       return next(unauthorized(REALM, `authentication failed: wrong password for user "${creds.user}"`));

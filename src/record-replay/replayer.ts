@@ -6,7 +6,16 @@ import { missMessage, type IndexedExchange } from './miss-message.js';
 import { carriesLinks, fromToken, keptHeaders } from './normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from './recording-io.js';
-import { DEFAULT_IGNORED_QUERY, DEFAULT_MATCH_HEADERS, keyString, requestKey, splitUrl, withoutBody, type MatchOptions, type RequestKey } from './request-key.js';
+import {
+  DEFAULT_IGNORED_QUERY,
+  DEFAULT_MATCH_HEADERS,
+  keyString,
+  requestKey,
+  splitUrl,
+  withoutBody,
+  type MatchOptions,
+  type RequestKey,
+} from './request-key.js';
 import type { Upstream } from './upstream.js';
 import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
@@ -133,7 +142,11 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const text = missMessage(method, path, client, key, indexed);
     log(`replay miss: ${method} ${path}`);
     markReplay(res, { outcome: 'missed', nearMiss: text });
-    res.writeHead(MISS_STATUS, { 'Content-Type': 'text/plain; charset=UTF-8', [MISS_HEADER]: 'miss', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(MISS_STATUS, {
+      'Content-Type': 'text/plain; charset=UTF-8',
+      [MISS_HEADER]: 'miss',
+      'Content-Length': Buffer.byteLength(text),
+    });
     res.end(text);
   };
 
@@ -145,7 +158,9 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
         return;
       }
       const text = `502 replay could not answer: ${err.message}\n`;
-      res.writeHead(502, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) }).end(text);
+      res
+        .writeHead(502, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) })
+        .end(text);
     });
   }) as ReplayHandler;
   Object.defineProperty(handler, 'recording', { value: recording });
@@ -164,7 +179,9 @@ function sendRecorded(res: ServerResponse, exchange: Exchange, origin: string, m
   for (const [name, value] of Object.entries(headers)) {
     out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
   }
-  const bytes = carriesLinks(headerValue(headers, 'content-type')) ? Buffer.from(fromToken(body.toString('utf8'), origin), 'utf8') : body;
+  const bytes = carriesLinks(headerValue(headers, 'content-type'))
+    ? Buffer.from(fromToken(body.toString('utf8'), origin), 'utf8')
+    : body;
   const noBody = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
   if (!noBody) out['content-length'] = String(bytes.length);
   res.writeHead(status, out);

@@ -4,7 +4,16 @@ import { MULTIPART_BOUNDARY, headerValue, type HeaderMap } from './format.js';
 import { boundaryOf, carriesLinks, mediaTypeOf, replaceBytes, toToken } from './normalise.js';
 
 /** Request headers that change the answer, compared by default (configurable). */
-export const DEFAULT_MATCH_HEADERS = ['range', 'content-range', 'content-location', 'x-cloud-depth', 'if-none-match', 'depth', 'destination', 'overwrite'];
+export const DEFAULT_MATCH_HEADERS = [
+  'range',
+  'content-range',
+  'content-location',
+  'x-cloud-depth',
+  'if-none-match',
+  'depth',
+  'destination',
+  'overwrite',
+];
 /** Query parameters clients add against caches (e.g. ?n=<ticks>); the service ignores them, so does matching. */
 export const DEFAULT_IGNORED_QUERY = ['n'];
 
@@ -40,10 +49,15 @@ export interface RequestParts {
  * The body as matching sees it: the multipart boundary replaced by the fixed one, the server's
  * origin in XML replaced by the base-URL token (origins: what the client may have written).
  */
-export function normaliseRequestBody(body: Buffer, contentType: string | undefined, origins: readonly string[]): Buffer {
+export function normaliseRequestBody(
+  body: Buffer,
+  contentType: string | undefined,
+  origins: readonly string[],
+): Buffer {
   const boundary = boundaryOf(contentType);
   if (boundary) return replaceBytes(body, boundary, MULTIPART_BOUNDARY);
-  if (carriesLinks(contentType) && origins.length > 0) return Buffer.from(toToken(body.toString('utf8'), origins), 'utf8');
+  if (carriesLinks(contentType) && origins.length > 0)
+    return Buffer.from(toToken(body.toString('utf8'), origins), 'utf8');
   return body;
 }
 
@@ -93,12 +107,17 @@ export function differences(got: RequestKey, recorded: RequestKey): string[] {
   if (got.method !== recorded.method) out.push(`method ${got.method} (recorded ${recorded.method})`);
   if (got.path !== recorded.path) out.push(`path (recorded ${recorded.path})`);
   if (got.query !== recorded.query) out.push(`query "${got.query}" (recorded "${recorded.query}")`);
-  if (got.mediaType !== recorded.mediaType) out.push(`content type "${got.mediaType}" (recorded "${recorded.mediaType}")`);
-  if (got.body !== recorded.body) out.push(`body of ${got.bodyBytes} bytes differs (recorded ${recorded.bodyBytes} bytes)`);
+  if (got.mediaType !== recorded.mediaType)
+    out.push(`content type "${got.mediaType}" (recorded "${recorded.mediaType}")`);
+  if (got.body !== recorded.body)
+    out.push(`body of ${got.bodyBytes} bytes differs (recorded ${recorded.bodyBytes} bytes)`);
   for (const name of new Set([...Object.keys(got.headers), ...Object.keys(recorded.headers)])) {
     const a = got.headers[name];
     const b = recorded.headers[name];
-    if (a !== b) out.push(`header ${name}: ${a === undefined ? 'absent' : `"${a}"`} (recorded ${b === undefined ? 'absent' : `"${b}"`})`);
+    if (a !== b)
+      out.push(
+        `header ${name}: ${a === undefined ? 'absent' : `"${a}"`} (recorded ${b === undefined ? 'absent' : `"${b}"`})`,
+      );
   }
   return out;
 }
@@ -131,4 +150,3 @@ export function splitUrl(url: string): { path: string; query: Array<[string, str
   if (q < 0) return { path: url, query: [] };
   return { path: url.slice(0, q), query: [...new URLSearchParams(url.slice(q + 1))] };
 }
-

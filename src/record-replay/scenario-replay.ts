@@ -30,7 +30,11 @@ export function locateRecording(spec: string, baseDir: string): string {
 }
 
 /** Replays the recording a scenario names, strictly: a miss is a clear text/plain error. */
-export function scenarioReplayFactory(ctx: { cwd: string; publicUrl?: string; log: (line: string) => void }): ReplayHandlerFactory {
+export function scenarioReplayFactory(ctx: {
+  cwd: string;
+  publicUrl?: string;
+  log: (line: string) => void;
+}): ReplayHandlerFactory {
   return async (name) => {
     const recording = await readRecording(locateRecording(name, ctx.cwd));
     return createReplayHandler(recording, { onMiss: 'error', publicUrl: ctx.publicUrl, log: ctx.log });

@@ -9,12 +9,18 @@ import { recordingToState, type RecordedTree } from './recording-to-state.js';
  * the recording stay valid), in one transaction. Objects whose parent the recording never shows go
  * under the root. The blobs of the replaced trees are dropped after the commit.
  */
-export async function seedFromRecording(store: CloudStore, recording: Recording): Promise<{ containers: number; files: number }> {
+export async function seedFromRecording(
+  store: CloudStore,
+  recording: Recording,
+): Promise<{ containers: number; files: number }> {
   return seedFromRecordedTree(store, recordingToState(recording));
 }
 
 /** Replaces each user's tree in the store with the given recorded tree (see seedFromRecording). */
-export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree): Promise<{ containers: number; files: number }> {
+export async function seedFromRecordedTree(
+  store: CloudStore,
+  tree: RecordedTree,
+): Promise<{ containers: number; files: number }> {
   const counts = { containers: 0, files: 0 };
   const now = store.now();
   const built = store.builder();
@@ -26,7 +32,11 @@ export async function seedFromRecordedTree(store: CloudStore, tree: RecordedTree
     const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
     for (const o of live) {
       const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
-      const node = { ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id), tags: [...o.tags], metadata: recordDict(o.metadata) };
+      const node = {
+        ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id),
+        tags: [...o.tags],
+        metadata: recordDict(o.metadata),
+      };
       if (o.kind === 'file') {
         Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
         counts.files++;

@@ -5,7 +5,17 @@ import type { HeaderMap } from './format.js';
 import { SESSION_HEADER, replaceOrigins } from './normalise.js';
 
 /** Headers that belong to one connection (RFC 9110 section 7.6.1) and are never forwarded. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'host'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authenticate',
+  'host',
+];
 
 export interface Upstream {
   url: URL;
@@ -22,36 +32,57 @@ export function parseUpstream(raw: string): Upstream {
   } catch {
     throw new Error(`--upstream must be an absolute http(s) URL, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be http or https, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`--upstream must be http or https, got "${raw}"`);
   if (url.username || url.password) throw new Error('--upstream must not carry credentials; the client sends its own');
   return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
 /** The client's headers for the upstream: hop-by-hop and ours dropped, our origin turned into the upstream's. */
-export function forwardedHeaders(headers: IncomingHttpHeaders | HeaderMap, clientOrigin: string, upstream: Upstream): Record<string, string | string[]> {
+export function forwardedHeaders(
+  headers: IncomingHttpHeaders | HeaderMap,
+  clientOrigin: string,
+  upstream: Upstream,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (value === undefined || HOP_BY_HOP.includes(lower) || lower === SESSION_HEADER) continue;
-    out[lower] = lower === 'content-location' || lower === 'destination' ? replaceOrigins(String(value), [clientOrigin], upstream.origin) : value;
+    out[lower] =
+      lower === 'content-location' || lower === 'destination'
+        ? replaceOrigins(String(value), [clientOrigin], upstream.origin)
+        : value;
   }
   out['host'] = upstream.url.host;
   return out;
 }
 
 /** The upstream's response headers for the client: hop-by-hop dropped, its origin turned into ours. */
-export function returnedHeaders(headers: IncomingHttpHeaders | HeaderMap, upstreamOrigin: string, clientOrigin: string): Record<string, string | string[]> {
+export function returnedHeaders(
+  headers: IncomingHttpHeaders | HeaderMap,
+  upstreamOrigin: string,
+  clientOrigin: string,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || (HOP_BY_HOP.includes(lower) && lower !== 'connection') || lower === 'content-length') continue;
+    if (value === undefined || (HOP_BY_HOP.includes(lower) && lower !== 'connection') || lower === 'content-length')
+      continue;
     if (lower === 'connection' && !/close/i.test(String(value))) continue;
-    out[lower] = lower === 'location' || lower === 'content-location' ? replaceOrigins(String(value), [upstreamOrigin], clientOrigin) : value;
+    out[lower] =
+      lower === 'location' || lower === 'content-location'
+        ? replaceOrigins(String(value), [upstreamOrigin], clientOrigin)
+        : value;
   }
   return out;
 }
 
-export function upstreamRequest(upstream: Upstream, method: string, url: string, headers: Record<string, string | string[]>) {
+export function upstreamRequest(
+  upstream: Upstream,
+  method: string,
+  url: string,
+  headers: Record<string, string | string[]>,
+) {
   const options: RequestOptions = {
     method,
     host: upstream.url.hostname,
@@ -63,7 +94,11 @@ export function upstreamRequest(upstream: Upstream, method: string, url: string,
 }
 
 /** Sends a buffered request to the upstream and buffers its answer (replay's proxy-on-miss). */
-export function forwardBuffered(upstream: Upstream, request: PlainRequest, clientOrigin: string): Promise<PlainResponse> {
+export function forwardBuffered(
+  upstream: Upstream,
+  request: PlainRequest,
+  clientOrigin: string,
+): Promise<PlainResponse> {
   return new Promise((resolve, reject) => {
     const headers = forwardedHeaders(request.headers, clientOrigin, upstream);
     delete headers['expect'];
@@ -74,7 +109,9 @@ export function forwardBuffered(upstream: Upstream, request: PlainRequest, clien
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers as HeaderMap, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 502, headers: res.headers as HeaderMap, body: Buffer.concat(chunks) }),
+      );
     });
     out.end(request.body);
   });

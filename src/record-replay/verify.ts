@@ -58,7 +58,12 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const users = Object.fromEntries([...logins].map((u) => [u, password]));
   const wanted = options.seed ?? 'auto';
   const seed = wanted === 'auto' ? (startsOnExistingAccount(recording) ? 'recording' : 'empty') : wanted;
-  const mock = await createApp({ users, seed: seed === 'demo' ? 'demo' : 'empty', publicUrl: VERIFY_ORIGIN, scenario: options.scenario });
+  const mock = await createApp({
+    users,
+    seed: seed === 'demo' ? 'demo' : 'empty',
+    publicUrl: VERIFY_ORIGIN,
+    scenario: options.scenario,
+  });
   if (seed === 'recording') await seedFromRecordedTree(mock.store, recordingStartState(recording));
   const http = new InProcessHttp(mock.app);
   const ids = new IdMap();
@@ -67,17 +72,30 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   try {
     for (const e of recording.exchanges) {
       if (!onServiceSurface(e.request.path)) {
-        differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: ['not sent: verify replays only requests to the service (/v2, /dav), never the admin API or other paths'] });
+        differing.push({
+          id: e.id,
+          method: e.request.method,
+          path: e.request.path,
+          differences: [
+            'not sent: verify replays only requests to the service (/v2, /dav), never the admin API or other paths',
+          ],
+        });
         continue;
       }
       const actual = await http.dispatch(requestFor(e, ids, password));
       const diffs = compare(e, actual, ids, compared);
-      if (diffs.length) differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: diffs });
+      if (diffs.length)
+        differing.push({ id: e.id, method: e.request.method, path: e.request.path, differences: diffs });
     }
   } finally {
     await mock.close();
   }
-  return { seed, total: recording.exchanges.length, differing, text: reportText(recording.exchanges.length, differing, seed) };
+  return {
+    seed,
+    total: recording.exchanges.length,
+    differing,
+    text: reportText(recording.exchanges.length, differing, seed),
+  };
 }
 
 /**
@@ -100,12 +118,20 @@ function requestFor(e: Exchange, ids: IdMap, password: string) {
   const mapText = (s: string): string => ids.apply(fromToken(s, VERIFY_ORIGIN));
   const query = e.request.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(mapText(v))}`).join('&');
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(e.request.headers)) headers[name] = Array.isArray(value) ? value.map(mapText) : mapText(value);
+  for (const [name, value] of Object.entries(e.request.headers))
+    headers[name] = Array.isArray(value) ? value.map(mapText) : mapText(value);
   if (e.user) headers['authorization'] = `Basic ${Buffer.from(`${e.user}:${password}`).toString('base64')}`;
   if (e.session) headers['x-mock-session'] = e.session;
   const contentType = headerValue(e.request.headers, 'content-type');
-  const body = carriesLinks(contentType) ? Buffer.from(mapText(e.request.body.toString('utf8')), 'utf8') : e.request.body;
-  return { method: e.request.method, url: `${ids.applyToPath(e.request.path)}${query ? `?${query}` : ''}`, headers, body };
+  const body = carriesLinks(contentType)
+    ? Buffer.from(mapText(e.request.body.toString('utf8')), 'utf8')
+    : e.request.body;
+  return {
+    method: e.request.method,
+    url: `${ids.applyToPath(e.request.path)}${query ? `?${query}` : ''}`,
+    headers,
+    body,
+  };
 }
 
 function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: string[]): string[] {
@@ -131,7 +157,10 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
     }
     if (want !== undefined) want = ids.apply(want);
     if (got !== undefined) got = tokenised(got);
-    if (want !== got) out.push(`header ${name}: expected ${want === undefined ? 'absent' : `"${want}"`}, got ${got === undefined ? 'absent' : `"${got}"`}`);
+    if (want !== got)
+      out.push(
+        `header ${name}: expected ${want === undefined ? 'absent' : `"${want}"`}, got ${got === undefined ? 'absent' : `"${got}"`}`,
+      );
   }
 
   if (linkBodies) {
@@ -156,7 +185,8 @@ function textDiff(expected: string, actual: string): string[] {
   const a = expected.split('\n');
   const b = actual.split('\n');
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return [`body line ${i + 1}:`, `  - ${a[i] ?? '(end of body)'}`, `  + ${b[i] ?? '(end of body)'}`];
+    if (a[i] !== b[i])
+      return [`body line ${i + 1}:`, `  - ${a[i] ?? '(end of body)'}`, `  + ${b[i] ?? '(end of body)'}`];
   }
   return [];
 }
@@ -173,7 +203,8 @@ function reportText(total: number, differing: ExchangeDifference[], seed: string
     lines.push(`exchange ${d.id}: ${d.method} ${d.path}`);
     for (const line of d.differences) lines.push(`  ${line}`);
   }
-  lines.push(`verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ (start state: ${seed})`);
+  lines.push(
+    `verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ (start state: ${seed})`,
+  );
   return `${lines.join('\n')}\n`;
 }
-

@@ -17,7 +17,10 @@ export function parseOrdered(text: string): Ordered | undefined {
 
 /** Text as a reader sees it: references decoded, layout whitespace around it ignored. */
 function textOf(nodes: Ordered): string {
-  const raw = nodes.filter((n) => nameOf(n) === '#text').map((n) => String(n['#text'])).join('');
+  const raw = nodes
+    .filter((n) => nameOf(n) === '#text')
+    .map((n) => String(n['#text']))
+    .join('');
   try {
     return decodeEntities(raw).trim();
   } catch {
@@ -44,16 +47,25 @@ function walk(a: Ordered, b: Ordered, path: string, out: string[], limit: number
   const eb = b.filter((n) => !nameOf(n).startsWith('#'));
   const ta = textOf(a);
   const tb = textOf(b);
-  const leaf = path.split('/').pop()?.replace(/\[\d+\]$/, '') ?? '';
+  const leaf =
+    path
+      .split('/')
+      .pop()
+      ?.replace(/\[\d+\]$/, '') ?? '';
   if (TIMESTAMPS.includes(leaf)) {
-    if (!/^\d+$/.test(ta) || !/^\d+$/.test(tb)) push(out, limit, `${path}: expected a timestamp, got "${tb}" (recorded "${ta}")`);
+    if (!/^\d+$/.test(ta) || !/^\d+$/.test(tb))
+      push(out, limit, `${path}: expected a timestamp, got "${tb}" (recorded "${ta}")`);
   } else if (ta !== tb) push(out, limit, `${path || '/'} text: expected "${ta}", got "${tb}"`);
   const count = new Map<string, number>();
   for (let i = 0; i < Math.max(ea.length, eb.length); i++) {
     const x = ea[i];
     const y = eb[i];
     if (!x || !y || nameOf(x) !== nameOf(y)) {
-      push(out, limit, `${path}/ element ${i + 1}: expected <${x ? nameOf(x) : 'nothing'}>, got <${y ? nameOf(y) : 'nothing'}>`);
+      push(
+        out,
+        limit,
+        `${path}/ element ${i + 1}: expected <${x ? nameOf(x) : 'nothing'}>, got <${y ? nameOf(y) : 'nothing'}>`,
+      );
       if (!x || !y) continue;
       continue;
     }

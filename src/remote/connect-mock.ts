@@ -81,11 +81,17 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     if (options.adminToken) headers['Authorization'] = `Bearer ${options.adminToken}`;
     let res: Response;
     try {
-      res = await fetch(`${origin}/__admin${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${origin}/__admin${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (err) {
       if (isNetworkFailure(err)) {
         const cause = (err as { cause?: { code?: string } }).cause?.code;
-        throw new MockConnectionError(`no csp-mock answers at ${origin}${cause ? ` (${cause})` : ''}: start one with "csp-mock serve" or give --url / CSP_MOCK_URL`);
+        throw new MockConnectionError(
+          `no csp-mock answers at ${origin}${cause ? ` (${cause})` : ''}: start one with "csp-mock serve" or give --url / CSP_MOCK_URL`,
+        );
       }
       throw err;
     }
@@ -98,17 +104,22 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
           : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
       );
     }
-    if (res.status === 404 && !/^no (admin resource|live file)/.test(text)) throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
+    if (res.status === 404 && !/^no (admin resource|live file)/.test(text))
+      throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
     throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
   }
 
-  const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await (await call(method, path, body)).json()) as T;
+  const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    (await (await call(method, path, body)).json()) as T;
 
   return {
     url: origin,
     useScenario: (scenario) => {
       // A path is read by the mock, which may run elsewhere: send it absolute from the caller's folder.
-      const spec = typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario) && !isAbsolute(scenario) ? resolve(baseDir, scenario) : scenario;
+      const spec =
+        typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario) && !isAbsolute(scenario)
+          ? resolve(baseDir, scenario)
+          : scenario;
       return json<ScenarioSummary>('PUT', '/scenario', typeof spec === 'string' ? { name: spec } : spec);
     },
     scenario: () => json<ScenarioSummary>('GET', '/scenario'),
@@ -125,10 +136,15 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       const view = await json<StateView>('GET', '/state');
       if (stateOptions.user === undefined) return view;
       const one = view.users[stateOptions.user];
-      if (!one) throw new MockConnectionError(`no user "${stateOptions.user}" (users: ${Object.keys(view.users).join(', ')})`);
+      if (!one)
+        throw new MockConnectionError(`no user "${stateOptions.user}" (users: ${Object.keys(view.users).join(', ')})`);
       return { ...view, users: { [stateOptions.user]: one } };
     },
-    seed: (seedOptions = {}) => json<ScenarioDefinition>('GET', `/state?format=seed${seedOptions.inlineLimit !== undefined ? `&inlineLimit=${seedOptions.inlineLimit}` : ''}`),
+    seed: (seedOptions = {}) =>
+      json<ScenarioDefinition>(
+        'GET',
+        `/state?format=seed${seedOptions.inlineLimit !== undefined ? `&inlineLimit=${seedOptions.inlineLimit}` : ''}`,
+      ),
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {
       closed = true;

@@ -4,7 +4,19 @@ import type { NodeKind } from '../storage/schema.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
 import { parseTagInfo } from '../xml/requests.js';
 import { notFoundError, unsupportedMediaType } from '../http/errors.js';
-import { MEDIA, bodyBuffer, linksOf, mediaTypeOf, only, pageOf, readEntityBody, param, sendCreated, sendXml, userOf } from './request-params.js';
+import {
+  MEDIA,
+  bodyBuffer,
+  linksOf,
+  mediaTypeOf,
+  only,
+  pageOf,
+  readEntityBody,
+  param,
+  sendCreated,
+  sendXml,
+  userOf,
+} from './request-params.js';
 
 const KINDS: Array<[string, NodeKind]> = [
   ['containers', 'container'],
@@ -67,7 +79,12 @@ export function annotationsRouter(store: CloudStore): Router {
         res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
       })
       .put(readRawValue, async (req, res) => {
-        await store.annotations.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), bodyBuffer(req).toString('utf8'));
+        await store.annotations.setMetadata(
+          userOf(res),
+          param(req, 'id'),
+          param(req, 'key'),
+          bodyBuffer(req).toString('utf8'),
+        );
         res.status(204).end();
       })
       .delete(async (req, res) => {

@@ -66,7 +66,6 @@ export function containersRouter(store: CloudStore): Router {
   return router;
 }
 
-
 /** POST to ContainerContents: the three accepted media types, anything else 415 (rule 3). */
 async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {
   const user = userOf(res);
@@ -85,7 +84,11 @@ async function createInContainer(store: CloudStore, req: Request, res: Response)
     case MEDIA.file: {
       await runMiddleware(req, res);
       const info = parseFileInfo(bodyBuffer(req));
-      node = await store.createFile(user, parentId, { name: info.name ?? '', mimeType: info.mimeType, public: info.public });
+      node = await store.createFile(user, parentId, {
+        name: info.name ?? '',
+        mimeType: info.mimeType,
+        public: info.public,
+      });
       break;
     }
     case MEDIA.multipart:

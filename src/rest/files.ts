@@ -69,7 +69,9 @@ export function filesRouter(store: CloudStore): Router {
 
   router
     .route('/files/:id/permissions')
-    .get((req, res) => sendXml(res, MEDIA.other('permissions'), permissionsEntity(store.get(userOf(res), param(req, 'id'), 'file'))))
+    .get((req, res) =>
+      sendXml(res, MEDIA.other('permissions'), permissionsEntity(store.get(userOf(res), param(req, 'id'), 'file'))),
+    )
     .all(only('GET'));
 
   router

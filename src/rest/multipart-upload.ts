@@ -10,7 +10,13 @@ import { guessMimeType } from '../domain/mime-types.js';
  * Row 4: multipart/form-data with one file part (named file, Filedata, or after the file; any name
  * works). The part streams straight into the store; nothing is buffered whole or written twice.
  */
-export async function receiveUpload(store: CloudStore, req: Request, res: Response, user: string, parentId: string): Promise<NodeRecord> {
+export async function receiveUpload(
+  store: CloudStore,
+  req: Request,
+  res: Response,
+  user: string,
+  parentId: string,
+): Promise<NodeRecord> {
   if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) {
     throw badRequest('multipart/form-data needs a boundary parameter in Content-Type');
   }
@@ -19,15 +25,16 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
   const engine: multer.StorageEngine = {
     _handleFile(_req, file, done) {
       const name = baseName(file.originalname);
-      store
-        .createFile(user, parentId, { name, mimeType: guessMimeType(name, file.mimetype) }, file.stream)
-        .then((node) => {
+      store.createFile(user, parentId, { name, mimeType: guessMimeType(name, file.mimetype) }, file.stream).then(
+        (node) => {
           created.push(node);
           done(null, { size: node.bytes });
-        }, (err: unknown) => {
+        },
+        (err: unknown) => {
           storeFailure = err;
           done(err);
-        });
+        },
+      );
     },
     _removeFile(_req, _file, done) {
       const node = created.pop();
@@ -36,8 +43,14 @@ export async function receiveUpload(store: CloudStore, req: Request, res: Respon
     },
   };
   // Browsers and most clients send raw UTF-8 filenames without an RFC 5987 charset.
-  const upload = multer({ storage: engine, defParamCharset: 'utf8', limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 } }).any();
-  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(asRequestError(err, storeFailure)) : resolve())));
+  const upload = multer({
+    storage: engine,
+    defParamCharset: 'utf8',
+    limits: { files: 1, fields: 100, fieldSize: 1024 * 1024 },
+  }).any();
+  await new Promise<void>((resolve, reject) =>
+    upload(req, res, (err?: unknown) => (err ? reject(asRequestError(err, storeFailure)) : resolve())),
+  );
   const node = created[0];
   if (!node) throw badRequest('the multipart body has no file part (a part with a filename)');
   return node;

@@ -28,7 +28,8 @@ function nonNegativeInt(req: Request, name: string): number | undefined {
   const raw = req.query[name];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0) throw badRequest(`${name} must be a non-negative integer`);
+  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0)
+    throw badRequest(`${name} must be a non-negative integer`);
   return n;
 }
 

@@ -11,7 +11,9 @@ export function tagsRouter(store: CloudStore): Router {
 
   router
     .route('/tags')
-    .get((req, res) => sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.annotations.tagsInUse(userOf(res))), linksOf(res))))
+    .get((req, res) =>
+      sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.annotations.tagsInUse(userOf(res))), linksOf(res))),
+    )
     .all(only('GET'));
 
   router

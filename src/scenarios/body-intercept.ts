@@ -13,7 +13,8 @@ export function writableBody(res: Response): WritableBody {
 }
 
 export function toBuffer(chunk: Chunk, encoding: unknown): Buffer {
-  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  if (typeof chunk === 'string')
+    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 

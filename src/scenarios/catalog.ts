@@ -22,7 +22,12 @@ function searchDirs(cwd: string, nearDir?: string): string[] {
 }
 
 /** The file a --scenario value (or an extends value) names; `nearDir` is the referring file's folder. */
-export async function locateScenario(spec: string, cwd: string, nearDir?: string, referrer = 'scenario'): Promise<string> {
+export async function locateScenario(
+  spec: string,
+  cwd: string,
+  nearDir?: string,
+  referrer = 'scenario',
+): Promise<string> {
   if (isScenarioPath(spec)) return resolve(nearDir ?? cwd, spec);
   if (!NAME.test(spec)) throw new ScenarioError(referrer, undefined, `"${spec}" is neither a scenario name nor a path`);
   for (const dir of searchDirs(cwd, nearDir)) {
@@ -77,11 +82,17 @@ function describeFile(file: string): { description: string; declaredName?: strin
   try {
     // Listed over HTTP too: only regular files of scenario size are read, and an error never quotes them.
     const info = statSync(file);
-    if (!info.isFile() || info.size > 16 * 1024 * 1024) return { description: '(unreadable: not a regular file of scenario size)' };
+    if (!info.isFile() || info.size > 16 * 1024 * 1024)
+      return { description: '(unreadable: not a regular file of scenario size)' };
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { description?: unknown; name?: unknown };
     const description = typeof parsed.description === 'string' ? parsed.description : '';
     return typeof parsed.name === 'string' ? { description, declaredName: parsed.name } : { description };
   } catch (err) {
-    return { description: err instanceof SyntaxError ? '(unreadable: not valid JSON)' : `(unreadable: ${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      description:
+        err instanceof SyntaxError
+          ? '(unreadable: not valid JSON)'
+          : `(unreadable: ${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
 }

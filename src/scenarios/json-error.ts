@@ -9,7 +9,12 @@ export function jsonErrorMessage(text: string, err: Error): string {
     .replace(/\s*\(line \d+ column \d+\)$/, '')
     .replace(/ '[^']*'/g, '');
   if (lineCol) return `line ${lineCol[1]}, column ${lineCol[2]}: ${reason}`;
-  const at = position !== undefined ? Number(position) : /end of JSON input/i.test(err.message) ? text.length : badPrefixEnd(text);
+  const at =
+    position !== undefined
+      ? Number(position)
+      : /end of JSON input/i.test(err.message)
+        ? text.length
+        : badPrefixEnd(text);
   if (at === undefined) return reason;
   const before = text.slice(0, at);
   const line = before.split('\n').length;

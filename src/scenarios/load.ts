@@ -31,10 +31,18 @@ export type ScenarioTrust = 'user' | 'http';
  * reads fixtures, and throws ScenarioError naming the file and the field on any problem.
  * A file's `extends` and `fixture` paths stay inside the file's folder (symlinks resolved).
  */
-export async function loadScenario(spec: string | ScenarioDefinition, cwd: string, trust: ScenarioTrust = 'user'): Promise<ResolvedScenario> {
+export async function loadScenario(
+  spec: string | ScenarioDefinition,
+  cwd: string,
+  trust: ScenarioTrust = 'user',
+): Promise<ResolvedScenario> {
   if (typeof spec === 'string') {
     if (trust === 'http' && isScenarioPath(spec)) {
-      throw new ScenarioError('scenario', 'name', `"${spec}" is a path; over HTTP a scenario is named (built-in or ./scenarios), never a file path`);
+      throw new ScenarioError(
+        'scenario',
+        'name',
+        `"${spec}" is a path; over HTTP a scenario is named (built-in or ./scenarios), never a file path`,
+      );
     }
     return loadFile(await locateScenario(spec, cwd), cwd, []);
   }
@@ -45,13 +53,18 @@ export async function loadScenario(spec: string | ScenarioDefinition, cwd: strin
 
 async function loadFile(file: string, cwd: string, chain: string[]): Promise<ResolvedScenario> {
   if (chain.includes(file)) throw new ScenarioError(file, 'extends', `cycle: ${[...chain, file].join(' -> ')}`);
-  if (chain.length >= MAX_EXTENDS_DEPTH) throw new ScenarioError(file, 'extends', `more than ${MAX_EXTENDS_DEPTH} levels`);
+  if (chain.length >= MAX_EXTENDS_DEPTH)
+    throw new ScenarioError(file, 'extends', `more than ${MAX_EXTENDS_DEPTH} levels`);
   let text: string;
   try {
     text = (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
   } catch (err) {
     // The file and why, without Node's stack-like "ENOENT: no such file or directory, open '...'".
-    throw new ScenarioError(file, undefined, err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'cannot read');
+    throw new ScenarioError(
+      file,
+      undefined,
+      err instanceof FileAccessError ? err.message.slice(file.length + 2) : 'cannot read',
+    );
   }
   let parsed: unknown;
   try {
@@ -78,7 +91,9 @@ async function resolveDefinition(
   /** Files named by this definition must stay inside this folder; undefined: anywhere (the user's own code). */
   confine: string | undefined,
 ): Promise<ResolvedScenario> {
-  const parent = def.extends ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain) : undefined;
+  const parent = def.extends
+    ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain)
+    : undefined;
   const seed = def.seed ? await resolveSeed(def, source, dir, confine) : undefined;
   const name = def.name ?? (source === INLINE ? 'inline' : basename(source, '.json'));
   return {
@@ -96,7 +111,13 @@ async function resolveDefinition(
 }
 
 /** The file `extends` names: a name (this folder, ./scenarios, built-ins) or a path inside this folder. */
-async function parentFile(spec: string, source: string, dir: string, cwd: string, confine: string | undefined): Promise<string> {
+async function parentFile(
+  spec: string,
+  source: string,
+  dir: string,
+  cwd: string,
+  confine: string | undefined,
+): Promise<string> {
   const file = await locateScenario(spec, cwd, dir, `${source}: extends`);
   if (confine === undefined || !isScenarioPath(spec)) return file;
   try {
@@ -115,10 +136,16 @@ function mergeSeeds(parent: ResolvedSeed | undefined, child: ResolvedSeed | unde
   };
 }
 
-async function resolveSeed(def: ScenarioDefinition, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeed> {
+async function resolveSeed(
+  def: ScenarioDefinition,
+  source: string,
+  dir: string,
+  confine: string | undefined,
+): Promise<ResolvedSeed> {
   const seed = def.seed!;
   const trees: Record<string, ResolvedSeedTree> = {};
-  for (const [user, tree] of Object.entries(seed.trees ?? {})) trees[user] = await resolveTree(tree, `seed.trees.${user}`, source, dir, confine);
+  for (const [user, tree] of Object.entries(seed.trees ?? {}))
+    trees[user] = await resolveTree(tree, `seed.trees.${user}`, source, dir, confine);
   return {
     users: { ...seed.users },
     tree: seed.tree === undefined ? undefined : await resolveTree(seed.tree, 'seed.tree', source, dir, confine),
@@ -126,14 +153,26 @@ async function resolveSeed(def: ScenarioDefinition, source: string, dir: string,
   };
 }
 
-async function resolveTree(tree: SeedTree, field: string, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeedTree> {
+async function resolveTree(
+  tree: SeedTree,
+  field: string,
+  source: string,
+  dir: string,
+  confine: string | undefined,
+): Promise<ResolvedSeedTree> {
   if (tree === 'demo') return 'demo';
   const nodes: ResolvedSeedNode[] = [];
   for (const [i, node] of tree.entries()) nodes.push(await resolveNode(node, `${field}[${i}]`, source, dir, confine));
   return nodes;
 }
 
-async function resolveNode(node: SeedNode, field: string, source: string, dir: string, confine: string | undefined): Promise<ResolvedSeedNode> {
+async function resolveNode(
+  node: SeedNode,
+  field: string,
+  source: string,
+  dir: string,
+  confine: string | undefined,
+): Promise<ResolvedSeedNode> {
   const tags = node.tags ?? [];
   const metadata = node.metadata ?? {};
   if (node.container !== undefined) {
@@ -151,7 +190,13 @@ async function resolveNode(node: SeedNode, field: string, source: string, dir: s
   };
 }
 
-async function contentOf(node: SeedNode, field: string, source: string, dir: string, confine: string | undefined): Promise<Buffer> {
+async function contentOf(
+  node: SeedNode,
+  field: string,
+  source: string,
+  dir: string,
+  confine: string | undefined,
+): Promise<Buffer> {
   if (node.text !== undefined) return Buffer.from(node.text, 'utf8');
   if (node.base64 !== undefined) return Buffer.from(node.base64, 'base64');
   if (node.fixture === undefined) return Buffer.alloc(0);

@@ -42,7 +42,10 @@ export function conditionsFor(
     names: [],
     downRate: bandwidth.down === undefined ? undefined : bytesPerSecond(bandwidth.down),
     upRate: bandwidth.up === undefined ? undefined : bytesPerSecond(bandwidth.up),
-    slice: slice && draw ? { bytes: slice.bytes, jitterBytes: slice.jitterBytes ?? 0, delayMs: slice.delayMs, draw } : undefined,
+    slice:
+      slice && draw
+        ? { bytes: slice.bytes, jitterBytes: slice.jitterBytes ?? 0, delayMs: slice.delayMs, draw }
+        : undefined,
     hang: rule?.hang,
     slowCloseMs: slowClose?.ms,
     stallUpload: rule?.stallUpload,

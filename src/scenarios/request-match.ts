@@ -20,7 +20,12 @@ function safeDecode(segment: string): string {
  * costs O(items x pattern) at worst, never exponential time, whatever the pattern (rules run before
  * authentication, so anyone can make them run).
  */
-function wildcardMatch<T, P>(pattern: readonly P[], items: readonly T[], isStar: (p: P) => boolean, same: (p: P, item: T) => boolean): boolean {
+function wildcardMatch<T, P>(
+  pattern: readonly P[],
+  items: readonly T[],
+  isStar: (p: P) => boolean,
+  same: (p: P, item: T) => boolean,
+): boolean {
   let pi = 0;
   let ii = 0;
   let star = -1;
@@ -48,7 +53,13 @@ function segmentMatcher(glob: string): (segment: string) => boolean {
   if (glob === '*') return () => true;
   if (!glob.includes('*')) return (s) => s === glob;
   const chars = [...glob];
-  return (s) => wildcardMatch(chars, [...s], (c) => c === '*', (c, x) => c === x);
+  return (s) =>
+    wildcardMatch(
+      chars,
+      [...s],
+      (c) => c === '*',
+      (c, x) => c === x,
+    );
 }
 
 type PathPart = '**' | ((segment: string) => boolean);

@@ -26,7 +26,14 @@ export class RequestPacer {
   readonly #counts: boolean;
 
   /** `counts`: false when another reader (a stalled upload) says how many bytes the server took. */
-  constructor(req: Request, res: Response, record: NetworkRecord, hold: SocketReadHold, upRate: number | undefined, counts = true) {
+  constructor(
+    req: Request,
+    res: Response,
+    record: NetworkRecord,
+    hold: SocketReadHold,
+    upRate: number | undefined,
+    counts = true,
+  ) {
     this.#record = record;
     this.#hold = hold;
     // Bytes that came with the headers are already read; they count, and against the rate too.

@@ -83,7 +83,12 @@ export class ResponsePacer {
       if (chunk !== undefined && typeof chunk !== 'function' && !bodyless) {
         const buf = toBuffer(chunk, encoding);
         // The whole body in one end(): keep the framing it would have had (Content-Length, not chunked).
-        if (this.#given === 0 && !res.headersSent && !res.hasHeader('content-length') && !res.hasHeader('transfer-encoding')) {
+        if (
+          this.#given === 0 &&
+          !res.headersSent &&
+          !res.hasHeader('content-length') &&
+          !res.hasHeader('transfer-encoding')
+        ) {
           res.setHeader('Content-Length', buf.length);
         }
         this.#accept(buf, undefined);

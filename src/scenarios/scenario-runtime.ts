@@ -94,7 +94,9 @@ export class ScenarioRuntime {
     const scenario = await loadScenario(spec, this.#deps.cwd, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
-    const built = scenario.seed ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options)) : undefined;
+    const built = scenario.seed
+      ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options))
+      : undefined;
     await this.#swap(built, async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
@@ -110,7 +112,8 @@ export class ScenarioRuntime {
    */
   async reload(): Promise<{ scenario: ResolvedScenario; seedChanged: boolean }> {
     const before = this.#active.scenario;
-    if (!isAbsolute(before.source)) throw new ScenarioError(before.source, undefined, 'an inline scenario has no file to reload');
+    if (!isAbsolute(before.source))
+      throw new ScenarioError(before.source, undefined, 'an inline scenario has no file to reload');
     const scenario = await loadScenario(before.source, this.#deps.cwd);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     await this.#gate.exclusive(async () => {
@@ -166,10 +169,17 @@ export class ScenarioRuntime {
 }
 
 /** Faults and counters start fresh; a scenario naming a recording gets a fresh replayer (at its first exchange). */
-async function armScenario(scenario: ResolvedScenario, factory: ReplayHandlerFactory | undefined): Promise<ActiveScenario> {
+async function armScenario(
+  scenario: ResolvedScenario,
+  factory: ReplayHandlerFactory | undefined,
+): Promise<ActiveScenario> {
   if (!scenario.recording) return new ActiveScenario(scenario, undefined);
   if (!factory) {
-    throw new ScenarioError(scenario.source, 'recording', `replaying "${scenario.recording}" needs the replayer, which is not wired in`);
+    throw new ScenarioError(
+      scenario.source,
+      'recording',
+      `replaying "${scenario.recording}" needs the replayer, which is not wired in`,
+    );
   }
   try {
     return new ActiveScenario(scenario, await factory(scenario.recording, scenario));

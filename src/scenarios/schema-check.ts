@@ -17,7 +17,10 @@ function shapeValidator(): ValidateFunction<ScenarioDefinition> {
 
 /** "/faults/0/respond" -> "faults[0].respond" */
 function fieldOf(pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || '(top level)';
 }
@@ -27,15 +30,24 @@ function describe(error: ErrorObject): { field: string; problem: string } {
   switch (error.keyword) {
     case 'additionalProperty':
     case 'additionalProperties':
-      return { field: fieldOf(error.instancePath, String(params['additionalProperty'])), problem: 'is not a known field' };
+      return {
+        field: fieldOf(error.instancePath, String(params['additionalProperty'])),
+        problem: 'is not a known field',
+      };
     case 'required':
       return { field: fieldOf(error.instancePath, String(params['missingProperty'])), problem: 'is required' };
     case 'anyOf': {
       const hint = (error.parentSchema as { description?: string } | undefined)?.description;
-      return { field: fieldOf(error.instancePath), problem: `has none of the allowed forms${hint ? ` (${hint})` : ''}` };
+      return {
+        field: fieldOf(error.instancePath),
+        problem: `has none of the allowed forms${hint ? ` (${hint})` : ''}`,
+      };
     }
     case 'enum':
-      return { field: fieldOf(error.instancePath), problem: `must be one of ${JSON.stringify(params['allowedValues'])}` };
+      return {
+        field: fieldOf(error.instancePath),
+        problem: `must be one of ${JSON.stringify(params['allowedValues'])}`,
+      };
     default:
       return { field: fieldOf(error.instancePath), problem: error.message ?? 'is invalid' };
   }
@@ -47,7 +59,13 @@ function describe(error: ErrorObject): { field: string; problem: string } {
  */
 function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: string }> {
   const inside = (outer: string, e: ErrorObject): boolean => e.instancePath.startsWith(outer) && e.keyword !== 'anyOf';
-  const kept = errors.filter((e) => e.keyword !== 'anyOf' || !errors.some((other) => other !== e && inside(e.instancePath, other) && other.instancePath.length > e.instancePath.length));
+  const kept = errors.filter(
+    (e) =>
+      e.keyword !== 'anyOf' ||
+      !errors.some(
+        (other) => other !== e && inside(e.instancePath, other) && other.instancePath.length > e.instancePath.length,
+      ),
+  );
   const seen = new Set<string>();
   const out: Array<{ field: string; problem: string }> = [];
   for (const e of kept) {
@@ -71,7 +89,11 @@ export function checkScenario(value: unknown, source: string, shapeChecked = fal
   if (!validate(value)) {
     const problems = problemsOf(validate.errors ?? []);
     if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
-    throw new ScenarioError(source, undefined, `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`);
+    throw new ScenarioError(
+      source,
+      undefined,
+      `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
+    );
   }
   return checkFields(value, source);
 }
@@ -102,10 +124,12 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
   if (rule.respond && reset) fail('connection', '"reset" sends no response, so it cannot go with respond');
   if (rule.respond && truncate) fail('truncateAfterBytes', 'truncates the real response, so it cannot go with respond');
   if (reset && truncate) fail('truncateAfterBytes', 'cannot go with connection "reset"');
-  if (rule.respond?.delayMs !== undefined && rule.delayMs !== undefined) fail('delayMs', 'give one delay: respond.delayMs or delayMs');
+  if (rule.respond?.delayMs !== undefined && rule.delayMs !== undefined)
+    fail('delayMs', 'give one delay: respond.delayMs or delayMs');
   checkConditions(rule, field, source);
   checkHoldCombinations(rule, fail);
-  if (rule.probability !== undefined && rule.seed === undefined) fail('seed', 'is required with probability (reproducible flakiness)');
+  if (rule.probability !== undefined && rule.seed === undefined)
+    fail('seed', 'is required with probability (reproducible flakiness)');
   if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
 }
 
@@ -116,7 +140,11 @@ function checkConditions(conditions: NetworkConditions, field: string, source: s
   for (const way of ['down', 'up'] as const) {
     const rate = conditions.bandwidth?.[way];
     if (rate !== undefined && bytesPerSecond(rate) === undefined) {
-      throw new ScenarioError(source, `${field}.bandwidth.${way}`, `"${rate}" is not a rate of at least 1 byte per second`);
+      throw new ScenarioError(
+        source,
+        `${field}.bandwidth.${way}`,
+        `"${rate}" is not a rate of at least 1 byte per second`,
+      );
     }
   }
   const slice = conditions.slice;
@@ -129,7 +157,8 @@ function checkConditions(conditions: NetworkConditions, field: string, source: s
 function checkHoldCombinations(rule: FaultRule, fail: (sub: string, problem: string) => never): void {
   const { hang, stallUpload } = rule;
   const truncate = rule.truncateAfterBytes !== undefined;
-  const shapesAnswer = rule.bandwidth?.down !== undefined || rule.slice || rule.slowClose || (hang && hang.of !== 'request');
+  const shapesAnswer =
+    rule.bandwidth?.down !== undefined || rule.slice || rule.slowClose || (hang && hang.of !== 'request');
   if (hang?.then !== undefined && hang.ms === undefined) fail('hang.then', 'applies only with hang.ms');
   if (hang && truncate) fail('hang', 'cannot go with truncateAfterBytes (both cut the answer)');
   if (stallUpload && truncate) fail('truncateAfterBytes', 'cannot go with stallUpload (the service never answers)');
@@ -138,11 +167,13 @@ function checkHoldCombinations(rule: FaultRule, fail: (sub: string, problem: str
   }
   if (hang?.of === 'request') {
     if (stallUpload) fail('hang', 'give one of hang (of "request") and stallUpload');
-    if (rule.respond || rule.connection) fail('hang', 'of "request" sends no answer; use stallUpload to answer after a stall');
+    if (rule.respond || rule.connection)
+      fail('hang', 'of "request" sends no answer; use stallUpload to answer after a stall');
   } else if (hang && rule.connection) {
     fail('connection', 'give the end of a hang as hang.then');
   }
-  if (rule.connection === 'reset' && !stallUpload && shapesAnswer) fail('connection', '"reset" sends no answer to shape');
+  if (rule.connection === 'reset' && !stallUpload && shapesAnswer)
+    fail('connection', '"reset" sends no answer to shape');
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
@@ -170,7 +201,8 @@ function checkNode(node: SeedNode, field: string, source: string): void {
   }
   const contents = (['text', 'base64', 'fixture'] as const).filter((k) => node[k] !== undefined);
   if (node.container !== undefined) {
-    for (const key of [...contents, 'mimeType', 'public'] as const) if (node[key] !== undefined) fail(key, 'applies to files only');
+    for (const key of [...contents, 'mimeType', 'public'] as const)
+      if (node[key] !== undefined) fail(key, 'applies to files only');
     if (node.children) checkTree(node.children, `${field}.children`, source);
     return;
   }

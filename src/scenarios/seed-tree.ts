@@ -36,7 +36,12 @@ function seedNodes(state: StateBuilder, user: string, parentId: string, nodes: R
       const created = state.addContainer(user, item.parentId, node.name, info);
       for (let i = node.children.length - 1; i >= 0; i--) work.push({ parentId: created.id, node: node.children[i]! });
     } else {
-      state.addFile(user, item.parentId, { ...info, name: node.name, mimeType: guessMimeType(node.name, node.mimeType), public: node.public }, node.content);
+      state.addFile(
+        user,
+        item.parentId,
+        { ...info, name: node.name, mimeType: guessMimeType(node.name, node.mimeType), public: node.public },
+        node.content,
+      );
     }
   }
 }

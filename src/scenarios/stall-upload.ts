@@ -19,7 +19,13 @@ export interface StallPlan {
  * Reads `afterBytes` of the request body and throws them away (the service never sees this request),
  * then stops reading: the client's writes fill the socket buffers and block. Then the plan's end.
  */
-export function stallUpload(req: Request, res: Response, record: NetworkRecord, hold: SocketReadHold, plan: StallPlan): void {
+export function stallUpload(
+  req: Request,
+  res: Response,
+  record: NetworkRecord,
+  hold: SocketReadHold,
+  plan: StallPlan,
+): void {
   let read = 0;
   let timer: NodeJS.Timeout | undefined;
   let stalled = false;

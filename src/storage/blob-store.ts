@@ -15,7 +15,8 @@ const EPHEMERAL_PREFIX = 'csp-mock-blobs-';
 const EPHEMERAL_NAME = /^csp-mock-blobs-(\d+)-/;
 
 /** A full disk while writing a blob is a StorageError('full') (507); anything else is left as it is. */
-const diskFullAsStorageError = (err: unknown): unknown => (isDiskFull(err) ? toStorageError(err, 'cannot store the content') : err);
+const diskFullAsStorageError = (err: unknown): unknown =>
+  isDiskFull(err) ? toStorageError(err, 'cannot store the content') : err;
 
 export interface StoredBlob {
   blobId: string;
@@ -37,7 +38,9 @@ export class BlobStore {
   private constructor(dir: string, ephemeral: boolean) {
     this.dir = dir;
     this.#ephemeral = ephemeral;
-    this.#unregisterCleanup = ephemeral ? onProcessExit(() => rmSync(dir, { recursive: true, force: true })) : () => undefined;
+    this.#unregisterCleanup = ephemeral
+      ? onProcessExit(() => rmSync(dir, { recursive: true, force: true }))
+      : () => undefined;
   }
 
   static async open(dir?: string): Promise<BlobStore> {

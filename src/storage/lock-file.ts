@@ -44,7 +44,9 @@ export async function acquireLock(file: string): Promise<HeldLock> {
       const holder = await holderOf(path);
       if (holder !== undefined && processAlive(holder)) {
         const who = holder === process.pid ? `this process (${holder})` : `process ${holder}`;
-        throw new Error(`state file ${file} is in use by ${who} (lock file ${path}); stop that server or pick another --data file`);
+        throw new Error(
+          `state file ${file} is in use by ${who} (lock file ${path}); stop that server or pick another --data file`,
+        );
       }
       // Stale (its process is gone, or it is empty): move it aside under our name, then try again.
       const aside = `${path}.stale.${process.pid}`;

@@ -29,9 +29,15 @@ function recordProblem(value: unknown): string | undefined {
   for (const key of ['nodes', 'removed', 'users'] as const) {
     if (value[key] !== undefined && !Array.isArray(value[key])) return `"${key}" is not a list`;
   }
-  if (((value['nodes'] as unknown[] | undefined) ?? []).some((n) => !isRecord(n) || typeof n['id'] !== 'string')) return 'a node without an id';
-  if (((value['removed'] as unknown[] | undefined) ?? []).some((id) => typeof id !== 'string')) return 'a removed id that is not a string';
-  if (((value['users'] as unknown[] | undefined) ?? []).some((u) => !isRecord(u) || typeof u['login'] !== 'string' || !isRecord(u['user']))) {
+  if (((value['nodes'] as unknown[] | undefined) ?? []).some((n) => !isRecord(n) || typeof n['id'] !== 'string'))
+    return 'a node without an id';
+  if (((value['removed'] as unknown[] | undefined) ?? []).some((id) => typeof id !== 'string'))
+    return 'a removed id that is not a string';
+  if (
+    ((value['users'] as unknown[] | undefined) ?? []).some(
+      (u) => !isRecord(u) || typeof u['login'] !== 'string' || !isRecord(u['user']),
+    )
+  ) {
     return 'a malformed user';
   }
   return undefined;
@@ -69,13 +75,18 @@ export function replayLogBytes(path: string, buf: Buffer, state: StateData, afte
     try {
       value = JSON.parse(buf.toString('utf8', start, end));
     } catch (err) {
-      throw new Error(`state log ${path} is corrupt at line ${line} (${(err as Error).message}); it holds acknowledged changes, so the server will not start over it`);
+      throw new Error(
+        `state log ${path} is corrupt at line ${line} (${(err as Error).message}); it holds acknowledged changes, so the server will not start over it`,
+      );
     }
     const problem = recordProblem(value);
     if (problem) throw new Error(`state log ${path} is corrupt at line ${line}: ${problem}`);
     const record = value as LogRecord;
     if (record.seq > afterSeq) {
-      if (record.seq !== seq + 1) throw new Error(`state log ${path} line ${line} has record ${record.seq} where ${seq + 1} was expected (a record is missing)`);
+      if (record.seq !== seq + 1)
+        throw new Error(
+          `state log ${path} line ${line} has record ${record.seq} where ${seq + 1} was expected (a record is missing)`,
+        );
       applyChangeSet(state, record);
       seq = record.seq;
       applied++;

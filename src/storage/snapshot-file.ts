@@ -16,7 +16,8 @@ export interface Snapshot {
 }
 
 /** Keys are user-given: no prototype (set in place; copying 100,000 nodes would double the start's garbage). */
-const nullProto = <T>(from: Record<string, T>): Record<string, T> => Object.setPrototypeOf(from, null) as Record<string, T>;
+const nullProto = <T>(from: Record<string, T>): Record<string, T> =>
+  Object.setPrototypeOf(from, null) as Record<string, T>;
 
 /**
  * Reads and checks the snapshot: undefined when the file does not exist; an Error naming the file
@@ -35,16 +36,24 @@ export async function readSnapshot(file: string): Promise<Snapshot | undefined> 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`state file ${file} is not valid JSON (${(err as Error).message}); move it away or pick another --data file`);
+    throw new Error(
+      `state file ${file} is not valid JSON (${(err as Error).message}); move it away or pick another --data file`,
+    );
   }
   const problem = stateProblem(value);
   if (problem) throw new Error(`state file ${file} is not a csp-mock state: ${problem}`);
   const doc = value as StateData & { logSeq?: unknown };
   const seq = doc.logSeq ?? 0;
   if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-    throw new Error(`state file ${file} is not a csp-mock state: logSeq is ${JSON.stringify(seq)}, expected a whole number`);
+    throw new Error(
+      `state file ${file} is not a csp-mock state: logSeq is ${JSON.stringify(seq)}, expected a whole number`,
+    );
   }
-  return { state: { schema: 1, users: nullProto(doc.users), nodes: nullProto(doc.nodes) }, seq, bytes: Buffer.byteLength(text) };
+  return {
+    state: { schema: 1, users: nullProto(doc.users), nodes: nullProto(doc.nodes) },
+    seq,
+    bytes: Buffer.byteLength(text),
+  };
 }
 
 /**

@@ -36,11 +36,14 @@ const BLOB_ID = /^[0-9a-f]{32}$/;
 
 function nodeProblem(id: string, node: unknown): string | undefined {
   if (!isRecord(node) || node['id'] !== id) return `node "${id}" is malformed`;
-  if (node['kind'] !== 'container' && node['kind'] !== 'file') return `node "${id}" has kind ${JSON.stringify(node['kind'])}`;
-  if (typeof node['name'] !== 'string' || typeof node['owner'] !== 'string') return `node "${id}" lacks a name or owner`;
+  if (node['kind'] !== 'container' && node['kind'] !== 'file')
+    return `node "${id}" has kind ${JSON.stringify(node['kind'])}`;
+  if (typeof node['name'] !== 'string' || typeof node['owner'] !== 'string')
+    return `node "${id}" lacks a name or owner`;
   if (typeof node['bytes'] !== 'number' || !(node['blobId'] === null || typeof node['blobId'] === 'string')) {
     return `node "${id}" has no valid bytes/blobId`;
   }
-  if (typeof node['blobId'] === 'string' && !BLOB_ID.test(node['blobId'])) return `node "${id}" names blob "${node['blobId']}"`;
+  if (typeof node['blobId'] === 'string' && !BLOB_ID.test(node['blobId']))
+    return `node "${id}" names blob "${node['blobId']}"`;
   return undefined;
 }

@@ -27,7 +27,11 @@ export interface StatePersistenceOptions {
 
 /** A state with no user: null-prototype maps, since logins and ids are user-given keys. */
 export function emptyPlainState(): StateData {
-  return { schema: 1, users: Object.create(null) as StateData['users'], nodes: Object.create(null) as StateData['nodes'] };
+  return {
+    schema: 1,
+    users: Object.create(null) as StateData['users'],
+    nodes: Object.create(null) as StateData['nodes'],
+  };
 }
 
 /**
@@ -90,11 +94,14 @@ class FileStatePersistence implements StatePersistence {
       this.#db.data = emptyPlainState();
       const replay = await replayLog(logFile, state, this.#adapter.seq);
       if (replay.tornBytes > 0) {
-        notes.push(`dropped the torn last record of ${logFile} (${replay.tornBytes} bytes): a commit cut short by a crash, never acknowledged`);
+        notes.push(
+          `dropped the torn last record of ${logFile} (${replay.tornBytes} bytes): a commit cut short by a crash, never acknowledged`,
+        );
       }
       if (replay.applied > 0) {
         const problem = stateProblem(state);
-        if (problem) throw new Error(`state file ${this.file} with its log ${logFile} is not a csp-mock state: ${problem}`);
+        if (problem)
+          throw new Error(`state file ${this.file} with its log ${logFile} is not a csp-mock state: ${problem}`);
       }
       if (!existed) {
         // The state file exists from the first start on, so a user always finds it.
@@ -112,7 +119,9 @@ class FileStatePersistence implements StatePersistence {
 
   commit(change: ChangeSet): Promise<void> {
     if (!this.#log || this.#closed) {
-      return Promise.reject(new StorageError('io', `the state file ${this.file} is ${this.#closed ? 'closed' : 'not loaded yet'}`));
+      return Promise.reject(
+        new StorageError('io', `the state file ${this.file} is ${this.#closed ? 'closed' : 'not loaded yet'}`),
+      );
     }
     return this.#log.append(change);
   }
@@ -126,7 +135,9 @@ class FileStatePersistence implements StatePersistence {
       try {
         await this.#writeSnapshot(state, log.seq);
         // The snapshot now covers every record in the log: they are skipped at load even if this fails.
-        await log.keepFrom(log.length).catch((err: unknown) => this.#report(`could not empty ${log.path} after a replace`, err));
+        await log
+          .keepFrom(log.length)
+          .catch((err: unknown) => this.#report(`could not empty ${log.path} after a replace`, err));
       } finally {
         log.resume();
       }
@@ -152,7 +163,10 @@ class FileStatePersistence implements StatePersistence {
             .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
             .then(
               () => true,
-              (err: unknown) => (this.#report('could not write the final snapshot; the log keeps every change', err), false),
+              (err: unknown) => (
+                this.#report('could not write the final snapshot; the log keeps every change', err),
+                false
+              ),
             );
         }
         // Tidying up must not fail a stop: the state on disk is whole either way.
@@ -234,7 +248,9 @@ class FileStatePersistence implements StatePersistence {
  * What a start would load, without taking the lock or changing anything (for checks and tools):
  * the snapshot plus every whole record of the log; undefined when there is no state file yet.
  */
-export async function readDurableState(file: string): Promise<{ state: StateData; seq: number; tornBytes: number } | undefined> {
+export async function readDurableState(
+  file: string,
+): Promise<{ state: StateData; seq: number; tornBytes: number } | undefined> {
   // The log first: a compaction running meanwhile then only makes the snapshot newer, never the log.
   const log = await readLogBytes(logFileOf(file));
   const adapter = new SnapshotFile(file);

@@ -52,7 +52,8 @@ function textOfChildren(children: OrderedNode[]): string {
   let text = '';
   for (const child of children) {
     if ('#text' in child) text += decodeEntities(String(child['#text']));
-    else if ('#cdata' in child) for (const part of child['#cdata'] as OrderedNode[]) text += String(part['#text'] ?? '');
+    else if ('#cdata' in child)
+      for (const part of child['#cdata'] as OrderedNode[]) text += String(part['#text'] ?? '');
   }
   return text;
 }

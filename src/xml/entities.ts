@@ -35,7 +35,9 @@ export const link = (href: string, extra: XmlNode = {}): XmlNode => ({
   [`${ATTR}xlink:type`]: 'simple',
   ...extra,
 });
-export const rootElement = (name: string, body: XmlNode): XmlNode => ({ [name]: { [`${ATTR}xmlns:xlink`]: XLINK_NS, ...body } });
+export const rootElement = (name: string, body: XmlNode): XmlNode => ({
+  [name]: { [`${ATTR}xmlns:xlink`]: XLINK_NS, ...body },
+});
 const bool = (b: boolean): string => (b ? 'true' : 'false');
 const pageAttrs = (page: Page<unknown>): XmlNode => ({
   [`${ATTR}count`]: page.items.length,
@@ -69,7 +71,10 @@ function commonFields(node: NodeRecord): XmlNode {
 export function containerFields(view: ContainerView, links: Links): XmlNode {
   const { node } = view;
   const contents = view.contents
-    ? link(links.contents(node.id), { ...pageAttrs(view.contents), ...itemElements(view.contents.items, links, 'inline') })
+    ? link(links.contents(node.id), {
+        ...pageAttrs(view.contents),
+        ...itemElements(view.contents.items, links, 'inline'),
+      })
     : link(links.contents(node.id));
   return {
     ...commonFields(node),
@@ -108,7 +113,11 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'w
     const { node } = item;
     const href = links.resource(node.kind, node.id);
     const element =
-      shape === 'link' ? link(href) : shape === 'wrapped' ? wrappedItem(item, links, href) : link(href, itemFields(item, links));
+      shape === 'link'
+        ? link(href)
+        : shape === 'wrapped'
+          ? wrappedItem(item, links, href)
+          : link(href, itemFields(item, links));
     (node.kind === 'container' ? containers : files).push(element);
   }
   const out: XmlNode = {};
@@ -129,7 +138,18 @@ const wrappedItems = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
 
 function wrappedItem(item: ItemView, links: Links, href: string): XmlNode {
   const { node } = item;
-  const key = [links.base, node.version, node.name, node.parentId, node.modified, node.accessed, item.bytes, node.mimeType, node.public, JSON.stringify(item.metadataKeys ?? null)].join('\n');
+  const key = [
+    links.base,
+    node.version,
+    node.name,
+    node.parentId,
+    node.modified,
+    node.accessed,
+    item.bytes,
+    node.mimeType,
+    node.public,
+    JSON.stringify(item.metadataKeys ?? null),
+  ].join('\n');
   const hit = wrappedItems.get(node);
   if (hit?.key === key) return hit.xml;
   const xml = rawXml(buildXml({ [node.kind]: link(href, { [node.kind]: itemFields(item, links) }) }));
@@ -144,7 +164,18 @@ export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
 const fileEntities = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
 
 export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode {
-  const key = [links.base, node.version, node.name, node.parentId, node.modified, node.accessed, node.bytes, node.mimeType, node.public, JSON.stringify(metadataKeys ?? null)].join('\n');
+  const key = [
+    links.base,
+    node.version,
+    node.name,
+    node.parentId,
+    node.modified,
+    node.accessed,
+    node.bytes,
+    node.mimeType,
+    node.public,
+    JSON.stringify(metadataKeys ?? null),
+  ].join('\n');
   const hit = fileEntities.get(node);
   if (hit?.key === key) return hit.xml;
   const xml = { file: rawXml(buildXml(rootElement('file', fileFields(node, links, metadataKeys)))) };
@@ -169,7 +200,8 @@ export const accountEntity = (view: AccountView): XmlNode => rootElement('accoun
 export function tagListFields(page: Page<string>, links: Links): XmlNode {
   return { ...pageAttrs(page), ...(page.items.length ? { tag: page.items.map((t) => link(links.tag(t))) } : {}) };
 }
-export const tagListEntity = (page: Page<string>, links: Links): XmlNode => rootElement('tags', tagListFields(page, links));
+export const tagListEntity = (page: Page<string>, links: Links): XmlNode =>
+  rootElement('tags', tagListFields(page, links));
 
 export const tagEntity = (name: string, links: Links): XmlNode =>
   rootElement('tag', { name, objects: link(links.tagObjects(name)) });

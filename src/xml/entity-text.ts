@@ -42,7 +42,11 @@ export function decodeEntityText(body: Buffer): string {
   let decoding: Decoding = sniffed.family;
   if (label !== undefined) {
     const declared = LABELS[label];
-    if (declared === undefined) throw new EntityError('encoding', `the XML declaration names encoding "${label}"; accepted: UTF-8, UTF-16, ISO-8859-1, US-ASCII`);
+    if (declared === undefined)
+      throw new EntityError(
+        'encoding',
+        `the XML declaration names encoding "${label}"; accepted: UTF-8, UTF-16, ISO-8859-1, US-ASCII`,
+      );
     const declaredWide = declared === 'utf-16le' || declared === 'utf-16be';
     if (wide !== declaredWide || (sniffed.bom === 'utf-8' && declared !== 'utf-8')) {
       throw new EntityError('malformed', `the body's bytes are not in the declared encoding "${label}"`);
@@ -50,8 +54,9 @@ export function decodeEntityText(body: Buffer): string {
     if (!wide) decoding = declared;
   }
   const text = decodeStrict(body.subarray(sniffed.skip), decoding, false);
-  if (text === undefined && decoding === 'ascii') throw new EntityError('malformed', 'the body declared US-ASCII holds bytes above 127');
-  // eslint-disable-next-line no-control-regex
+  if (text === undefined && decoding === 'ascii')
+    throw new EntityError('malformed', 'the body declared US-ASCII holds bytes above 127');
+
   if (text === undefined || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(text)) {
     throw new EntityError('binary', 'the request body is binary, not an XML entity');
   }

@@ -1,5 +1,11 @@
 import { escapeXml } from './codec.js';
-import { XmlSyntaxError, decodeEntities, elementNameOf as elementName, parseOrderedXml, type OrderedNode as Ordered } from './parser.js';
+import {
+  XmlSyntaxError,
+  decodeEntities,
+  elementNameOf as elementName,
+  parseOrderedXml,
+  type OrderedNode as Ordered,
+} from './parser.js';
 
 /**
  * Namespace-aware XML for WebDAV bodies: prefixes vary between clients ("D:", "d:", a default

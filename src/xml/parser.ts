@@ -79,5 +79,7 @@ export function decodeEntities(text: string): string {
 function isXmlChar(code: number): boolean {
   if (!Number.isFinite(code)) return false;
   if (code === 0x9 || code === 0xa || code === 0xd) return true;
-  return (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+  );
 }

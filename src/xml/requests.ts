@@ -71,4 +71,3 @@ export function parseTagInfo(body: Buffer): { name?: string } {
   const fields = parseEntity(body, 'tag');
   return { name: textOf(fields['name']) };
 }
-

@@ -17,13 +17,19 @@ export class ServeProcess {
   #waiters: Array<() => void> = [];
 
   constructor(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-    this.child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, env: options.env ?? process.env });
+    this.child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+    });
     collectLines(this.child.stdout!, this.stdout, () => this.#notify());
     collectLines(this.child.stderr!, this.stderr, () => this.#notify());
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => {
-      resolve({ code, signal });
-      this.#notify();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        resolve({ code, signal });
+        this.#notify();
+      }),
+    );
     running.add(this);
     void this.exited.then(() => running.delete(this));
   }
@@ -35,7 +41,15 @@ export class ServeProcess {
   /** Resolves with the first stdout line matching `pattern`; rejects if the process exits first or after `ms`. */
   waitForLine(pattern: RegExp, ms = 10_000): Promise<string> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in ${ms}ms; stdout: ${this.stdout.join('\n')}; stderr: ${this.stderr.join('\n')}`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no line matching ${pattern} in ${ms}ms; stdout: ${this.stdout.join('\n')}; stderr: ${this.stderr.join('\n')}`,
+            ),
+          ),
+        ms,
+      );
       const check = (): void => {
         const line = this.stdout.find((l) => pattern.test(l));
         if (line !== undefined) {
@@ -43,7 +57,11 @@ export class ServeProcess {
           resolve(line);
         } else if (this.child.exitCode !== null || this.child.signalCode !== null) {
           clearTimeout(timer);
-          reject(new Error(`exited (${this.child.exitCode ?? this.child.signalCode}) before ${pattern}; stderr: ${this.stderr.join('\n')}`));
+          reject(
+            new Error(
+              `exited (${this.child.exitCode ?? this.child.signalCode}) before ${pattern}; stderr: ${this.stderr.join('\n')}`,
+            ),
+          );
         } else {
           this.#waiters.push(check);
         }
@@ -92,7 +110,10 @@ function collectLines(stream: NodeJS.ReadableStream, into: string[], changed: ()
 const running = new Set<ServeProcess>();
 
 /** Starts `csp-mock serve --port 0 ...args` and waits until it listens. */
-export async function serve(args: string[] = [], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+export async function serve(
+  args: string[] = [],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServeProcess> {
   return new ServeProcess(['serve', '--port', '0', ...args], options).ready();
 }
 
@@ -122,11 +143,15 @@ export function refusesConnections(port: number, host = '127.0.0.1'): Promise<bo
 }
 
 /** fetch with demo credentials and X-Client-Specification: 2 unless told otherwise. */
-export function fetchAs(url: string, init: RequestInit & { auth?: string | null; spec?: boolean } = {}): Promise<Response> {
+export function fetchAs(
+  url: string,
+  init: RequestInit & { auth?: string | null; spec?: boolean } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.auth !== null) headers.set('Authorization', init.auth ?? BASIC_DEMO);
   if (init.spec !== false) headers.set('X-Client-Specification', '2');
   return fetch(url, { ...init, headers });
 }
 
-export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const basic = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

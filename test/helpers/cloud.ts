@@ -7,7 +7,12 @@ export const AUTH = { user: 'demo', password: 'demo' };
 /** A fixed Host: supertest listens on a new port per request, and links (so ETags) follow the Host. */
 export const SPEC = { 'X-Client-Specification': '2', Host: '127.0.0.1:8080' };
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: () => false });
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  isArray: () => false,
+});
 
 /** Parses an XML body into plain objects ("@_attr" for attributes). */
 export function readXml(text: string): Record<string, any> {

@@ -112,11 +112,15 @@ export class Worker {
 }
 
 /** Reads a worker's container back: name -> { path, content number } where each content is checked whole. */
-export async function readBack(cloud: HttpCloud, worker: Worker): Promise<Map<string, { path: string; bytes: Buffer }>> {
+export async function readBack(
+  cloud: HttpCloud,
+  worker: Worker,
+): Promise<Map<string, { path: string; bytes: Buffer }>> {
   const found = new Map<string, { path: string; bytes: Buffer }>();
   for (const item of await cloud.list(worker.container)) {
     const bytes = await cloud.content(item.path);
-    if (bytes.length !== item.bytes) throw new Error(`${item.name}: listed ${item.bytes} bytes, served ${bytes.length}`);
+    if (bytes.length !== item.bytes)
+      throw new Error(`${item.name}: listed ${item.bytes} bytes, served ${bytes.length}`);
     found.set(item.name, { path: item.path, bytes });
   }
   return found;

@@ -36,11 +36,15 @@ export class HttpCloud {
   }
 
   async createContainer(parentPath: string, name: string): Promise<string> {
-    const res = await this.request(`${parentPath}/contents`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/vnd.csp.container-info+xml' },
-      body: `<container><name>${name}</name></container>`,
-    }, 201);
+    const res = await this.request(
+      `${parentPath}/contents`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/vnd.csp.container-info+xml' },
+        body: `<container><name>${name}</name></container>`,
+      },
+      201,
+    );
     return new URL((await res.text()).trim()).pathname;
   }
 
@@ -57,11 +61,15 @@ export class HttpCloud {
   }
 
   async rename(filePath: string, name: string): Promise<void> {
-    await this.request(filePath, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/vnd.csp.file-info+xml' },
-      body: `<file><name>${name}</name></file>`,
-    }, 204);
+    await this.request(
+      filePath,
+      {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/vnd.csp.file-info+xml' },
+        body: `<file><name>${name}</name></file>`,
+      },
+      204,
+    );
   }
 
   async delete(path: string): Promise<void> {

@@ -26,7 +26,12 @@ export interface RawExchange {
 }
 
 /** Writes raw bytes to the server and collects what comes back until the server closes or `timeoutMs` passes. */
-export function rawExchange(port: number, chunks: Array<Buffer | string>, timeoutMs = 1500, onData?: (all: Buffer, socket: Socket) => void): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  chunks: Array<Buffer | string>,
+  timeoutMs = 1500,
+  onData?: (all: Buffer, socket: Socket) => void,
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const parts: Buffer[] = [];
@@ -52,4 +57,5 @@ export function rawExchange(port: number, chunks: Array<Buffer | string>, timeou
   });
 }
 
-export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const basic = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

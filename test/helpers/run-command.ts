@@ -7,9 +7,17 @@ export interface CommandResult {
 }
 
 /** Runs a command to its end (no shell) and collects what it printed. */
-export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -32,7 +40,12 @@ export async function startCommand(
   ready: RegExp,
   options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<{ line: string; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -47,7 +60,10 @@ export async function startCommand(
     await exited;
   };
   const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no line matching ${ready}; stdout: ${stdout}; stderr: ${stderr}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no line matching ${ready}; stdout: ${stdout}; stderr: ${stderr}`)),
+      options.timeoutMs ?? 30_000,
+    );
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       stdout += c;
       const found = stdout.split('\n').find((l) => ready.test(l));

@@ -31,8 +31,7 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
   const dir = await mkdtemp(join(tmpdir(), 'csp-mock-store-'));
   const dataFile = kind === 'file' ? join(dir, 'state.json') : undefined;
   const faults: FaultSwitch = { failing: undefined };
-  const options = () =>
-    resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
+  const options = () => resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
   const open = async (): Promise<CloudStore> => {
     const resolved = options();
     return openStore(resolved, seedPlanOf(undefined, resolved), (inner) => faulty(inner, faults));

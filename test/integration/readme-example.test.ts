@@ -3,9 +3,15 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { startMock, type RunningMock } from 'csp-mock';
 
 let mock: RunningMock;
-beforeAll(async () => { mock = await startMock(); });     // port 0, demo tree, user demo:demo
-beforeEach(async () => { await mock.reset(); });            // every test starts from the seed
-afterAll(async () => { await mock.close(); });
+beforeAll(async () => {
+  mock = await startMock();
+}); // port 0, demo tree, user demo:demo
+beforeEach(async () => {
+  await mock.reset();
+}); // every test starts from the seed
+afterAll(async () => {
+  await mock.close();
+});
 
 test('my client lists the demo tree', async () => {
   const auth = { Authorization: 'Basic ' + btoa('demo:demo'), 'X-Client-Specification': '2' };

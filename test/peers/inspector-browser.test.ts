@@ -8,7 +8,10 @@ import { requireProgram } from './peer-process.js';
 
 // Debian's chromium (.ci/run installs it), driven by playwright-core: no browser download.
 const CHROMIUM = requireProgram('chromium');
-const SERVICE = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
+const SERVICE = {
+  Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+  'X-Client-Specification': '2',
+};
 /** Where the README's screenshot goes: `npm run screenshot` sets it; otherwise a temporary file. */
 const SCREENSHOT = process.env['CSP_MOCK_SCREENSHOT'];
 
@@ -24,7 +27,14 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }, 60_000);
 
@@ -84,7 +94,9 @@ describe('the inspector in Chromium', () => {
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
     const res = await fetch(`${mock.url}/v2/account`, { headers: SERVICE });
     expect(res.status).toBe(200);
-    const row = region('Requests').getByRole('row').filter({ has: page.getByRole('button', { name: '/v2/account' }) });
+    const row = region('Requests')
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: '/v2/account' }) });
     await row.waitFor({ timeout: 1000 });
     await row.getByText('200').waitFor();
     expect(navigations).toEqual([]);
@@ -94,7 +106,8 @@ describe('the inspector in Chromium', () => {
 
   it('shows the demo tree and expands Documents by mouse and keyboard', async () => {
     await openInspector();
-    for (const name of ['Documents', 'Music', 'Photos', 'hello.json']) await tree().getByRole('treeitem', { name, exact: true }).waitFor();
+    for (const name of ['Documents', 'Music', 'Photos', 'hello.json'])
+      await tree().getByRole('treeitem', { name, exact: true }).waitFor();
     const documents = tree().getByRole('treeitem', { name: 'Documents', exact: true });
     await documents.locator('.row').first().click();
     expect(await documents.getAttribute('aria-expanded')).toBe('true');
@@ -115,9 +128,15 @@ describe('the inspector in Chromium', () => {
     const details = page.getByRole('group', { name: 'Object details' });
     const image = details.getByRole('img', { name: 'Preview of sunset.png' });
     await image.waitFor();
-    await until(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1), 'the preview has loaded');
+    await until(
+      () => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1),
+      'the preview has loaded',
+    );
     await tree().getByRole('treeitem', { name: 'hello.json' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      details.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('hello.json');
     const saved = await readFile((await download.path())!);
     const stored = await fetch(`${mock.url}/dav/hello.json`, { headers: SERVICE });
@@ -160,7 +179,9 @@ describe('the inspector in Chromium', () => {
 
   it('Reset asks first, then restores the seed', async () => {
     await openInspector();
-    expect((await fetch(`${mock.url}/dav/added.txt`, { method: 'PUT', headers: SERVICE, body: 'new' })).status).toBe(201);
+    expect((await fetch(`${mock.url}/dav/added.txt`, { method: 'PUT', headers: SERVICE, body: 'new' })).status).toBe(
+      201,
+    );
     await tree().getByRole('treeitem', { name: 'added.txt' }).waitFor();
     await region('Scenario').getByRole('button', { name: 'Reset', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset the mock?' });

@@ -25,10 +25,19 @@ describe('litmus, the WebDAV compliance suite, against /dav', () => {
       cwd: work,
       env: { TESTS: SUITES.join(' ') },
     });
-    const summaries = [...run.output.matchAll(/<- summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
-    expect(summaries.map((m) => m[1]), run.output).toEqual(SUITES);
+    const summaries = [
+      ...run.output.matchAll(/<- summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g),
+    ];
+    expect(
+      summaries.map((m) => m[1]),
+      run.output,
+    ).toEqual(SUITES);
     for (const [, suite, ran, passed, failed] of summaries) {
-      expect({ suite, passed: Number(passed), failed: Number(failed) }, run.output).toEqual({ suite, passed: Number(ran), failed: 0 });
+      expect({ suite, passed: Number(passed), failed: Number(failed) }, run.output).toEqual({
+        suite,
+        passed: Number(ran),
+        failed: 0,
+      });
     }
     expect(run.output).not.toMatch(/skipped|SKIPPED/);
     expect(run.output).not.toMatch(/WARNING|warnings were issued/);

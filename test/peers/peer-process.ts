@@ -13,7 +13,9 @@ export function requireProgram(name: string, debianPackage = name): string {
       // not in this directory
     }
   }
-  throw new Error(`"${name}" is not installed: run "apt-get install -y --no-install-recommends ${debianPackage}" (.ci/run does this)`);
+  throw new Error(
+    `"${name}" is not installed: run "apt-get install -y --no-install-recommends ${debianPackage}" (.ci/run does this)`,
+  );
 }
 
 export interface ProgramRun {
@@ -22,9 +24,17 @@ export interface ProgramRun {
 }
 
 /** Runs a program to completion (killed after `timeoutMs`), collecting stdout and stderr together. */
-export function runProgram(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProgramRun> {
+export function runProgram(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ProgramRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -12,7 +12,10 @@ const tree = JSON.parse(await readFile(new URL('../fixtures/dav/rclone-tree.json
 };
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
-const AUTH_HEADER = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
+const AUTH_HEADER = {
+  Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+  'X-Client-Specification': '2',
+};
 
 /** Every file under a container, walked through /v2 only: relative path -> sha256 of the REST content. */
 async function restTree(base: string, containerHref: string, prefix = ''): Promise<Record<string, string>> {
@@ -55,66 +58,73 @@ describe('rclone (webdav backend) against /dav, checked through /v2', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('copies, checks, syncs edits and deletes, renames a directory, purges; REST sees exactly what rclone wrote', { timeout: 300_000 }, async () => {
-    const rclone = requireProgram('rclone');
-    const local = join(work, 'local');
-    const expected: Record<string, string> = {};
-    for (const f of tree.files) {
-      const bytes = randomBytes(f.size);
-      await mkdir(dirname(join(local, f.path)), { recursive: true });
-      await writeFile(join(local, f.path), bytes);
-      expected[f.path] = sha(bytes);
-    }
-    const obscured = (await runProgram(rclone, ['obscure', 'demo'])).output.trim();
-    const env = {
-      RCLONE_CONFIG: join(work, 'rclone.conf'),
-      RCLONE_CONFIG_CSP_TYPE: 'webdav',
-      RCLONE_CONFIG_CSP_URL: `${mock.url}/dav`,
-      RCLONE_CONFIG_CSP_VENDOR: 'other',
-      RCLONE_CONFIG_CSP_USER: 'demo',
-      RCLONE_CONFIG_CSP_PASS: obscured,
-    };
-    const rc = async (...args: string[]) => {
-      const run = await runProgram(rclone, [...args, '--retries', '1', '--low-level-retries', '1'], { env, cwd: work });
-      expect(run.code, `rclone ${args.join(' ')}\n${run.output}`).toBe(0);
-      return run.output;
-    };
-    const restView = async () => {
-      const top = await restContainer(mock.url, ['tree']);
-      return top ? restTree(mock.url, top) : undefined;
-    };
+  it(
+    'copies, checks, syncs edits and deletes, renames a directory, purges; REST sees exactly what rclone wrote',
+    { timeout: 300_000 },
+    async () => {
+      const rclone = requireProgram('rclone');
+      const local = join(work, 'local');
+      const expected: Record<string, string> = {};
+      for (const f of tree.files) {
+        const bytes = randomBytes(f.size);
+        await mkdir(dirname(join(local, f.path)), { recursive: true });
+        await writeFile(join(local, f.path), bytes);
+        expected[f.path] = sha(bytes);
+      }
+      const obscured = (await runProgram(rclone, ['obscure', 'demo'])).output.trim();
+      const env = {
+        RCLONE_CONFIG: join(work, 'rclone.conf'),
+        RCLONE_CONFIG_CSP_TYPE: 'webdav',
+        RCLONE_CONFIG_CSP_URL: `${mock.url}/dav`,
+        RCLONE_CONFIG_CSP_VENDOR: 'other',
+        RCLONE_CONFIG_CSP_USER: 'demo',
+        RCLONE_CONFIG_CSP_PASS: obscured,
+      };
+      const rc = async (...args: string[]) => {
+        const run = await runProgram(rclone, [...args, '--retries', '1', '--low-level-retries', '1'], {
+          env,
+          cwd: work,
+        });
+        expect(run.code, `rclone ${args.join(' ')}\n${run.output}`).toBe(0);
+        return run.output;
+      };
+      const restView = async () => {
+        const top = await restContainer(mock.url, ['tree']);
+        return top ? restTree(mock.url, top) : undefined;
+      };
 
-    await rc('copy', local, 'csp:tree');
-    await rc('check', '--download', local, 'csp:tree');
-    expect(await restView()).toEqual(expected);
+      await rc('copy', local, 'csp:tree');
+      await rc('check', '--download', local, 'csp:tree');
+      expect(await restView()).toEqual(expected);
 
-    // Local edits (sizes change, since this backend has no settable modification times) and deletes.
-    const edited = randomBytes(2000);
-    await writeFile(join(local, 'one byte'), edited);
-    expected['one byte'] = sha(edited);
-    await rm(join(local, 'hash#tag;semi.txt'));
-    delete expected['hash#tag;semi.txt'];
-    await rm(join(local, 'second dir'), { recursive: true });
-    delete expected['second dir/medium.bin'];
-    const added = randomBytes(333);
-    await writeFile(join(local, 'dir one', 'new file.txt'), added);
-    expected['dir one/new file.txt'] = sha(added);
-    await rc('sync', local, 'csp:tree');
-    await rc('check', '--download', local, 'csp:tree');
-    expect(await restView()).toEqual(expected);
-    expect(await restContainer(mock.url, ['tree', 'second dir'])).toBeUndefined();
+      // Local edits (sizes change, since this backend has no settable modification times) and deletes.
+      const edited = randomBytes(2000);
+      await writeFile(join(local, 'one byte'), edited);
+      expected['one byte'] = sha(edited);
+      await rm(join(local, 'hash#tag;semi.txt'));
+      delete expected['hash#tag;semi.txt'];
+      await rm(join(local, 'second dir'), { recursive: true });
+      delete expected['second dir/medium.bin'];
+      const added = randomBytes(333);
+      await writeFile(join(local, 'dir one', 'new file.txt'), added);
+      expected['dir one/new file.txt'] = sha(added);
+      await rc('sync', local, 'csp:tree');
+      await rc('check', '--download', local, 'csp:tree');
+      expect(await restView()).toEqual(expected);
+      expect(await restContainer(mock.url, ['tree', 'second dir'])).toBeUndefined();
 
-    // A directory rename through WebDAV MOVE.
-    await rc('moveto', 'csp:tree/dir one', 'csp:tree/renamed dir');
-    await rename(join(local, 'dir one'), join(local, 'renamed dir'));
-    for (const key of Object.keys(expected).filter((k) => k.startsWith('dir one/'))) {
-      expected[key.replace(/^dir one\//, 'renamed dir/')] = expected[key]!;
-      delete expected[key];
-    }
-    await rc('check', '--download', local, 'csp:tree');
-    expect(await restView()).toEqual(expected);
+      // A directory rename through WebDAV MOVE.
+      await rc('moveto', 'csp:tree/dir one', 'csp:tree/renamed dir');
+      await rename(join(local, 'dir one'), join(local, 'renamed dir'));
+      for (const key of Object.keys(expected).filter((k) => k.startsWith('dir one/'))) {
+        expected[key.replace(/^dir one\//, 'renamed dir/')] = expected[key]!;
+        delete expected[key];
+      }
+      await rc('check', '--download', local, 'csp:tree');
+      expect(await restView()).toEqual(expected);
 
-    await rc('purge', 'csp:tree');
-    expect(await restContainer(mock.url, ['tree'])).toBeUndefined();
-  });
+      await rc('purge', 'csp:tree');
+      expect(await restContainer(mock.url, ['tree'])).toBeUndefined();
+    },
+  );
 });

@@ -55,7 +55,13 @@ export async function getJson<T>(path: string): Promise<T> {
 
 /** A state-changing call: always a JSON body with its content type. */
 export async function sendJson(method: 'PUT' | 'POST' | 'DELETE', path: string, body: unknown = {}): Promise<void> {
-  await checked(await fetch(path, { method, headers: headers({ 'Content-Type': 'application/json', Accept: 'application/json' }), body: JSON.stringify(body) }));
+  await checked(
+    await fetch(path, {
+      method,
+      headers: headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 /** Bytes of a stored file; `range` asks for the first bytes only (previews). */
@@ -69,8 +75,14 @@ export async function getBlob(path: string, rangeBytes?: number): Promise<Blob> 
  * Reads a server-sent event stream with fetch (EventSource cannot send the token) until it ends or
  * `signal` aborts; each event is handed over as its name and parsed JSON data.
  */
-export async function readEvents(path: string, signal: AbortSignal, onEvent: (type: string, data: unknown) => void): Promise<void> {
-  const res = await checked(await fetch(path, { headers: headers({ Accept: 'text/event-stream' }), cache: 'no-store', signal }));
+export async function readEvents(
+  path: string,
+  signal: AbortSignal,
+  onEvent: (type: string, data: unknown) => void,
+): Promise<void> {
+  const res = await checked(
+    await fetch(path, { headers: headers({ Accept: 'text/event-stream' }), cache: 'no-store', signal }),
+  );
   if (!res.body) throw new ApiError(res.status, 'the event stream has no body');
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -3,7 +3,8 @@ import { byId, formatBytes, h } from './dom.js';
 import { showNodeDetails } from './node-details.js';
 import type { InspectedNode, InspectedUser, Listing } from './types.js';
 
-const childrenUrl = (user: string, id: string): string => `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
+const childrenUrl = (user: string, id: string): string =>
+  `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
 
 /** Each user's tree as the store holds it (an ARIA tree: arrows move, Right/Left open and close), plus the recycle bin. */
 export class FilesPanel {
@@ -25,7 +26,9 @@ export class FilesPanel {
       const { users } = await getJson<{ users: InspectedUser[] }>('inspector/users');
       const blocks = await Promise.all(users.map((u) => this.#userBlock(u)));
       if (generation !== this.#generation) return;
-      const focusedId = (document.activeElement as HTMLElement | null)?.closest('[role=treeitem]')?.getAttribute('data-id');
+      const focusedId = (document.activeElement as HTMLElement | null)
+        ?.closest('[role=treeitem]')
+        ?.getAttribute('data-id');
       this.#trees.replaceChildren(...blocks);
       byId('files-summary').textContent = `${users.length} user${users.length === 1 ? '' : 's'}`;
       this.#restoreSelection(focusedId ?? null);
@@ -45,8 +48,19 @@ export class FilesPanel {
       open.addEventListener('click', () => this.#select(u.user, node, open));
       binList.append(h('li', {}, node.kind === 'container' ? '📁 ' : '📄 ', open));
     }
-    const binBlock = h('details', { class: 'recycle-bin' }, h('summary', {}, `Recycle bin (${u.recycled})`), bin.nodes.length ? binList : h('p', { class: 'muted' }, 'Empty.'));
-    return h('div', { class: 'user-block' }, h('h3', { class: 'user' }, h('span', { class: 'muted' }, 'user '), u.user), tree, binBlock);
+    const binBlock = h(
+      'details',
+      { class: 'recycle-bin' },
+      h('summary', {}, `Recycle bin (${u.recycled})`),
+      bin.nodes.length ? binList : h('p', { class: 'muted' }, 'Empty.'),
+    );
+    return h(
+      'div',
+      { class: 'user-block' },
+      h('h3', { class: 'user' }, h('span', { class: 'muted' }, 'user '), u.user),
+      tree,
+      binBlock,
+    );
   }
 
   /** The tree items of a container's members; expanded containers bring their own members. */
@@ -132,8 +146,10 @@ export class FilesPanel {
       if (focusedId === this.#selected!.id) selected.focus();
       showNodeDetails(this.#selected!.user, this.#nodes.get(selected)!, this.onError);
     } else {
-      if (this.#selected && !this.#trees.querySelector(`[data-id="${CSS.escape(this.#selected.id)}"]`)) byId('file-details').hidden = true;
-      for (const tree of this.#trees.querySelectorAll('[role=tree]')) tree.querySelector('[role=treeitem]')?.setAttribute('tabindex', '0');
+      if (this.#selected && !this.#trees.querySelector(`[data-id="${CSS.escape(this.#selected.id)}"]`))
+        byId('file-details').hidden = true;
+      for (const tree of this.#trees.querySelectorAll('[role=tree]'))
+        tree.querySelector('[role=treeitem]')?.setAttribute('tabindex', '0');
     }
   }
 
@@ -164,7 +180,8 @@ export class FilesPanel {
         break;
       case 'ArrowRight':
         if (li.getAttribute('aria-expanded') === 'false') void this.#toggle(li, user, node, level, true);
-        else if (li.getAttribute('aria-expanded') === 'true') go(li.querySelector<HTMLElement>('[role=group] > [role=treeitem]') ?? undefined);
+        else if (li.getAttribute('aria-expanded') === 'true')
+          go(li.querySelector<HTMLElement>('[role=group] > [role=treeitem]') ?? undefined);
         break;
       case 'ArrowLeft':
         if (li.getAttribute('aria-expanded') === 'true') void this.#toggle(li, user, node, level, false);

@@ -1,4 +1,13 @@
-import { ApiError, TokenRequired, adminToken, getJson, readEvents, sendJson, setAdminToken, takeTokenFromFragment } from './api.js';
+import {
+  ApiError,
+  TokenRequired,
+  adminToken,
+  getJson,
+  readEvents,
+  sendJson,
+  setAdminToken,
+  takeTokenFromFragment,
+} from './api.js';
 import { byId, debounce } from './dom.js';
 import { FilesPanel } from './files-panel.js';
 import { RequestsPanel } from './requests-panel.js';
@@ -23,7 +32,8 @@ function showError(err: unknown): void {
     void askToken();
     return;
   }
-  errorLine.textContent = err instanceof ApiError ? `${err.status}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  errorLine.textContent =
+    err instanceof ApiError ? `${err.status}: ${err.message}` : err instanceof Error ? err.message : String(err);
   errorLine.hidden = false;
 }
 

@@ -10,7 +10,8 @@ const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-yaml|yaml|x-sh)
 let previewUrl: string | undefined;
 let shown = 0;
 
-const contentUrl = (user: string, id: string): string => `inspector/content?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
+const contentUrl = (user: string, id: string): string =>
+  `inspector/content?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
 
 function code(text: string): HTMLElement {
   return h('code', { class: 'address' }, text);
@@ -27,7 +28,12 @@ export function showNodeDetails(user: string, node: InspectedNode, onError: (err
   const preview = h('div', { class: 'preview' });
   replace(
     panel,
-    h('div', { class: 'details-head' }, h('h3', {}, h('span', { class: `icon ${file ? 'file' : 'folder'}`, 'aria-hidden': 'true' }), node.name), download),
+    h(
+      'div',
+      { class: 'details-head' },
+      h('h3', {}, h('span', { class: `icon ${file ? 'file' : 'folder'}`, 'aria-hidden': 'true' }), node.name),
+      download,
+    ),
     fields([
       ['Kind', file ? 'file' : `container, ${node.members ?? 0} member${node.members === 1 ? '' : 's'}`],
       ['Size', file ? `${formatBytes(node.bytes)} (${node.bytes.toLocaleString()} bytes)` : null],
@@ -38,10 +44,25 @@ export function showNodeDetails(user: string, node: InspectedNode, onError: (err
       ['In recycle bin since', node.recycled ? formatDate(node.recycled) : null],
       ['Public', node.public ? 'yes' : null],
       ['Tags', node.tags.length ? node.tags.map((t) => h('span', { class: 'tag' }, t)) : '—'],
-      ['Metadata', metadata.length ? h('table', { class: 'kv' }, h('tbody', {}, ...metadata.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))) : '—'],
-      ['WebDAV locks', node.locks.length ? h('ul', { class: 'plain' }, ...node.locks.map((l) => h('li', {}, lockText(l)))) : 'none'],
+      [
+        'Metadata',
+        metadata.length
+          ? h(
+              'table',
+              { class: 'kv' },
+              h('tbody', {}, ...metadata.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))),
+            )
+          : '—',
+      ],
+      [
+        'WebDAV locks',
+        node.locks.length ? h('ul', { class: 'plain' }, ...node.locks.map((l) => h('li', {}, lockText(l)))) : 'none',
+      ],
       ['REST address', code(location.origin + node.rest)],
-      ['WebDAV path', node.dav ? h('a', { href: node.dav, target: '_blank', rel: 'noopener' }, code(node.dav)) : '— (recycled)'],
+      [
+        'WebDAV path',
+        node.dav ? h('a', { href: node.dav, target: '_blank', rel: 'noopener' }, code(node.dav)) : '— (recycled)',
+      ],
       ['Id', code(node.id)],
     ]),
     preview,
@@ -57,18 +78,29 @@ function lockText(l: InspectedNode['locks'][number]): string {
   return `${l.scope}, depth ${l.depth}, ${where}, ${until}${owner ? `, owner ${owner}` : ''}`;
 }
 
-async function showPreview(user: string, node: InspectedNode, into: HTMLElement, current: () => boolean): Promise<void> {
+async function showPreview(
+  user: string,
+  node: InspectedNode,
+  into: HTMLElement,
+  current: () => boolean,
+): Promise<void> {
   if (TEXT_TYPES.test(node.mimeType)) {
     const text = await (await getBlob(contentUrl(user, node.id), TEXT_PREVIEW_BYTES)).text();
     if (!current()) return;
-    const cut = node.bytes > TEXT_PREVIEW_BYTES ? h('p', { class: 'muted' }, `First ${formatBytes(TEXT_PREVIEW_BYTES)} of ${formatBytes(node.bytes)}.`) : null;
+    const cut =
+      node.bytes > TEXT_PREVIEW_BYTES
+        ? h('p', { class: 'muted' }, `First ${formatBytes(TEXT_PREVIEW_BYTES)} of ${formatBytes(node.bytes)}.`)
+        : null;
     replace(into, h('h4', {}, 'Preview'), h('pre', { class: 'text-preview' }, text), cut);
   } else if (node.mimeType.startsWith('image/') && node.bytes <= IMAGE_PREVIEW_BYTES) {
     const blob = await getBlob(contentUrl(user, node.id));
     if (!current()) return;
     if (previewUrl) URL.revokeObjectURL(previewUrl);
     previewUrl = URL.createObjectURL(new Blob([blob], { type: node.mimeType }));
-    into.replaceChildren(h('h4', {}, 'Preview'), h('img', { src: previewUrl, alt: `Preview of ${node.name}`, class: 'image-preview' }));
+    into.replaceChildren(
+      h('h4', {}, 'Preview'),
+      h('img', { src: previewUrl, alt: `Preview of ${node.name}`, class: 'image-preview' }),
+    );
   }
 }
 

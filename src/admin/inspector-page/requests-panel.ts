@@ -3,7 +3,21 @@ import type { JournalEntry } from './types.js';
 
 /** The page keeps as many requests as the journal does. */
 const MAX_ROWS = 1000;
-const KNOWN_FIELDS = new Set(['seq', 'time', 'method', 'path', 'query', 'headers', 'user', 'status', 'outcome', 'durationMs', 'fault', 'scenario', 'replay']);
+const KNOWN_FIELDS = new Set([
+  'seq',
+  'time',
+  'method',
+  'path',
+  'query',
+  'headers',
+  'user',
+  'status',
+  'outcome',
+  'durationMs',
+  'fault',
+  'scenario',
+  'replay',
+]);
 
 interface Row {
   entry: JournalEntry;
@@ -129,7 +143,16 @@ export class RequestsPanel {
 
   #fill(tr: HTMLTableRowElement, e: JournalEntry): void {
     const outcome = outcomeOf(e);
-    const open = h('button', { type: 'button', class: 'link', title: `${e.method} ${e.path}${queryText(e)}`, 'aria-current': this.#selected === e.seq ? 'true' : null }, e.path + queryText(e));
+    const open = h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        title: `${e.method} ${e.path}${queryText(e)}`,
+        'aria-current': this.#selected === e.seq ? 'true' : null,
+      },
+      e.path + queryText(e),
+    );
     open.addEventListener('click', () => this.#select(e.seq));
     tr.className = this.#selected === e.seq ? 'selected' : '';
     const hadFocus = tr.contains(document.activeElement);
@@ -150,7 +173,9 @@ export class RequestsPanel {
   #visible(e: JournalEntry): boolean {
     const form = new FormData(this.#filters);
     const method = String(form.get('method') ?? '');
-    const path = String(form.get('path') ?? '').trim().toLowerCase();
+    const path = String(form.get('path') ?? '')
+      .trim()
+      .toLowerCase();
     const outcome = String(form.get('outcome') ?? '');
     if (method && e.method !== method) return false;
     if (path && !(e.path + queryText(e)).toLowerCase().includes(path)) return false;
@@ -191,7 +216,9 @@ export class RequestsPanel {
     const close = h('button', { type: 'button', class: 'quiet', 'aria-label': 'Close request details' }, '✕');
     close.addEventListener('click', () => this.#select(null));
     const outcome = outcomeOf(e);
-    const headerRows = Object.entries(e.headers).map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)));
+    const headerRows = Object.entries(e.headers).map(([k, v]) =>
+      h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)),
+    );
     const extra = Object.entries(e).filter(([k, v]) => !KNOWN_FIELDS.has(k) && v !== null && v !== undefined);
     replace(
       this.#details,
@@ -207,10 +234,14 @@ export class RequestsPanel {
         ['Replayed exchange', e.replay?.exchange === undefined ? null : `#${e.replay.exchange}`],
         ['Query', queryText(e) || null],
       ]),
-      e.replay?.nearMiss ? h('div', {}, h('h4', {}, 'Near misses'), h('pre', { class: 'near-miss' }, e.replay.nearMiss)) : null,
+      e.replay?.nearMiss
+        ? h('div', {}, h('h4', {}, 'Near misses'), h('pre', { class: 'near-miss' }, e.replay.nearMiss))
+        : null,
       h('h4', {}, 'Request headers (credentials removed)'),
       h('table', { class: 'kv' }, h('tbody', {}, ...headerRows)),
-      ...extra.map(([k, v]) => h('div', {}, h('h4', {}, k), h('pre', {}, typeof v === 'string' ? v : JSON.stringify(v, null, 2)))),
+      ...extra.map(([k, v]) =>
+        h('div', {}, h('h4', {}, k), h('pre', {}, typeof v === 'string' ? v : JSON.stringify(v, null, 2))),
+      ),
     );
     this.#details.hidden = false;
   }

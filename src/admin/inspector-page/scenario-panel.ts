@@ -9,7 +9,8 @@ export function actionText(rule: FaultRuleView['rule']): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(rule)) {
     if (RULE_KEYS.has(key)) continue;
-    if (key === 'respond' && value && typeof value === 'object') parts.push(`answer ${(value as { status: number }).status}`);
+    if (key === 'respond' && value && typeof value === 'object')
+      parts.push(`answer ${(value as { status: number }).status}`);
     else if (key === 'connection') parts.push(`${String(value)} the connection`);
     else if (key === 'truncateAfterBytes') parts.push(`cut after ${String(value)} bytes`);
     else if (key === 'delayMs') parts.push(`wait ${String(value)} ms`);
@@ -50,7 +51,8 @@ export class ScenarioPanel {
   /** Reads the active scenario (and, the first time or when asked, the list of scenarios to choose from). */
   async refresh(relist = false): Promise<void> {
     try {
-      if (relist || !this.#listing) this.#listing = (await getJson<{ scenarios: ScenarioListing[] }>('scenarios')).scenarios;
+      if (relist || !this.#listing)
+        this.#listing = (await getJson<{ scenarios: ScenarioListing[] }>('scenarios')).scenarios;
       this.#render(await getJson<ScenarioView>('inspector/scenario'), this.#listing);
     } catch (err) {
       this.onError(err);
@@ -107,7 +109,11 @@ export class ScenarioPanel {
       view.source === 'inline' ? 'inline' : `from ${view.source.split(/[\\/]/).pop()}`,
     ].filter(Boolean);
     const body = byId('scenario-body');
-    body.replaceChildren(h('p', { class: 'muted facts' }, facts.join(' · ')), this.#faultTable(view), this.#recording(view));
+    body.replaceChildren(
+      h('p', { class: 'muted facts' }, facts.join(' · ')),
+      this.#faultTable(view),
+      this.#recording(view),
+    );
   }
 
   #faultTable(view: ScenarioView): HTMLElement {
@@ -121,12 +127,29 @@ export class ScenarioPanel {
           'div',
           { class: 'rule-head' },
           h('strong', {}, f.label),
-          h('span', { class: 'fired' }, h('span', { class: `badge ${f.applied ? 'fault' : 'muted'}` }, `fired ${f.applied}×`), h('span', { class: 'muted' }, ` of ${f.matched} matched`)),
+          h(
+            'span',
+            { class: 'fired' },
+            h('span', { class: `badge ${f.applied ? 'fault' : 'muted'}` }, `fired ${f.applied}×`),
+            h('span', { class: 'muted' }, ` of ${f.matched} matched`),
+          ),
         ),
-        h('div', {}, h('code', {}, `${[f.rule.match.method].flat().join('|')} ${f.rule.match.path}`), ' → ', actionText(f.rule), when ? h('span', { class: 'muted' }, ` (${when})`) : null),
+        h(
+          'div',
+          {},
+          h('code', {}, `${[f.rule.match.method].flat().join('|')} ${f.rule.match.path}`),
+          ' → ',
+          actionText(f.rule),
+          when ? h('span', { class: 'muted' }, ` (${when})`) : null,
+        ),
       );
     });
-    return h('div', {}, h('h3', { class: 'section-title', id: 'fault-rules-title' }, 'Fault rules'), h('ul', { class: 'rules', 'aria-labelledby': 'fault-rules-title' }, ...items));
+    return h(
+      'div',
+      {},
+      h('h3', { class: 'section-title', id: 'fault-rules-title' }, 'Fault rules'),
+      h('ul', { class: 'rules', 'aria-labelledby': 'fault-rules-title' }, ...items),
+    );
   }
 
   #recording(view: ScenarioView): HTMLElement | string {
@@ -140,14 +163,31 @@ export class ScenarioPanel {
         h('td', { class: 'num' }, `#${e.id}`),
         h('td', { class: 'path' }, h('code', {}, `${e.method} ${e.path}`)),
         h('td', {}, String(e.status)),
-        h('td', {}, e.served ? h('span', { class: 'badge good' }, `served ${e.served}×`) : h('span', { class: 'muted' }, 'not yet')),
+        h(
+          'td',
+          {},
+          e.served
+            ? h('span', { class: 'badge good' }, `served ${e.served}×`)
+            : h('span', { class: 'muted' }, 'not yet'),
+        ),
       ),
     );
     return h(
       'table',
       { class: 'compact' },
       h('caption', {}, `Recording ${rec.name}: ${served} of ${rec.exchanges.length + rec.more} exchanges served`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Id'), h('th', { scope: 'col' }, 'Request'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Served'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Id'),
+          h('th', { scope: 'col' }, 'Request'),
+          h('th', { scope: 'col' }, 'Status'),
+          h('th', { scope: 'col' }, 'Served'),
+        ),
+      ),
       h('tbody', {}, ...rows),
     );
   }

@@ -25,16 +25,26 @@ export function send(baseUrl: string, r: ClientRequest): Promise<ClientResponse>
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
   const headers: Record<string, string> = { ...r.headers };
   if (r.expectContinue) headers['Expect'] = '100-continue';
-  if (!r.chunks && (body.length > 0 || ['POST', 'PUT'].includes(r.method))) headers['Content-Length'] = String(body.length);
+  if (!r.chunks && (body.length > 0 || ['POST', 'PUT'].includes(r.method)))
+    headers['Content-Length'] = String(body.length);
   return new Promise((resolve, reject) => {
     let continued = false;
-    const req = request({ method: r.method, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers, agent: false });
+    const req = request({
+      method: r.method,
+      host: url.hostname,
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      agent: false,
+    });
     req.on('error', reject);
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), continued }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), continued }),
+      );
     });
     const writeBody = (): void => {
       if (r.chunks && r.chunks > 1) {
@@ -65,9 +75,17 @@ export function binaryBytes(length: number, seed = 7): Buffer {
 }
 
 /** A multipart/form-data body with one file part, as browsers and SDKs send it. */
-export function multipartBody(field: string, filename: string, type: string, content: Buffer, boundary: string): Buffer {
+export function multipartBody(
+  field: string,
+  filename: string,
+  type: string,
+  content: Buffer,
+  boundary: string,
+): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);

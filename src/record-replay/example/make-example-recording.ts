@@ -8,7 +8,10 @@ import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
  * Usage: node dist/record-replay/example/make-example-recording.js [out.json]
  */
 const out = resolve(process.argv[2] ?? 'recordings/example-session.json');
-const upstream = await startMock({ seed: 'empty', users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password } });
+const upstream = await startMock({
+  seed: 'empty',
+  users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password },
+});
 const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
 try {
   const steps = await runExampleSession(recorder.url, EXAMPLE_CREDENTIALS);

@@ -14,7 +14,8 @@ async function open(options: MockOptions = {}): Promise<MockApp> {
   mock = await createApp(options);
   return mock;
 }
-const service = (app: MockApp, path: string) => request(app.app).get(path).auth('demo', 'demo').set('X-Client-Specification', '2');
+const service = (app: MockApp, path: string) =>
+  request(app.app).get(path).auth('demo', 'demo').set('X-Client-Specification', '2');
 
 describe('admin API: PUT /__admin/scenario', () => {
   it('switches by name and answers the new scenario', async () => {
@@ -35,7 +36,10 @@ describe('admin API: PUT /__admin/scenario', () => {
 
   it('switches to an inline scenario', async () => {
     const app = await open();
-    const inline = { name: 'inline-test', faults: [{ match: { method: 'GET', path: '/v2/account' }, respond: { status: 429, body: 'slow down' } }] };
+    const inline = {
+      name: 'inline-test',
+      faults: [{ match: { method: 'GET', path: '/v2/account' }, respond: { status: 429, body: 'slow down' } }],
+    };
     await request(app.app).put('/__admin/scenario').send(inline).expect(200);
     const res = await service(app, '/v2/account').expect(429);
     expect(res.text).toBe('slow down');
@@ -56,7 +60,11 @@ describe('admin API: PUT /__admin/scenario', () => {
 
   it('refuses a body that is not a JSON object, and the server keeps serving', async () => {
     const app = await open();
-    const res = await request(app.app).put('/__admin/scenario').set('Content-Type', 'application/json').send('{oops').expect(400);
+    const res = await request(app.app)
+      .put('/__admin/scenario')
+      .set('Content-Type', 'application/json')
+      .send('{oops')
+      .expect(400);
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
     await request(app.app).put('/__admin/scenario').send([1, 2]).expect(400);
     await service(app, '/v2').expect(200);
@@ -117,7 +125,16 @@ describe('admin API: reset, requests, state, scenarios', () => {
     const app = await open();
     const { scenarios } = (await request(app.app).get('/__admin/scenarios').expect(200)).body;
     const names = scenarios.map((s: any) => s.name);
-    for (const name of ['default', 'tag-objects-500', 'observed', 'empty', 'slow-network', 'flaky-uploads', 'quota-exceeded', 'expired-credentials']) {
+    for (const name of [
+      'default',
+      'tag-objects-500',
+      'observed',
+      'empty',
+      'slow-network',
+      'flaky-uploads',
+      'quota-exceeded',
+      'expired-credentials',
+    ]) {
       expect(names).toContain(name);
     }
     expect(scenarios.every((s: any) => s.description.length > 0)).toBe(true);

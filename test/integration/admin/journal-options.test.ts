@@ -8,7 +8,8 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-const get = (app: MockApp['app'], path: string) => request(app).get(path).auth('demo', 'demo').set('X-Client-Specification', '2');
+const get = (app: MockApp['app'], path: string) =>
+  request(app).get(path).auth('demo', 'demo').set('X-Client-Specification', '2');
 
 describe('journal options', () => {
   it('keeps journalSize entries, the newest', async () => {
@@ -32,7 +33,9 @@ describe('journal options', () => {
     mock = await createApp();
     await get(mock.app, '/v2');
     await get(mock.app, '/v2/files/nope');
-    const { body } = await request(mock.app).get('/__admin/requests?status=404&path=/v2/files/*&method=GET').expect(200);
+    const { body } = await request(mock.app)
+      .get('/__admin/requests?status=404&path=/v2/files/*&method=GET')
+      .expect(200);
     expect(body.requests.map((e: { path: string }) => e.path)).toEqual(['/v2/files/nope']);
     await request(mock.app).get('/__admin/requests?status=abc').expect(400);
     await request(mock.app).get('/__admin/requests?since=yesterday').expect(400);

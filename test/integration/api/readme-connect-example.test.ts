@@ -12,7 +12,9 @@ afterAll(() => rmSync(EXAMPLE, { force: true }));
 describe('the README connectMock example', () => {
   it('switches the scenario, reads the journal and resets a mock running elsewhere', async () => {
     const readme = readFileSync(README, 'utf8');
-    const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("connectMock('http://127.0.0.1:8080'"));
+    const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .find((b) => b.includes("connectMock('http://127.0.0.1:8080'"));
     expect(block).toBeDefined();
     const mock = await startMock();
     try {

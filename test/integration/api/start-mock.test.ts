@@ -61,10 +61,14 @@ describe('startMock() and createApp() for test suites', () => {
     expect(serversOpen()).toBe(before + 1);
     const agent = new Agent({ keepAlive: true });
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${mock.url}/v2`, { agent, headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = httpRequest(
+        `${mock.url}/v2`,
+        { agent, headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

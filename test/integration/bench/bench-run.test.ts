@@ -9,7 +9,10 @@ const BENCH = fileURLToPath(new URL('../../../dist/bench/run.js', import.meta.ur
 
 function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BENCH], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BENCH], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -33,41 +36,45 @@ const TARGETS = [
 describe('npm run bench (dist/bench/run.js)', () => {
   const tmp = useTempDir('bench');
 
-  it('runs briefly with the built-in client and prints and writes every target of issue 9 with its ratio and goal', { timeout: 90_000 }, async () => {
-    const json = join(tmp.path, 'bench.json');
-    const { code, stdout, stderr } = await runBench({
-      BENCH_LOADGEN: 'node',
-      BENCH_SECONDS: '0.2',
-      BENCH_ROUNDS: '1',
-      BENCH_UPLOAD_MIB: '4',
-      BENCH_SPAWNS: '1',
-      BENCH_JSON: json,
-    });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^csp-mock benchmark: node v\d+\.\d+\.\d+, \d+ x .*, load average [\d.]+ [\d.]+ [\d.]+\n/);
-    expect(stdout).toMatch(/built-in node client, 0\.2 s per measurement, best of 1 interleaved rounds/);
-    for (const target of TARGETS) {
-      const row = stdout.split('\n').find((l) => l.startsWith(target));
-      expect(row, target).toMatch(/ (met|NOT met)$/);
-    }
-    const report = JSON.parse(readFileSync(json, 'utf8')) as {
-      throughput: Record<string, { baselinePerSecond: number; mockPerSecond: number; ratio: number; goal: number }>;
-      rss: { uploadMiB: number; growthMiB: number };
-      coldStart: { cliMs: number; bareMs: number; ratio: number };
-      lifecycle: { resetMs: number; startCloseMs: number };
-    };
-    expect(Object.keys(report.throughput)).toEqual(['smallGet', 'listing', 'upload1k', 'get8mRest', 'get8mDav']);
-    for (const row of Object.values(report.throughput)) {
-      expect(row.mockPerSecond).toBeGreaterThan(0);
-      expect(row.ratio).toBeCloseTo(row.mockPerSecond / row.baselinePerSecond, 6);
-    }
-    expect(report.rss.uploadMiB).toBe(4);
-    expect(report.coldStart.cliMs).toBeGreaterThan(0);
-    expect(report.coldStart.ratio).toBeCloseTo(report.coldStart.cliMs / report.coldStart.bareMs, 6);
-    expect(report.lifecycle.resetMs).toBeGreaterThan(0);
-    expect(report.lifecycle.startCloseMs).toBeGreaterThan(0);
-  });
+  it(
+    'runs briefly with the built-in client and prints and writes every target of issue 9 with its ratio and goal',
+    { timeout: 90_000 },
+    async () => {
+      const json = join(tmp.path, 'bench.json');
+      const { code, stdout, stderr } = await runBench({
+        BENCH_LOADGEN: 'node',
+        BENCH_SECONDS: '0.2',
+        BENCH_ROUNDS: '1',
+        BENCH_UPLOAD_MIB: '4',
+        BENCH_SPAWNS: '1',
+        BENCH_JSON: json,
+      });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^csp-mock benchmark: node v\d+\.\d+\.\d+, \d+ x .*, load average [\d.]+ [\d.]+ [\d.]+\n/);
+      expect(stdout).toMatch(/built-in node client, 0\.2 s per measurement, best of 1 interleaved rounds/);
+      for (const target of TARGETS) {
+        const row = stdout.split('\n').find((l) => l.startsWith(target));
+        expect(row, target).toMatch(/ (met|NOT met)$/);
+      }
+      const report = JSON.parse(readFileSync(json, 'utf8')) as {
+        throughput: Record<string, { baselinePerSecond: number; mockPerSecond: number; ratio: number; goal: number }>;
+        rss: { uploadMiB: number; growthMiB: number };
+        coldStart: { cliMs: number; bareMs: number; ratio: number };
+        lifecycle: { resetMs: number; startCloseMs: number };
+      };
+      expect(Object.keys(report.throughput)).toEqual(['smallGet', 'listing', 'upload1k', 'get8mRest', 'get8mDav']);
+      for (const row of Object.values(report.throughput)) {
+        expect(row.mockPerSecond).toBeGreaterThan(0);
+        expect(row.ratio).toBeCloseTo(row.mockPerSecond / row.baselinePerSecond, 6);
+      }
+      expect(report.rss.uploadMiB).toBe(4);
+      expect(report.coldStart.cliMs).toBeGreaterThan(0);
+      expect(report.coldStart.ratio).toBeCloseTo(report.coldStart.cliMs / report.coldStart.bareMs, 6);
+      expect(report.lifecycle.resetMs).toBeGreaterThan(0);
+      expect(report.lifecycle.startCloseMs).toBeGreaterThan(0);
+    },
+  );
 
   it('refuses a bad setting with a clear message and a non-zero exit', { timeout: 30_000 }, async () => {
     const { code, stderr } = await runBench({ BENCH_SECONDS: 'lots' });

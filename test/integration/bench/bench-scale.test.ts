@@ -26,18 +26,29 @@ describe('npm run bench -- scale (dist/bench/run.js scale)', () => {
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^csp-mock scale benchmark: 45 objects, 16 keep-alive clients, folders of 20/);
     for (const mode of ['memory', '--data']) {
-      expect(stdout).toMatch(new RegExp(`create rate, ${mode}: \\d+/s at ~20 objects, \\d+/s at ~4\\d objects = \\d+\\.\\d\\dx slower`));
+      expect(stdout).toMatch(
+        new RegExp(`create rate, ${mode}: \\d+/s at ~20 objects, \\d+/s at ~4\\d objects = \\d+\\.\\d\\dx slower`),
+      );
       expect(stdout).toMatch(new RegExp(`RSS, ${mode}, at 4\\d objects: \\d+ MiB`));
       expect(stdout).toMatch(new RegExp(`seeding 25 files by a scenario switch, ${mode}: \\d+\\.\\d ms`));
     }
-    expect(stdout).toMatch(/restart, --data: clean stop \(final snapshot\) \d+\.\d\d s; start to "listening" \d+\.\d\d s/);
-    expect(stdout).toMatch(/restart, --data, after SIGKILL \(snapshot \+ log replay\): start to "listening" \d+\.\d\d s/);
+    expect(stdout).toMatch(
+      /restart, --data: clean stop \(final snapshot\) \d+\.\d\d s; start to "listening" \d+\.\d\d s/,
+    );
+    expect(stdout).toMatch(
+      /restart, --data, after SIGKILL \(snapshot \+ log replay\): start to "listening" \d+\.\d\d s/,
+    );
     expect(stdout).toMatch(/COPY of a \d+-node tree \(--data\): \d+\.\d ms; [1-9]\d* GET \/v2 sent meanwhile/);
-    expect(stdout).toMatch(/PUT latency \(8 clients\): no locks p50 \d+\.\d ms mean \d+\.\d ms; 12 live locks p50 \d+\.\d ms/);
+    expect(stdout).toMatch(
+      /PUT latency \(8 clients\): no locks p50 \d+\.\d ms mean \d+\.\d ms; 12 live locks p50 \d+\.\d ms/,
+    );
   });
 
   it('refuses a bad size with a clear message', { timeout: 30_000 }, async () => {
-    const child = spawn(process.execPath, [BENCH, 'scale'], { env: { ...process.env, BENCH_SCALE_OBJECTS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BENCH, 'scale'], {
+      env: { ...process.env, BENCH_SCALE_OBJECTS: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);

@@ -10,7 +10,9 @@ const dir = mkdtempSync(join(tmpdir(), 'csp-mock-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(args: string[], env: Record<string, string>): Promise<ServeProcess> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_') && k !== 'PORT'));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_') && k !== 'PORT'),
+  );
   return new ServeProcess(args, { cwd: dir, env: { ...clean, ...env } }).ready();
 }
 
@@ -18,12 +20,17 @@ describe('configuration', { timeout: 30_000 }, () => {
   killServersAfterEach();
 
   it('takes options from the environment (CSP_MOCK_PORT, PORT, CSP_MOCK_USER) and from csp-mock.config.json, a flag winning', async () => {
-    writeFileSync(join(dir, 'csp-mock.config.json'), JSON.stringify({ port: 1, user: ['filed:pw'], publicUrl: 'https://from-file.test', empty: true }));
+    writeFileSync(
+      join(dir, 'csp-mock.config.json'),
+      JSON.stringify({ port: 1, user: ['filed:pw'], publicUrl: 'https://from-file.test', empty: true }),
+    );
     // The environment beats the file: port and user; the file still gives public-url and empty.
     const fromEnv = await start(['serve'], { CSP_MOCK_PORT: '0', CSP_MOCK_USER: 'env:pw' });
     expect((await fetchAs(`${fromEnv.url}/v2`, { auth: basic('env', 'pw') })).status).toBe(200);
     expect((await fetchAs(`${fromEnv.url}/v2`, { auth: basic('filed', 'pw') })).status).toBe(401);
-    expect(await (await fetchAs(`${fromEnv.url}/v2`, { auth: basic('env', 'pw') })).text()).toContain('https://from-file.test/v2/');
+    expect(await (await fetchAs(`${fromEnv.url}/v2`, { auth: basic('env', 'pw') })).text()).toContain(
+      'https://from-file.test/v2/',
+    );
 
     // PORT counts as the port; a flag beats the environment.
     const fromPort = await start(['serve', '--user', 'flag:pw'], { PORT: '0', CSP_MOCK_USER: 'env:pw' });
@@ -37,11 +44,16 @@ describe('configuration', { timeout: 30_000 }, () => {
     const server = await start(['serve', '-p', '0', '--admin-token-file', 'token'], {});
     expect(server.stdout.join('\n')).toMatch(/admin: +http:\/\/.*\/__admin \(admin token required\)/);
     expect((await fetch(`${server.url}/__admin/scenario`)).status).toBe(401);
-    expect((await fetch(`${server.url}/__admin/scenario`, { headers: { Authorization: 'Bearer from-a-file' } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/__admin/scenario`, { headers: { Authorization: 'Bearer from-a-file' } })).status,
+    ).toBe(200);
   });
 
   it('refuses a bad environment value in one line', async () => {
-    const result = await runCommand(process.execPath, [CLI, 'serve'], { cwd: dir, env: { ...process.env, CSP_MOCK_PORT: 'eighty' } });
+    const result = await runCommand(process.execPath, [CLI, 'serve'], {
+      cwd: dir,
+      env: { ...process.env, CSP_MOCK_PORT: 'eighty' },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('csp-mock: CSP_MOCK_PORT must be a number, got "eighty"');
   });

@@ -31,7 +31,10 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
     expect((await fetchAs(`${server.url}/v2/tags/important/objects`)).status).toBe(500);
     expect((await fetchAs(`${server.url}/v2`)).status).toBe(200);
     const failed = await cli(['requests', '--status', '500', '--json'], env);
-    const lines = failed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = failed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ path: '/v2/tags/important/objects', status: 500, fault: expect.any(String) });
     const text = await cli(['requests', '--path', '/v2/tags/**', '--method', 'get'], env);
@@ -69,7 +72,10 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
 
   it('requests --follow prints each request once it completes, filtered, until stopped', async () => {
     const server = await serve();
-    const follower = new ServeProcess(['requests', '--follow', '--url', server.url, '--path', '/v2/**', '--interval', '100'], { cwd: scratch });
+    const follower = new ServeProcess(
+      ['requests', '--follow', '--url', server.url, '--path', '/v2/**', '--interval', '100'],
+      { cwd: scratch },
+    );
     await fetchAs(`${server.url}/dav/Documents/readme.txt`);
     await fetchAs(`${server.url}/v2/account`);
     await fetchAs(`${server.url}/v2/tags`);

@@ -22,10 +22,14 @@ writeFileSync(
 /** A GET that tolerates the connection going away; resolves when it has. */
 function rawGet(url: string): Promise<void> {
   return new Promise((resolve) => {
-    const req = request(url, { headers: { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2' } }, (res) => {
-      res.resume();
-      res.on('close', () => resolve());
-    });
+    const req = request(
+      url,
+      { headers: { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2' } },
+      (res) => {
+        res.resume();
+        res.on('close', () => resolve());
+      },
+    );
     req.on('error', () => resolve());
     req.end();
   });
@@ -42,7 +46,9 @@ describe('the request log', { timeout: 30_000 }, () => {
     const server = await serve(['--scenario', scenario]);
     await rawGet(`${server.url}/dav/Documents/readme.txt`);
     await rawGet(`${server.url}/v2/tags`);
-    expect(await lineFor(server, /^GET \/dav\/Documents\/readme\.txt/)).toMatch(/ 200 .*user=demo fault=cut-readme \(truncated after 10 bytes\)$/);
+    expect(await lineFor(server, /^GET \/dav\/Documents\/readme\.txt/)).toMatch(
+      / 200 .*user=demo fault=cut-readme \(truncated after 10 bytes\)$/,
+    );
     expect(await lineFor(server, /^GET \/v2\/tags /)).toMatch(/ - .*fault=drop-tags \(reset by the mock\)$/);
   });
 
@@ -50,7 +56,14 @@ describe('the request log', { timeout: 30_000 }, () => {
     const json = await serve(['--log-format', 'json']);
     await fetchAs(`${json.url}/v2`);
     const line = JSON.parse(await lineFor(json, /^\{.*"path":"\/v2"/));
-    expect(line).toMatchObject({ method: 'GET', path: '/v2', status: 200, user: 'demo', fault: null, outcome: 'answered' });
+    expect(line).toMatchObject({
+      method: 'GET',
+      path: '/v2',
+      status: 200,
+      user: 'demo',
+      fault: null,
+      outcome: 'answered',
+    });
 
     const quiet = await serve(['--quiet']);
     await fetchAs(`${quiet.url}/v2`);

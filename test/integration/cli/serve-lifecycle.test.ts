@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { readXml } from '../../helpers/cloud.js';
-import { BASIC_DEMO, fetchAs, killServersAfterEach, refusesConnections, serve, ServeProcess } from '../../helpers/cli.js';
+import {
+  BASIC_DEMO,
+  fetchAs,
+  killServersAfterEach,
+  refusesConnections,
+  serve,
+  ServeProcess,
+} from '../../helpers/cli.js';
 
 describe('csp-mock serve: start, address and stop', () => {
   killServersAfterEach();
@@ -24,13 +31,16 @@ describe('csp-mock serve: start, address and stop', () => {
     expect(await refusesConnections(server.port, '127.0.0.1')).toBe(true);
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('stops cleanly on %s: exit code 0 and the port is released', async (signal) => {
-    const server = await serve();
-    expect((await fetchAs(`${server.url}/v2`)).status).toBe(200);
-    const exit = await server.stop(signal);
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(await refusesConnections(server.port)).toBe(true);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops cleanly on %s: exit code 0 and the port is released',
+    async (signal) => {
+      const server = await serve();
+      expect((await fetchAs(`${server.url}/v2`)).status).toBe(200);
+      const exit = await server.stop(signal);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(await refusesConnections(server.port)).toBe(true);
+    },
+  );
 
   it('stops on SIGTERM while a client holds a keep-alive connection open', async () => {
     const server = await serve();
@@ -75,7 +85,9 @@ describe('csp-mock serve: start, address and stop', () => {
     const second = new ServeProcess(['serve', '--port', String(first.port)]);
     const exit = await second.exited;
     expect(exit.code).toBe(1);
-    expect(second.stderr.join('\n')).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}: .*EADDRINUSE`));
+    expect(second.stderr.join('\n')).toMatch(
+      new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}: .*EADDRINUSE`),
+    );
   });
 
   it('asks for a command when none is given', async () => {

@@ -19,7 +19,12 @@ describe('serve --watch', { timeout: 30_000 }, () => {
     expect((await fetchAs(`${server.url}/dav/kept.txt`, { method: 'PUT', body: 'still here' })).status).toBe(201);
     expect((await fetchAs(`${server.url}/v2/tags`)).status).toBe(200);
 
-    writeFileSync(file, JSON.stringify({ faults: [{ name: 'now-failing', match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503 } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        faults: [{ name: 'now-failing', match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503 } }],
+      }),
+    );
     await server.waitForLine(/^watch: reloaded .*live\.json: 1 fault rule\(s\); state untouched/);
     expect((await fetchAs(`${server.url}/v2/tags`)).status).toBe(503);
     expect(await (await fetchAs(`${server.url}/dav/kept.txt`)).text()).toBe('still here');

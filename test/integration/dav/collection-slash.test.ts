@@ -19,7 +19,11 @@ describe('a collection addressed without its trailing slash (issue 11, item 6; R
   it('PROPFIND is served with Content-Location naming the slash form, and hrefs end with "/"', async () => {
     await dav(app(), 'MKCOL', '/dav/box/').expect(201);
     await dav(app(), 'PUT', '/dav/box/a.txt').send('a').expect(201);
-    const res = await dav(app(), 'PROPFIND', '/dav/box').set('Depth', '1').set('Content-Type', 'application/xml').send(PROPFIND_ALL).expect(207);
+    const res = await dav(app(), 'PROPFIND', '/dav/box')
+      .set('Depth', '1')
+      .set('Content-Type', 'application/xml')
+      .send(PROPFIND_ALL)
+      .expect(207);
     expect(res.headers['content-location']).toBe('/dav/box/');
     expect(readMultistatus(res.text).map((r) => r.href)).toEqual(['/dav/box/', '/dav/box/a.txt']);
   });

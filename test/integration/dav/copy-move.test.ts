@@ -26,13 +26,19 @@ describe('WebDAV COPY and MOVE', () => {
 
   it('COPY with an absolute Destination URI on this host works too', async () => {
     await tree();
-    await dav(app(), 'COPY', '/dav/src/a.txt').set('Host', 'cloud.test').set('Destination', 'http://cloud.test/dav/copy.txt').expect(201);
+    await dav(app(), 'COPY', '/dav/src/a.txt')
+      .set('Host', 'cloud.test')
+      .set('Destination', 'http://cloud.test/dav/copy.txt')
+      .expect(201);
     expect(at('copy.txt')!.bytes).toBe(3);
   });
 
   it('a Destination on another host is 502, outside /dav is 502, and a missing one 400', async () => {
     await tree();
-    await dav(app(), 'COPY', '/dav/src/a.txt').set('Host', 'cloud.test').set('Destination', 'http://elsewhere.test/dav/x').expect(502);
+    await dav(app(), 'COPY', '/dav/src/a.txt')
+      .set('Host', 'cloud.test')
+      .set('Destination', 'http://elsewhere.test/dav/x')
+      .expect(502);
     await dav(app(), 'COPY', '/dav/src/a.txt').set('Destination', '/v2/x').expect(502);
     await dav(app(), 'COPY', '/dav/src/a.txt').expect(400);
   });

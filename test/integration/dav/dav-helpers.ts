@@ -23,7 +23,8 @@ export function readMultistatus(text: string): PropResponse[] {
     const props: PropResponse['props'] = {};
     for (const ps of asArray(r['D:propstat']) as any[]) {
       const status = Number(/HTTP\/1\.1 (\d+)/.exec(ps['D:status'])![1]);
-      for (const [name, value] of Object.entries(ps['D:prop'] ?? {})) props[name] = { status, value: plainValue(value) };
+      for (const [name, value] of Object.entries(ps['D:prop'] ?? {}))
+        props[name] = { status, value: plainValue(value) };
     }
     return { href: r['D:href'], props };
   });

@@ -9,7 +9,10 @@ describe('GET of a WebDAV collection from a browser', () => {
   const app = () => cloud.client.app;
 
   it('is an HTML page: each member a link, its size and modified time, and a parent link', async () => {
-    const res = await dav(app(), 'GET', '/dav/Documents/').set('Accept', BROWSER_ACCEPT).expect(200).expect('Content-Type', /^text\/html/);
+    const res = await dav(app(), 'GET', '/dav/Documents/')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(200)
+      .expect('Content-Type', /^text\/html/);
     expect(res.headers['vary']).toMatch(/Accept/);
     expect(res.text).toContain('<a href="/dav/Documents/Reports/">Reports/</a>');
     expect(res.text).toContain('<a href="/dav/Documents/readme.txt">readme.txt</a>');

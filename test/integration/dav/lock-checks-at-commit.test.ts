@@ -15,7 +15,11 @@ describe('locks are checked by the store at commit, owner first', () => {
     await dav(app(), 'MKCOL', '/dav/c').expect(201);
     const res = await dav(app(), 'LOCK', '/dav/c').set('Depth', 'infinity').send(lockinfo('exclusive')).expect(200);
     const token = /^<(.+)>$/.exec(res.headers['lock-token']!)![1]!;
-    await dav(app(), 'LOCK', '/dav/c/new.txt').set('If', `(<${token}>)`).set('Depth', '0').send(lockinfo('exclusive')).expect(423);
+    await dav(app(), 'LOCK', '/dav/c/new.txt')
+      .set('If', `(<${token}>)`)
+      .set('Depth', '0')
+      .send(lockinfo('exclusive'))
+      .expect(423);
     await dav(app(), 'GET', '/dav/c/new.txt').expect(404);
     const dirId = store().resolvePath('demo', ['c'])!.id;
     expect(await cloud.client.childNames(`/v2/containers/${dirId}`)).toEqual([]);

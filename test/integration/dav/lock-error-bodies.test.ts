@@ -7,12 +7,19 @@ const lockinfo = (scope: 'exclusive' | 'shared') =>
   `<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>`;
 
 /** The one condition element of a DAV:error body, with the hrefs it names. */
-function errorCondition(res: { text: string; headers: Record<string, string> }): { ns: string; local: string; hrefs: string[]; text: string } {
+function errorCondition(res: { text: string; headers: Record<string, string> }): {
+  ns: string;
+  local: string;
+  hrefs: string[];
+  text: string;
+} {
   expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
   const root = parseNamespacedXml(res.text);
   expect([root.ns, root.local]).toEqual(['DAV:', 'error']);
   const [condition] = elementsOf(root) as [XmlElement];
-  const hrefs = elementsOf(condition).filter((e) => e.ns === 'DAV:' && e.local === 'href').map(textContent);
+  const hrefs = elementsOf(condition)
+    .filter((e) => e.ns === 'DAV:' && e.local === 'href')
+    .map(textContent);
   return { ns: condition.ns, local: condition.local, hrefs, text: textContent(condition) };
 }
 
@@ -38,7 +45,9 @@ describe('RFC 4918 16 error bodies on 423 and 412 (issue 11, item 5, second half
     await dav(app(), 'PUT', '/dav/f.txt').send('a').expect(201);
     await lock('/dav/f.txt', '0');
     const res = await dav(app(), 'PROPPATCH', '/dav/f.txt')
-      .send('<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>')
+      .send(
+        '<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>',
+      )
       .expect(423);
     expect(errorCondition(res)).toMatchObject({ local: 'lock-token-submitted', hrefs: ['/dav/f.txt'] });
   });
@@ -55,8 +64,15 @@ describe('RFC 4918 16 error bodies on 423 and 412 (issue 11, item 5, second half
     await dav(app(), 'PUT', '/dav/f.txt').send('a').expect(201);
     await dav(app(), 'PUT', '/dav/g.txt').send('g').expect(201);
     const ifMatch = await dav(app(), 'PUT', '/dav/f.txt').set('If-Match', '"nope"').send('b').expect(412);
-    expect(errorCondition(ifMatch)).toMatchObject({ ns: 'urn:csp-mock', local: 'failed-precondition', text: 'If-Match' });
-    const overwrite = await dav(app(), 'COPY', '/dav/f.txt').set('Destination', '/dav/g.txt').set('Overwrite', 'F').expect(412);
+    expect(errorCondition(ifMatch)).toMatchObject({
+      ns: 'urn:csp-mock',
+      local: 'failed-precondition',
+      text: 'If-Match',
+    });
+    const overwrite = await dav(app(), 'COPY', '/dav/f.txt')
+      .set('Destination', '/dav/g.txt')
+      .set('Overwrite', 'F')
+      .expect(412);
     expect(errorCondition(overwrite).text).toBe('Overwrite');
     const ifHeader = await dav(app(), 'PUT', '/dav/f.txt').set('If', '(["nope"])').send('b').expect(412);
     expect(errorCondition(ifHeader).text).toBe('If');

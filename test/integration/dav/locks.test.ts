@@ -12,13 +12,21 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
   afterEach(() => vi.useRealTimers());
 
   async function lock(path: string, scope: 'exclusive' | 'shared' = 'exclusive', depth = '0', status = 200) {
-    const res = await dav(app(), 'LOCK', path).set('Depth', depth).set('Timeout', 'Second-600').send(lockinfo(scope)).expect(status);
+    const res = await dav(app(), 'LOCK', path)
+      .set('Depth', depth)
+      .set('Timeout', 'Second-600')
+      .send(lockinfo(scope))
+      .expect(status);
     return /^<(.+)>$/.exec(res.headers['lock-token']!)![1]!;
   }
 
   it('an exclusive lock answers the lockdiscovery with token, owner, depth, timeout and root', async () => {
     await dav(app(), 'PUT', '/dav/f.txt').send('x').expect(201);
-    const res = await dav(app(), 'LOCK', '/dav/f.txt').set('Depth', '0').set('Timeout', 'Second-600').send(lockinfo('exclusive', '<D:href>mailto:me@example.test</D:href>')).expect(200);
+    const res = await dav(app(), 'LOCK', '/dav/f.txt')
+      .set('Depth', '0')
+      .set('Timeout', 'Second-600')
+      .send(lockinfo('exclusive', '<D:href>mailto:me@example.test</D:href>'))
+      .expect(200);
     const token = /^<(.+)>$/.exec(res.headers['lock-token']!)![1]!;
     expect(token).toMatch(/^opaquelocktoken:/);
     const active = readXml(res.text)['D:prop']['D:lockdiscovery']['D:activelock'];
@@ -37,12 +45,20 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
     await dav(app(), 'PUT', '/dav/f.txt').send('y').expect(423);
     await dav(app(), 'DELETE', '/dav/f.txt').expect(423);
     await dav(app(), 'MOVE', '/dav/f.txt').set('Destination', '/dav/g.txt').expect(423);
-    await dav(app(), 'PROPPATCH', '/dav/f.txt').send('<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>').expect(423);
+    await dav(app(), 'PROPPATCH', '/dav/f.txt')
+      .send(
+        '<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>',
+      )
+      .expect(423);
     await dav(app(), 'GET', '/dav/f.txt').expect(200);
     await dav(app(), 'PROPFIND', '/dav/f.txt').set('Depth', '0').expect(207);
     await dav(app(), 'COPY', '/dav/f.txt').set('Destination', '/dav/copy.txt').expect(201);
     await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<${token}>)`).send('y').expect(204);
-    await dav(app(), 'PUT', '/dav/f.txt').set('If', `<http://127.0.0.1/dav/f.txt> (<${token}>)`).set('Host', '127.0.0.1').send('z').expect(204);
+    await dav(app(), 'PUT', '/dav/f.txt')
+      .set('If', `<http://127.0.0.1/dav/f.txt> (<${token}>)`)
+      .set('Host', '127.0.0.1')
+      .send('z')
+      .expect(204);
   });
 
   it('REST writes respect WebDAV locks: 423 while locked, allowed after UNLOCK', async () => {
@@ -73,10 +89,17 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
     const gId = store().resolvePath('demo', ['g.txt'])!.id;
     await lock('/dav/locked', 'exclusive', 'infinity');
     await lock('/dav/g.txt');
-    const fileInfo = (body: string) => cloud.client.put(`/v2/files/${fileId}`).set('Content-Type', 'application/vnd.csp.file-info+xml').send(body);
-    await fileInfo(`<file><name>f.txt</name><parent xlink:href="/v2/containers/${lockedId}" xmlns:xlink="http://www.w3.org/1999/xlink"/></file>`).expect(423);
+    const fileInfo = (body: string) =>
+      cloud.client.put(`/v2/files/${fileId}`).set('Content-Type', 'application/vnd.csp.file-info+xml').send(body);
+    await fileInfo(
+      `<file><name>f.txt</name><parent xlink:href="/v2/containers/${lockedId}" xmlns:xlink="http://www.w3.org/1999/xlink"/></file>`,
+    ).expect(423);
     await cloud.client.post(`/v2/files/${fileId}`).set('Content-Location', `/v2/containers/${lockedId}`).expect(423);
-    await cloud.client.put(`/v2/files/${gId}`).set('Content-Type', 'application/vnd.csp.file-info+xml').send('<file><name>renamed.txt</name></file>').expect(423);
+    await cloud.client
+      .put(`/v2/files/${gId}`)
+      .set('Content-Type', 'application/vnd.csp.file-info+xml')
+      .send('<file><name>renamed.txt</name></file>')
+      .expect(423);
     await cloud.client.put(`/v2/files/${gId}/metadata/colour`).send('blue').expect(423);
     await cloud.client.put(`/v2/files/${gId}/tags/urgent`).expect(423);
     await fileInfo('<file><name>still-free.txt</name></file>').expect(204);
@@ -87,7 +110,10 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
     const token = await lock('/dav/dir', 'exclusive', 'infinity');
     await dav(app(), 'PUT', '/dav/dir/new.txt').send('x').expect(423);
     await dav(app(), 'PUT', '/dav/dir/new.txt').set('If', `(<${token}>)`).send('x').expect(201);
-    const res = await dav(app(), 'PROPFIND', '/dav/dir/new.txt').set('Depth', '0').send('<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>').expect(207);
+    const res = await dav(app(), 'PROPFIND', '/dav/dir/new.txt')
+      .set('Depth', '0')
+      .send('<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>')
+      .expect(207);
     expect(res.text).toContain(token);
     expect(res.text).toContain('<D:lockroot><D:href>/dav/dir/</D:href></D:lockroot>');
   });
@@ -104,7 +130,10 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
   it('refresh: LOCK without a body and with If renews the timeout; a wrong token is 412', async () => {
     await dav(app(), 'PUT', '/dav/f.txt').send('x').expect(201);
     const token = await lock('/dav/f.txt');
-    const res = await dav(app(), 'LOCK', '/dav/f.txt').set('If', `(<${token}>)`).set('Timeout', 'Second-1200').expect(200);
+    const res = await dav(app(), 'LOCK', '/dav/f.txt')
+      .set('If', `(<${token}>)`)
+      .set('Timeout', 'Second-1200')
+      .expect(200);
     expect(readXml(res.text)['D:prop']['D:lockdiscovery']['D:activelock']['D:timeout']).toBe('Second-1200');
     await dav(app(), 'LOCK', '/dav/f.txt').set('If', '(<opaquelocktoken:nope>)').expect(412);
   });
@@ -142,8 +171,14 @@ describe('WebDAV LOCK, UNLOCK and the If header', () => {
     const token = await lock('/dav/f.txt');
     await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<DAV:no-lock> [${etag}])`).send('y').expect(412);
     await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<${token}x>) (Not <DAV:no-lock>)`).send('y').expect(423);
-    await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<${token}> ["wrong"]) (Not <DAV:no-lock> ["wrong"])`).send('y').expect(412);
-    await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<${token}> [${etag}]) (Not <DAV:no-lock> [${etag}])`).send('y').expect(204);
+    await dav(app(), 'PUT', '/dav/f.txt')
+      .set('If', `(<${token}> ["wrong"]) (Not <DAV:no-lock> ["wrong"])`)
+      .send('y')
+      .expect(412);
+    await dav(app(), 'PUT', '/dav/f.txt')
+      .set('If', `(<${token}> [${etag}]) (Not <DAV:no-lock> [${etag}])`)
+      .send('y')
+      .expect(204);
     await dav(app(), 'PUT', '/dav/f.txt').set('If', `(<${token}>`).send('y').expect(400);
     await dav(app(), 'PUT', '/dav/g.txt').set('If', '(Not <DAV:no-lock>)').send('y').expect(201);
   });

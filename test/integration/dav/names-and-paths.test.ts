@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { CloudClient, readXml, useCloud } from '../../helpers/cloud.js';
 import { dav, propfindBody, readMultistatus } from './dav-helpers.js';
 
-const ODD_NAMES = ['with space.txt', '100% sure.txt', 'hash#tag.txt', 'semi;colon.txt', 'Ünïcödé ñame.txt', '日本語.txt', 'plus+sign.txt', "quote's.txt"];
+const ODD_NAMES = [
+  'with space.txt',
+  '100% sure.txt',
+  'hash#tag.txt',
+  'semi;colon.txt',
+  'Ünïcödé ñame.txt',
+  '日本語.txt',
+  'plus+sign.txt',
+  "quote's.txt",
+];
 
 /** The child names of the root container, through REST. */
 async function restRootNames(client: CloudClient): Promise<string[]> {
@@ -15,11 +24,15 @@ describe('WebDAV names, paths and users', () => {
 
   it('names written through /dav come out of /v2 exactly, and the hrefs decode back to them', async () => {
     for (const name of ODD_NAMES) {
-      await dav(app(), 'PUT', `/dav/${encodeURIComponent(name)}`).send(name).expect(201);
+      await dav(app(), 'PUT', `/dav/${encodeURIComponent(name)}`)
+        .send(name)
+        .expect(201);
     }
     expect((await restRootNames(cloud.client)).sort()).toEqual([...ODD_NAMES].sort());
     const res = await dav(app(), 'PROPFIND', '/dav/').set('Depth', '1').send(propfindBody('displayname')).expect(207);
-    const hrefs = readMultistatus(res.text).map((e) => e.href).filter((h) => h !== '/dav/');
+    const hrefs = readMultistatus(res.text)
+      .map((e) => e.href)
+      .filter((h) => h !== '/dav/');
     expect(hrefs.map((h) => decodeURIComponent(h.slice('/dav/'.length))).sort()).toEqual([...ODD_NAMES].sort());
   });
 
@@ -31,19 +44,34 @@ describe('WebDAV names, paths and users', () => {
       .set('Content-Type', 'application/vnd.csp.file-info+xml')
       .send('<file><name>Résumé final.txt</name><mime_type>text/plain</mime_type><public>false</public></file>')
       .expect(201);
-    await cloud.client.put(`${new URL(created.text.trim()).pathname}/content`).send(Buffer.from('bonjour')).expect(204);
-    const res = await dav(app(), 'GET', `/dav/${encodeURIComponent('Dossier à #1; 50%')}/${encodeURIComponent('Résumé final.txt')}`).expect(200);
+    await cloud.client
+      .put(`${new URL(created.text.trim()).pathname}/content`)
+      .send(Buffer.from('bonjour'))
+      .expect(204);
+    const res = await dav(
+      app(),
+      'GET',
+      `/dav/${encodeURIComponent('Dossier à #1; 50%')}/${encodeURIComponent('Résumé final.txt')}`,
+    ).expect(200);
     expect(res.text).toBe('bonjour');
   });
 
   it('NFD and NFC spellings of a name address the same object', async () => {
-    await dav(app(), 'PUT', `/dav/${encodeURIComponent('caf\u00e9.txt')}`).send('x').expect(201);
+    await dav(app(), 'PUT', `/dav/${encodeURIComponent('caf\u00e9.txt')}`)
+      .send('x')
+      .expect(201);
     await dav(app(), 'GET', `/dav/${encodeURIComponent('cafe\u0301.txt')}`).expect(200);
   });
 
   it('traversal never leaves the tree: "..", "%2e%2e", backslashes and encoded slashes are 400', async () => {
     await dav(app(), 'MKCOL', '/dav/a').expect(201);
-    for (const path of ['/dav/a/%2e%2e/%2e%2e/etc', '/dav/a/%2E%2E', '/dav/a%5C..%5Cx', '/dav/a%2Fb', '/dav/a/.%2e/x']) {
+    for (const path of [
+      '/dav/a/%2e%2e/%2e%2e/etc',
+      '/dav/a/%2E%2E',
+      '/dav/a%5C..%5Cx',
+      '/dav/a%2Fb',
+      '/dav/a/.%2e/x',
+    ]) {
       const res = await dav(app(), 'PUT', path).send('x');
       expect(res.status, path).toBe(400);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);

@@ -72,7 +72,10 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
 
   it('getetag equals the ETag of a WebDAV GET and of the REST content', async () => {
     await seed();
-    const res = await dav(app(), 'PROPFIND', '/dav/Docs/a%20file.txt').set('Depth', '0').send(propfindBody('getetag')).expect(207);
+    const res = await dav(app(), 'PROPFIND', '/dav/Docs/a%20file.txt')
+      .set('Depth', '0')
+      .send(propfindBody('getetag'))
+      .expect(207);
     const etag = readMultistatus(res.text)[0]!.props['D:getetag']!.value;
     const get = await dav(app(), 'GET', '/dav/Docs/a%20file.txt').expect(200);
     expect(get.headers['etag']).toBe(etag);
@@ -87,7 +90,8 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
 
   it('named props: known ones in a 200 propstat, unknown ones in a 404 propstat', async () => {
     await seed();
-    const body = '<propfind xmlns="DAV:" xmlns:x="urn:x"><prop><getcontentlength/><x:nothing/><quota-used-bytes/></prop></propfind>';
+    const body =
+      '<propfind xmlns="DAV:" xmlns:x="urn:x"><prop><getcontentlength/><x:nothing/><quota-used-bytes/></prop></propfind>';
     const res = await dav(app(), 'PROPFIND', '/dav/Docs/Sub/deep.bin').set('Depth', '0').send(body).expect(207);
     const [entry] = readMultistatus(res.text);
     expect(entry!.props['D:getcontentlength']).toEqual({ status: 200, value: '3' });
@@ -97,16 +101,24 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
 
   it('quota properties on a collection agree with /v2/account', async () => {
     await seed();
-    const res = await dav(app(), 'PROPFIND', '/dav/').set('Depth', '0').send(propfindBody('quota-used-bytes', 'quota-available-bytes')).expect(207);
+    const res = await dav(app(), 'PROPFIND', '/dav/')
+      .set('Depth', '0')
+      .send(propfindBody('quota-used-bytes', 'quota-available-bytes'))
+      .expect(207);
     const [entry] = readMultistatus(res.text);
     const account = readXml((await cloud.client.get('/v2/account').expect(200)).text)['account-info'];
     expect(entry!.props['D:quota-used-bytes']!.value).toBe(String(account.storage.used));
-    expect(Number(entry!.props['D:quota-available-bytes']!.value)).toBe(Number(account.storage.allocated) - Number(account.storage.used));
+    expect(Number(entry!.props['D:quota-available-bytes']!.value)).toBe(
+      Number(account.storage.allocated) - Number(account.storage.used),
+    );
   });
 
   it('propname lists names without values', async () => {
     await seed();
-    const res = await dav(app(), 'PROPFIND', '/dav/Docs/a%20file.txt').set('Depth', '0').send('<D:propfind xmlns:D="DAV:"><D:propname/></D:propfind>').expect(207);
+    const res = await dav(app(), 'PROPFIND', '/dav/Docs/a%20file.txt')
+      .set('Depth', '0')
+      .send('<D:propfind xmlns:D="DAV:"><D:propname/></D:propfind>')
+      .expect(207);
     const [entry] = readMultistatus(res.text);
     expect(entry!.props['D:getetag']).toEqual({ status: 200, value: '' });
     expect(entry!.props['D:getcontentlength']).toEqual({ status: 200, value: '' });
@@ -114,9 +126,13 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
 
   it('answers 400 to malformed XML, an invalid namespace declaration and a bad Depth, and keeps serving', async () => {
     await dav(app(), 'PROPFIND', '/dav/').send('<propfind xmlns="DAV:"><prop>').expect(400);
-    await dav(app(), 'PROPFIND', '/dav/').send('<D:propfind xmlns:D="DAV:"><D:prop><bar:foo xmlns:bar=""/></D:prop></D:propfind>').expect(400);
+    await dav(app(), 'PROPFIND', '/dav/')
+      .send('<D:propfind xmlns:D="DAV:"><D:prop><bar:foo xmlns:bar=""/></D:prop></D:propfind>')
+      .expect(400);
     await dav(app(), 'PROPFIND', '/dav/').send('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>').expect(400);
-    await dav(app(), 'PROPFIND', '/dav/').send(`<propfind xmlns="DAV:">${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</propfind>`).expect(400);
+    await dav(app(), 'PROPFIND', '/dav/')
+      .send(`<propfind xmlns="DAV:">${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</propfind>`)
+      .expect(400);
     const bad = await dav(app(), 'PROPFIND', '/dav/').set('Depth', '2').expect(400);
     expect(bad.headers['content-type']).toMatch(/^text\/plain/);
     await dav(app(), 'PROPFIND', '/dav/').set('Depth', '0').expect(207);
@@ -128,10 +144,14 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
 
   it('refuses a Depth: infinity listing over the bound with DAV:propfind-finite-depth', async () => {
     await seed();
-    const small = express().use('/dav', (_req, res, next) => {
-      res.locals['user'] = 'demo';
-      next();
-    }, davRouter(cloud.client.mock.store, { maxInfiniteNodes: 3 }));
+    const small = express().use(
+      '/dav',
+      (_req, res, next) => {
+        res.locals['user'] = 'demo';
+        next();
+      },
+      davRouter(cloud.client.mock.store, { maxInfiniteNodes: 3 }),
+    );
     const res = await dav(small, 'PROPFIND', '/dav/Docs').set('Depth', 'infinity').expect(403);
     expect(res.text).toContain('propfind-finite-depth');
     await dav(small, 'PROPFIND', '/dav/Docs').set('Depth', '1').expect(207);

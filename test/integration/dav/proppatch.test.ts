@@ -3,7 +3,8 @@ import { useCloud } from '../../helpers/cloud.js';
 import { dav, readMultistatus } from './dav-helpers.js';
 
 const NS = 'http://example.com/ns/';
-const patch = (body: string) => `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:x="${NS}">${body}</D:propertyupdate>`;
+const patch = (body: string) =>
+  `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:x="${NS}">${body}</D:propertyupdate>`;
 const ask = (...names: string[]) =>
   `<D:propfind xmlns:D="DAV:" xmlns:x="${NS}"><D:prop>${names.map((n) => `<x:${n}/>`).join('')}</D:prop></D:propfind>`;
 
@@ -39,9 +40,13 @@ describe('WebDAV PROPPATCH and dead properties', () => {
   it('applies set and remove in document order', async () => {
     await file();
     await dav(app(), 'PROPPATCH', '/dav/f.txt')
-      .send(patch('<D:set><D:prop><x:a>1</x:a><x:b>2</x:b></D:prop></D:set><D:remove><D:prop><x:a/></D:prop></D:remove>'))
+      .send(
+        patch('<D:set><D:prop><x:a>1</x:a><x:b>2</x:b></D:prop></D:set><D:remove><D:prop><x:a/></D:prop></D:remove>'),
+      )
       .expect(207);
-    const got = readMultistatus((await dav(app(), 'PROPFIND', '/dav/f.txt').set('Depth', '0').send(ask('a', 'b')).expect(207)).text)[0]!;
+    const got = readMultistatus(
+      (await dav(app(), 'PROPFIND', '/dav/f.txt').set('Depth', '0').send(ask('a', 'b')).expect(207)).text,
+    )[0]!;
     expect(got.props['a']!.status).toBe(404);
     expect(got.props['b']).toEqual({ status: 200, value: '2' });
   });
@@ -49,10 +54,16 @@ describe('WebDAV PROPPATCH and dead properties', () => {
   it('keeps values with nested elements, other namespaces and characters above U+FFFF', async () => {
     await file();
     await dav(app(), 'PROPPATCH', '/dav/f.txt')
-      .send(patch('<D:set><D:prop><x:tree><y:leaf xmlns:y="urn:y" y:at="1">&#65536;</y:leaf><plain xmlns=""/></x:tree></D:prop></D:set>'))
+      .send(
+        patch(
+          '<D:set><D:prop><x:tree><y:leaf xmlns:y="urn:y" y:at="1">&#65536;</y:leaf><plain xmlns=""/></x:tree></D:prop></D:set>',
+        ),
+      )
       .expect(207);
     const got = await dav(app(), 'PROPFIND', '/dav/f.txt').set('Depth', '0').send(ask('tree')).expect(207);
-    expect(got.text).toContain(`<tree xmlns="${NS}"><leaf xmlns="urn:y" xmlns:a0="urn:y" a0:at="1">\u{10000}</leaf><plain xmlns=""/></tree>`);
+    expect(got.text).toContain(
+      `<tree xmlns="${NS}"><leaf xmlns="urn:y" xmlns:a0="urn:y" a0:at="1">\u{10000}</leaf><plain xmlns=""/></tree>`,
+    );
   });
 
   it('refuses to set a live property: 403 for it, 424 for the rest, nothing applied', async () => {
@@ -71,7 +82,9 @@ describe('WebDAV PROPPATCH and dead properties', () => {
     await dav(app(), 'MKCOL', '/dav/dir').expect(201);
     await file('/dav/dir/f.txt');
     for (const path of ['/dav/dir', '/dav/dir/f.txt']) {
-      await dav(app(), 'PROPPATCH', path).send(patch('<D:set><D:prop><x:tag>kept</x:tag></D:prop></D:set>')).expect(207);
+      await dav(app(), 'PROPPATCH', path)
+        .send(patch('<D:set><D:prop><x:tag>kept</x:tag></D:prop></D:set>'))
+        .expect(207);
     }
     await dav(app(), 'MOVE', '/dav/dir').set('Destination', '/dav/moved').expect(201);
     await dav(app(), 'COPY', '/dav/moved').set('Destination', '/dav/copy').expect(201);

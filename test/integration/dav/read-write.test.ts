@@ -74,7 +74,11 @@ describe('WebDAV GET, HEAD and PUT', () => {
         let continued = false;
         const req = httpRequest(`${mock.url}/dav/chunked.bin`, {
           method: 'PUT',
-          headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, Expect: '100-continue', 'Transfer-Encoding': 'chunked' },
+          headers: {
+            Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+            Expect: '100-continue',
+            'Transfer-Encoding': 'chunked',
+          },
         });
         req.on('continue', () => {
           continued = true;

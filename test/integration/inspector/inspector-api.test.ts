@@ -43,12 +43,21 @@ async function demoRoot(app: MockApp): Promise<string> {
 describe('inspector page at GET /__admin/', () => {
   it('serves the page under a policy that allows only its own files, and its stylesheet and modules', async () => {
     const app = await open();
-    const page = await request(app.app).get('/__admin/').expect(200).expect('Content-Type', /text\/html/);
+    const page = await request(app.app)
+      .get('/__admin/')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.text).toContain('<script type="module" src="inspector/page/main.js">');
     await request(app.app).get('/__admin').expect(301).expect('Location', '/__admin/');
-    await request(app.app).get('/__admin/inspector/page/inspector.css').expect(200).expect('Content-Type', /text\/css/);
-    await request(app.app).get('/__admin/inspector/page/main.js').expect(200).expect('Content-Type', /javascript/);
+    await request(app.app)
+      .get('/__admin/inspector/page/inspector.css')
+      .expect(200)
+      .expect('Content-Type', /text\/css/);
+    await request(app.app)
+      .get('/__admin/inspector/page/main.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
     const missing = await request(app.app).get('/__admin/inspector/page/nothing.js').expect(404);
     expect(missing.text).not.toContain('/');
   });
@@ -80,18 +89,38 @@ describe('inspector Files data', () => {
     const top = await childrenOf(app, await demoRoot(app));
     expect(top.map((n) => n.name)).toEqual(['Documents', 'Music', 'Photos', 'hello.json']);
     const documents = top[0]!;
-    expect(documents).toMatchObject({ kind: 'container', members: 3, dav: '/dav/Documents/', rest: `/v2/containers/${documents.id}` });
+    expect(documents).toMatchObject({
+      kind: 'container',
+      members: 3,
+      dav: '/dav/Documents/',
+      rest: `/v2/containers/${documents.id}`,
+    });
     const readme = (await childrenOf(app, documents.id)).find((n) => n.name === 'readme.txt')!;
-    expect(readme).toMatchObject({ kind: 'file', mimeType: 'text/plain', tags: ['important'], metadata: { author: 'demo' }, dav: '/dav/Documents/readme.txt', rest: `/v2/files/${readme.id}` });
-    const content = await request(app.app).get('/__admin/inspector/content').query({ user: 'demo', id: readme.id }).expect(200);
+    expect(readme).toMatchObject({
+      kind: 'file',
+      mimeType: 'text/plain',
+      tags: ['important'],
+      metadata: { author: 'demo' },
+      dav: '/dav/Documents/readme.txt',
+      rest: `/v2/files/${readme.id}`,
+    });
+    const content = await request(app.app)
+      .get('/__admin/inspector/content')
+      .query({ user: 'demo', id: readme.id })
+      .expect(200);
     expect(content.text).toContain('Welcome, demo.');
     expect(content.headers['content-security-policy']).toBe('sandbox');
   });
 
   it('shows a WebDAV lock on the locked container and, inherited, on its members only', async () => {
     const app = await open();
-    const lockBody = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
-    await asDemo(request(app.app).lock('/dav/Documents/')).set('Depth', 'infinity').set('Content-Type', 'application/xml').send(lockBody).expect(200);
+    const lockBody =
+      '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    await asDemo(request(app.app).lock('/dav/Documents/'))
+      .set('Depth', 'infinity')
+      .set('Content-Type', 'application/xml')
+      .send(lockBody)
+      .expect(200);
     const top = await childrenOf(app, await demoRoot(app));
     const documents = top.find((n) => n.name === 'Documents')!;
     expect(documents.locks).toEqual([expect.objectContaining({ scope: 'exclusive', depth: 'infinity', direct: true })]);
@@ -105,7 +134,9 @@ describe('inspector Files data', () => {
     const hello = (await childrenOf(app, await demoRoot(app))).find((n) => n.name === 'hello.json')!;
     await asDemo(request(app.app).delete(`/v2/files/${hello.id}`)).expect(204);
     const bin = (await request(app.app).get('/__admin/inspector/recycle-bin').query({ user: 'demo' }).expect(200)).body;
-    expect(bin.nodes).toEqual([expect.objectContaining({ name: 'hello.json', dav: null, recycled: expect.any(String) })]);
+    expect(bin.nodes).toEqual([
+      expect.objectContaining({ name: 'hello.json', dav: null, recycled: expect.any(String) }),
+    ]);
     await request(app.app).get('/__admin/inspector/content').query({ user: 'demo', id: hello.id }).expect(200);
   });
 
@@ -136,7 +167,10 @@ describe('inspector Scenario data', () => {
     expect(served).toEqual([expect.objectContaining({ method: 'GET', path: '/v2/tags', served: 1 })]);
     const [hit, miss] = app.requests();
     expect(hit!.replay).toEqual({ outcome: 'served', exchange: served[0].id });
-    expect(miss!.replay).toMatchObject({ outcome: 'missed', nearMiss: expect.stringContaining('Nearest recorded requests') });
+    expect(miss!.replay).toMatchObject({
+      outcome: 'missed',
+      nearMiss: expect.stringContaining('Nearest recorded requests'),
+    });
   });
 });
 
@@ -152,7 +186,9 @@ describe('inspector event stream', () => {
       while (!text.includes(needle)) text += (await reader.read()).value ?? '';
     };
     await waitFor('event: snapshot');
-    await fetch(`${running.url}/v2/account`, { headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } });
+    await fetch(`${running.url}/v2/account`, {
+      headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+    });
     await waitFor('event: updated');
     expect(text).toMatch(/event: added\ndata: \{"seq":1,[^\n]*"path":"\/v2\/account"/);
     expect(text).toMatch(/event: updated\ndata: \{[^\n]*"status":200/);

@@ -14,7 +14,10 @@ const scratch: string[] = [];
 function scratchProject(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `csp-mock-consumer-${name}-`));
   scratch.push(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${name}`, version: '1.0.0', private: true }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `consumer-${name}`, version: '1.0.0', private: true }),
+  );
   return dir;
 }
 
@@ -29,12 +32,22 @@ async function usesTheInstall(project: string): Promise<void> {
   mkdirSync(join(project, 'scenarios'), { recursive: true });
   const schemaRef = '../node_modules/csp-mock/scenarios/scenario.schema.json';
   expect(existsSync(join(project, 'scenarios', schemaRef))).toBe(true);
-  writeFileSync(join(project, 'scenarios', 'mine.json'), JSON.stringify({ $schema: schemaRef, name: 'mine', faults: [] }));
-  const server = await startCommand('npx', ['--no', 'csp-mock', 'serve', '--port', '0', '--scenario', 'mine'], /listening on http:\/\//, { cwd: project });
+  writeFileSync(
+    join(project, 'scenarios', 'mine.json'),
+    JSON.stringify({ $schema: schemaRef, name: 'mine', faults: [] }),
+  );
+  const server = await startCommand(
+    'npx',
+    ['--no', 'csp-mock', 'serve', '--port', '0', '--scenario', 'mine'],
+    /listening on http:\/\//,
+    { cwd: project },
+  );
   try {
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(server.line)![1]!;
     expect(server.output()).toMatch(/scenario: +mine \(.*scenarios\/mine\.json\)/);
-    const res = await fetch(`${url}/dav/Documents/readme.txt`, { headers: { Authorization: `Basic ${btoa('demo:demo')}` } });
+    const res = await fetch(`${url}/dav/Documents/readme.txt`, {
+      headers: { Authorization: `Basic ${btoa('demo:demo')}` },
+    });
     expect(res.status).toBe(200);
   } finally {
     await server.stop();
@@ -45,9 +58,17 @@ async function usesTheInstall(project: string): Promise<void> {
   const program = `const mock = await startMock({ scenario: 'tag-objects-500', mode: { kind: 'replay', recording: 'example-session' } });
     const res = await fetch(mock.url + '/v2', { headers: { Authorization: 'Basic ' + btoa('demo:demo'), 'X-Client-Specification': '2' } });
     console.log('status', res.status); await mock.close();`;
-  const esm = await runCommand(process.execPath, ['--input-type=module', '-e', `import { startMock } from 'csp-mock'; ${program}`], { cwd: project });
+  const esm = await runCommand(
+    process.execPath,
+    ['--input-type=module', '-e', `import { startMock } from 'csp-mock'; ${program}`],
+    { cwd: project },
+  );
   expect(esm.stdout, esm.stderr).toContain('status 200');
-  const cjs = await runCommand(process.execPath, ['-e', `const { startMock } = require('csp-mock'); (async () => { ${program} })();`], { cwd: project });
+  const cjs = await runCommand(
+    process.execPath,
+    ['-e', `const { startMock } = require('csp-mock'); (async () => { ${program} })();`],
+    { cwd: project },
+  );
   expect(cjs.stdout, cjs.stderr).toContain('status 200');
 }
 
@@ -57,7 +78,11 @@ describe('installing csp-mock into a scratch project', () => {
     // `npm test` has just built dist/, so pack without running prepare again.
     const out = mkdtempSync(join(tmpdir(), 'csp-mock-pack-'));
     scratch.push(out);
-    const packed = await runCommand('npm', ['pack', '--ignore-scripts', '--pack-destination', out, '--loglevel=error'], { cwd: REPO });
+    const packed = await runCommand(
+      'npm',
+      ['pack', '--ignore-scripts', '--pack-destination', out, '--loglevel=error'],
+      { cwd: REPO },
+    );
     expect(packed.code, packed.stderr).toBe(0);
     tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
   }, 60_000);
@@ -68,13 +93,18 @@ describe('installing csp-mock into a scratch project', () => {
 
   it('the tarball ships dist, scenarios (with the schema), recordings, LICENSE and README, and nothing else', async () => {
     const listing = await runCommand('tar', ['tzf', tarball]);
-    const files = listing.stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    const files = listing.stdout
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
     const top = [...new Set(files.map((f) => f.split('/')[0]))].sort();
     expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'recordings', 'scenarios']);
     expect(files).toContain('scenarios/scenario.schema.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
-    expect(files.filter((f) => f.startsWith('dist/bench/') || f.endsWith('.map') || f.includes('/example/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/bench/') || f.endsWith('.map') || f.includes('/example/'))).toEqual(
+      [],
+    );
   });
 
   it('from the tarball: npx csp-mock, import and require work', async () => {

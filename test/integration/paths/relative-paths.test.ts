@@ -11,7 +11,9 @@ async function roundTrip(url: string): Promise<void> {
   const dav = await fetchAs(`${url}/dav/Documents/kept.txt`);
   expect(dav.status).toBe(200);
   expect(await dav.text()).toBe('kept bytes');
-  const listing = await (await fetchAs(`${url}/dav/Documents/`, { method: 'PROPFIND', headers: { Depth: '1' } })).text();
+  const listing = await (
+    await fetchAs(`${url}/dav/Documents/`, { method: 'PROPFIND', headers: { Depth: '1' } })
+  ).text();
   expect(listing).toContain('kept.txt');
   const readme = await fetchAs(`${url}/dav/Documents/readme.txt`);
   expect(readme.status).toBe(200);
@@ -42,7 +44,10 @@ describe('relative paths resolve once, against the cwd (CLI) or baseDir (API)', 
   it('a scenario path and its fixtures resolve against baseDir and the scenario file', async () => {
     mkdirSync(join(tmp.path, 'mine', 'fixtures'), { recursive: true });
     writeFileSync(join(tmp.path, 'mine', 'fixtures', 'a.txt'), 'from a fixture');
-    writeFileSync(join(tmp.path, 'mine', 'one.json'), JSON.stringify({ seed: { tree: [{ file: 'a.txt', fixture: 'fixtures/a.txt' }] } }));
+    writeFileSync(
+      join(tmp.path, 'mine', 'one.json'),
+      JSON.stringify({ seed: { tree: [{ file: 'a.txt', fixture: 'fixtures/a.txt' }] } }),
+    );
     const mock = await startMock({ baseDir: tmp.path, scenario: 'mine/one.json' });
     try {
       expect(await (await fetchAs(`${mock.url}/dav/a.txt`)).text()).toBe('from a fixture');

@@ -32,62 +32,74 @@ describe('crash safety of --data (SIGKILL at random moments, compacting often)',
     await rm(dir, { recursive: true, force: true });
   });
 
-  it(`loads after every kill with each acknowledged change kept and every file whole (seed ${SEED})`, { timeout: 60_000 }, async () => {
-    const random = seededRandom(SEED);
-    const dataFile = join(dir, 'state.json');
-    // A small compaction bound: snapshots are written (and killed) while the workers' commits go on.
-    const args = ['--empty', '--data', dataFile, '--compact-after', '32768'];
-    let server = await serve(args);
-    let cloud = new HttpCloud(server.url);
-    const root = await cloud.rootPath();
-    const workers: Worker[] = [];
-    for (let i = 0; i < WORKERS; i++) workers.push(new Worker(i, await cloud.createContainer(root, `worker-${i}`), random));
-    let killedDuringWork = 0;
+  it(
+    `loads after every kill with each acknowledged change kept and every file whole (seed ${SEED})`,
+    { timeout: 60_000 },
+    async () => {
+      const random = seededRandom(SEED);
+      const dataFile = join(dir, 'state.json');
+      // A small compaction bound: snapshots are written (and killed) while the workers' commits go on.
+      const args = ['--empty', '--data', dataFile, '--compact-after', '32768'];
+      let server = await serve(args);
+      let cloud = new HttpCloud(server.url);
+      const root = await cloud.rootPath();
+      const workers: Worker[] = [];
+      for (let i = 0; i < WORKERS; i++)
+        workers.push(new Worker(i, await cloud.createContainer(root, `worker-${i}`), random));
+      let killedDuringWork = 0;
 
-    for (let round = 0; round < ROUNDS; round++) {
-      const running = workers.map((w) => w.run(cloud));
-      await new Promise((r) => setTimeout(r, 80 + Math.floor(random() * 500)));
-      server.child.kill('SIGKILL');
-      await server.exited;
-      await Promise.all(running);
-      killedDuringWork += workers.filter((w) => w.pending).length;
-      // Every client stopped because the connection broke, never on an error answer from the server.
-      for (const w of workers) expect(w.stopReason, `round ${round}, seed ${SEED}`).toMatch(/^fetch failed/);
-      await checkStateOnDisk(dataFile);
-      if (round % 3 === 1) {
-        // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
-        const starting = new ServeProcess(['serve', '--port', '0', ...args]);
-        await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
-        starting.child.kill('SIGKILL');
-        await starting.exited;
+      for (let round = 0; round < ROUNDS; round++) {
+        const running = workers.map((w) => w.run(cloud));
+        await new Promise((r) => setTimeout(r, 80 + Math.floor(random() * 500)));
+        server.child.kill('SIGKILL');
+        await server.exited;
+        await Promise.all(running);
+        killedDuringWork += workers.filter((w) => w.pending).length;
+        // Every client stopped because the connection broke, never on an error answer from the server.
+        for (const w of workers) expect(w.stopReason, `round ${round}, seed ${SEED}`).toMatch(/^fetch failed/);
         await checkStateOnDisk(dataFile);
-      }
-
-      server = await serve(args);
-      cloud = new HttpCloud(server.url);
-      const blobs = await readdir(`${dataFile}.blobs`);
-      const referenced = new Set(Object.values((await readDurableState(dataFile))!.state.nodes).map((n) => n.blobId).filter(Boolean));
-      expect(blobs.filter((b) => !referenced.has(b)), 'orphans and temp files dropped at start').toEqual([]);
-
-      for (const worker of workers) {
-        const found = await readBack(cloud, worker);
-        const candidates: Files[] = [worker.files];
-        const op = worker.pending;
-        if (op?.kind === 'upload') {
-          const got = found.get(op.name);
-          if (got) candidates.push(apply(worker.files, op, got.path));
-        } else if (op) {
-          candidates.push(apply(worker.files, op));
+        if (round % 3 === 1) {
+          // A kill during start-up (reading, sweeping orphans) must leave a loadable state too.
+          const starting = new ServeProcess(['serve', '--port', '0', ...args]);
+          await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
+          starting.child.kill('SIGKILL');
+          await starting.exited;
+          await checkStateOnDisk(dataFile);
         }
-        const match = candidates.find((c) => matches(found, c));
-        const why = `round ${round}, seed ${SEED}, stopped by "${worker.stopReason}": expected ${[...worker.files.keys()].join(',')} (+ ${JSON.stringify(op)}), found ${[...found.keys()].join(',')}`;
-        expect(match, why).toBeDefined();
-        worker.files = match!;
-        worker.pending = undefined;
+
+        server = await serve(args);
+        cloud = new HttpCloud(server.url);
+        const blobs = await readdir(`${dataFile}.blobs`);
+        const referenced = new Set(
+          Object.values((await readDurableState(dataFile))!.state.nodes)
+            .map((n) => n.blobId)
+            .filter(Boolean),
+        );
+        expect(
+          blobs.filter((b) => !referenced.has(b)),
+          'orphans and temp files dropped at start',
+        ).toEqual([]);
+
+        for (const worker of workers) {
+          const found = await readBack(cloud, worker);
+          const candidates: Files[] = [worker.files];
+          const op = worker.pending;
+          if (op?.kind === 'upload') {
+            const got = found.get(op.name);
+            if (got) candidates.push(apply(worker.files, op, got.path));
+          } else if (op) {
+            candidates.push(apply(worker.files, op));
+          }
+          const match = candidates.find((c) => matches(found, c));
+          const why = `round ${round}, seed ${SEED}, stopped by "${worker.stopReason}": expected ${[...worker.files.keys()].join(',')} (+ ${JSON.stringify(op)}), found ${[...found.keys()].join(',')}`;
+          expect(match, why).toBeDefined();
+          worker.files = match!;
+          worker.pending = undefined;
+        }
       }
-    }
-    // The kills really landed while requests were under way, not only between them.
-    expect(killedDuringWork).toBeGreaterThan(ROUNDS);
-    expect(workers.reduce((sum, w) => sum + w.files.size, 0)).toBeGreaterThan(0);
-  });
+      // The kills really landed while requests were under way, not only between them.
+      expect(killedDuringWork).toBeGreaterThan(ROUNDS);
+      expect(workers.reduce((sum, w) => sum + w.files.size, 0)).toBeGreaterThan(0);
+    },
+  );
 });

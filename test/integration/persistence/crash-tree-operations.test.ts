@@ -38,84 +38,111 @@ async function durable(file: string): Promise<StateData> {
   return loaded!.state;
 }
 
-describe('SIGKILL during tree operations with --data (COPY, scenario seed), compacting often', { timeout: 120_000 }, () => {
-  killServersAfterEach();
-  const tmp = useTempDir('crash-tree');
+describe(
+  'SIGKILL during tree operations with --data (COPY, scenario seed), compacting often',
+  { timeout: 120_000 },
+  () => {
+    killServersAfterEach();
+    const tmp = useTempDir('crash-tree');
 
-  it(`keeps each COPY of a 400-node tree whole or absent, and every acknowledged one (seed ${SEED})`, async () => {
-    const random = seededRandom(SEED);
-    const dataFile = join(tmp.path, 'state.json');
-    const scenario = join(tmp.path, 'tree.json');
-    await writeFile(scenario, JSON.stringify({ name: 'crash-tree', description: 'a tree to copy', seed: { tree: [{ container: 'tree', children: seedTree('t', 8, 48) }] } }));
-    const args = ['--empty', '--data', dataFile, '--scenario', scenario, '--compact-after', '65536'];
-    const treeSize = subtreeSize(await (async () => {
-      const first = await serve(args);
-      await first.stop('SIGTERM');
-      return durable(dataFile);
-    })(), 'tree');
-    expect(treeSize).toBe(1 + 8 + 8 * 48);
-    const acked = new Set<string>();
-    let killedMidCopy = 0;
-    for (let round = 0; round < 6; round++) {
-      const server = await serve(args);
-      const lanes = [0, 1].map((lane) => copyUntilKilled(server, `copy-${lane}`, acked));
-      await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 600)));
-      await server.stop('SIGKILL');
-      const pending = (await Promise.all(lanes)).filter(Boolean).length;
-      if (pending > 0) killedMidCopy++;
-      const state = await durable(dataFile);
-      for (const lane of ['copy-0', 'copy-1']) {
-        const size = subtreeSize(state, lane);
-        const why = `round ${round}, seed ${SEED}, ${lane}`;
-        if (acked.has(lane)) expect(size, `${why}: acknowledged, whole`).toBe(treeSize);
-        else expect([0, treeSize], `${why}: whole or absent`).toContain(size);
+    it(`keeps each COPY of a 400-node tree whole or absent, and every acknowledged one (seed ${SEED})`, async () => {
+      const random = seededRandom(SEED);
+      const dataFile = join(tmp.path, 'state.json');
+      const scenario = join(tmp.path, 'tree.json');
+      await writeFile(
+        scenario,
+        JSON.stringify({
+          name: 'crash-tree',
+          description: 'a tree to copy',
+          seed: { tree: [{ container: 'tree', children: seedTree('t', 8, 48) }] },
+        }),
+      );
+      const args = ['--empty', '--data', dataFile, '--scenario', scenario, '--compact-after', '65536'];
+      const treeSize = subtreeSize(
+        await (async () => {
+          const first = await serve(args);
+          await first.stop('SIGTERM');
+          return durable(dataFile);
+        })(),
+        'tree',
+      );
+      expect(treeSize).toBe(1 + 8 + 8 * 48);
+      const acked = new Set<string>();
+      let killedMidCopy = 0;
+      for (let round = 0; round < 6; round++) {
+        const server = await serve(args);
+        const lanes = [0, 1].map((lane) => copyUntilKilled(server, `copy-${lane}`, acked));
+        await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 600)));
+        await server.stop('SIGKILL');
+        const pending = (await Promise.all(lanes)).filter(Boolean).length;
+        if (pending > 0) killedMidCopy++;
+        const state = await durable(dataFile);
+        for (const lane of ['copy-0', 'copy-1']) {
+          const size = subtreeSize(state, lane);
+          const why = `round ${round}, seed ${SEED}, ${lane}`;
+          if (acked.has(lane)) expect(size, `${why}: acknowledged, whole`).toBe(treeSize);
+          else expect([0, treeSize], `${why}: whole or absent`).toContain(size);
+        }
+        expect(subtreeSize(state, 'tree')).toBe(treeSize);
       }
-      expect(subtreeSize(state, 'tree')).toBe(treeSize);
-    }
-    expect(killedMidCopy, 'kills landed while a COPY was under way').toBeGreaterThan(0);
-    expect(acked.size).toBeGreaterThan(0);
-  });
+      expect(killedMidCopy, 'kills landed while a COPY was under way').toBeGreaterThan(0);
+      expect(acked.size).toBeGreaterThan(0);
+    });
 
-  it(`leaves the old state or the whole new seed after a kill during a scenario switch, never a mix (seed ${SEED})`, async () => {
-    const random = seededRandom(SEED + 1);
-    const dataFile = join(tmp.path, 'state.json');
-    // Inline definitions: the admin API takes a scenario by catalogue name or as a definition.
-    const seeds = ['a', 'b'].map((prefix) => JSON.stringify({ name: `seed-${prefix}`, description: 'a big seed', seed: { tree: seedTree(prefix, 10, 300) } }));
-    const args = ['--empty', '--data', dataFile, '--compact-after', '65536'];
-    const namesOf = (state: StateData): string => {
-      const names = new Set(Object.values(state.nodes).filter((n) => n.kind === 'file').map((n) => n.name[0]));
-      return [...names].sort().join('');
-    };
-    const files = (state: StateData): number => Object.values(state.nodes).filter((n) => n.kind === 'file').length;
-    // One switch to the end, to know how long one takes.
-    let server = await serve(args);
-    const started = Date.now();
-    expect((await switchTo(server, seeds[0]!)).status).toBe(200);
-    const took = Date.now() - started;
-    await server.stop('SIGKILL');
-    let expected = 'a';
-    expect(namesOf(await durable(dataFile))).toBe('a');
-    let killedMidSwitch = 0;
-    for (let round = 0; round < 6; round++) {
-      server = await serve(args);
-      const target = round % 2 === 0 ? 'b' : 'a';
-      const answer = switchTo(server, seeds[target === 'a' ? 0 : 1]!).then((r) => r.status, () => 'killed' as const);
-      await new Promise((r) => setTimeout(r, Math.floor(random() * took * 1.2)));
+    it(`leaves the old state or the whole new seed after a kill during a scenario switch, never a mix (seed ${SEED})`, async () => {
+      const random = seededRandom(SEED + 1);
+      const dataFile = join(tmp.path, 'state.json');
+      // Inline definitions: the admin API takes a scenario by catalogue name or as a definition.
+      const seeds = ['a', 'b'].map((prefix) =>
+        JSON.stringify({
+          name: `seed-${prefix}`,
+          description: 'a big seed',
+          seed: { tree: seedTree(prefix, 10, 300) },
+        }),
+      );
+      const args = ['--empty', '--data', dataFile, '--compact-after', '65536'];
+      const namesOf = (state: StateData): string => {
+        const names = new Set(
+          Object.values(state.nodes)
+            .filter((n) => n.kind === 'file')
+            .map((n) => n.name[0]),
+        );
+        return [...names].sort().join('');
+      };
+      const files = (state: StateData): number => Object.values(state.nodes).filter((n) => n.kind === 'file').length;
+      // One switch to the end, to know how long one takes.
+      let server = await serve(args);
+      const started = Date.now();
+      expect((await switchTo(server, seeds[0]!)).status).toBe(200);
+      const took = Date.now() - started;
       await server.stop('SIGKILL');
-      const outcome = await answer;
-      const state = await durable(dataFile);
-      const why = `round ${round}, seed ${SEED}, switch to ${target} ${outcome}`;
-      if (outcome === 200) expect(namesOf(state), why).toBe(target);
-      else {
-        killedMidSwitch++;
-        expect([expected, target], why).toContain(namesOf(state));
+      let expected = 'a';
+      expect(namesOf(await durable(dataFile))).toBe('a');
+      let killedMidSwitch = 0;
+      for (let round = 0; round < 6; round++) {
+        server = await serve(args);
+        const target = round % 2 === 0 ? 'b' : 'a';
+        const answer = switchTo(server, seeds[target === 'a' ? 0 : 1]!).then(
+          (r) => r.status,
+          () => 'killed' as const,
+        );
+        await new Promise((r) => setTimeout(r, Math.floor(random() * took * 1.2)));
+        await server.stop('SIGKILL');
+        const outcome = await answer;
+        const state = await durable(dataFile);
+        const why = `round ${round}, seed ${SEED}, switch to ${target} ${outcome}`;
+        if (outcome === 200) expect(namesOf(state), why).toBe(target);
+        else {
+          killedMidSwitch++;
+          expect([expected, target], why).toContain(namesOf(state));
+        }
+        expect(files(state), `${why}: the whole seed`).toBe(3000);
+        expected = namesOf(state);
       }
-      expect(files(state), `${why}: the whole seed`).toBe(3000);
-      expected = namesOf(state);
-    }
-    expect(killedMidSwitch, 'kills landed while a switch was under way').toBeGreaterThan(0);
-  });
-});
+      expect(killedMidSwitch, 'kills landed while a switch was under way').toBeGreaterThan(0);
+    });
+  },
+);
 
 /** COPY /dav/tree over /dav/`name` (Overwrite: T) until the server dies; true when one was in flight. */
 async function copyUntilKilled(server: ServeProcess, name: string, acked: Set<string>): Promise<boolean> {
@@ -123,7 +150,12 @@ async function copyUntilKilled(server: ServeProcess, name: string, acked: Set<st
     try {
       const res = await fetch(`${server.url}/dav/tree`, {
         method: 'COPY',
-        headers: { Authorization: BASIC_DEMO, Destination: `${server.url}/dav/${name}`, Overwrite: 'T', Depth: 'infinity' },
+        headers: {
+          Authorization: BASIC_DEMO,
+          Destination: `${server.url}/dav/${name}`,
+          Overwrite: 'T',
+          Depth: 'infinity',
+        },
       });
       if (res.status !== 201 && res.status !== 204) throw new Error(`COPY answered ${res.status}: ${await res.text()}`);
       acked.add(name);
@@ -135,5 +167,9 @@ async function copyUntilKilled(server: ServeProcess, name: string, acked: Set<st
 }
 
 function switchTo(server: ServeProcess, definition: string): Promise<Response> {
-  return fetch(`${server.url}/__admin/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: definition });
+  return fetch(`${server.url}/__admin/scenario`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: definition,
+  });
 }

@@ -56,8 +56,12 @@ describe('--data on a full disk (a 4 MiB tmpfs)', { timeout: 30_000 }, () => {
     const names = Object.values(durable.state.nodes).map((n) => n.name);
     expect(names).not.toContain(`folder-${folders.length}`);
     for (const name of folders) expect(names).toContain(name);
-    const referenced = Object.values(durable.state.nodes).map((n) => n.blobId).filter(Boolean);
-    expect((await readdir(`${dataFile}.blobs`)).sort(), 'no blob of a refused change left behind').toEqual(referenced.sort());
+    const referenced = Object.values(durable.state.nodes)
+      .map((n) => n.blobId)
+      .filter(Boolean);
+    expect((await readdir(`${dataFile}.blobs`)).sort(), 'no blob of a refused change left behind').toEqual(
+      referenced.sort(),
+    );
     before.push(...folders);
     expect((await cloud.list(root)).map((i) => i.name).sort()).toEqual([...before].sort());
 

@@ -10,7 +10,8 @@ import { useTempDir } from '../../helpers/temp-dir.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
 /** What a start would load: the snapshot plus the log (plain JSON for the assertions). */
-const readState = async (file: string): Promise<any> => JSON.parse(JSON.stringify((await readDurableState(file))!.state));
+const readState = async (file: string): Promise<any> =>
+  JSON.parse(JSON.stringify((await readDurableState(file))!.state));
 
 describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
   killServersAfterEach();
@@ -106,15 +107,18 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
   it.each([
     ['foreign.json', /state file .*foreign\.json is not a csp-mock state/],
     ['truncated.json', /state file .*truncated\.json is not valid JSON/],
-  ])('refuses the state file %s with a message naming it, a non-zero exit, and leaves it untouched', async (name, message) => {
-    await copyFile(fixture(name), join(tmp.path, name));
-    const before = await readFile(join(tmp.path, name));
-    const proc = new ServeProcess(['serve', '--port', '0', '--data', join(tmp.path, name)]);
-    expect((await proc.exited).code).toBe(1);
-    expect(proc.stderr.join('\n')).toMatch(message);
-    expect(proc.stdout.join('\n')).not.toContain('listening on');
-    expect(await readFile(join(tmp.path, name))).toEqual(before);
-  });
+  ])(
+    'refuses the state file %s with a message naming it, a non-zero exit, and leaves it untouched',
+    async (name, message) => {
+      await copyFile(fixture(name), join(tmp.path, name));
+      const before = await readFile(join(tmp.path, name));
+      const proc = new ServeProcess(['serve', '--port', '0', '--data', join(tmp.path, name)]);
+      expect((await proc.exited).code).toBe(1);
+      expect(proc.stderr.join('\n')).toMatch(message);
+      expect(proc.stdout.join('\n')).not.toContain('listening on');
+      expect(await readFile(join(tmp.path, name))).toEqual(before);
+    },
+  );
 
   it('leaves one snapshot holding everything after a clean stop: no log, no lock', async () => {
     const server = await serve(['--empty', '--data', dataFile]);
@@ -132,7 +136,9 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     const first = await serve(['--empty', '--data', dataFile]);
     const second = new ServeProcess(['serve', '--port', '0', '--empty', '--data', dataFile]);
     expect((await second.exited).code).toBe(1);
-    expect(second.stderr.join('\n')).toContain(`state file ${dataFile} is in use by process ${first.pid} (lock file ${dataFile}.lock)`);
+    expect(second.stderr.join('\n')).toContain(
+      `state file ${dataFile} is in use by process ${first.pid} (lock file ${dataFile}.lock)`,
+    );
     // The first one is unharmed and still takes writes.
     const cloud = new HttpCloud(first.url);
     await cloud.createContainer(await cloud.rootPath(), 'still-mine');

@@ -14,7 +14,7 @@ const WORKLOAD = fileURLToPath(new URL('../../fixtures/state-log-workload.mjs', 
 const SEED = Number(process.env['CRASH_SEED'] ?? 20261122);
 const ROUNDS = 10;
 
-type Op = { n: number } & ({ create: string[] } | { remove: string[] }) | 'replace';
+type Op = ({ n: number } & ({ create: string[] } | { remove: string[] })) | 'replace';
 interface Round {
   loadNotes: string[];
   started: Op[];
@@ -36,7 +36,12 @@ async function runUntilKilled(file: string, seed: number, run: string, killAfter
   await exited;
   const lines = out.split('\n').slice(0, -1); // the last piece may be cut by the kill
   expect(lines[0], `the workload started (stderr: ${err})`).toMatch(/^loaded /);
-  const round: Round = { loadNotes: JSON.parse(lines[0]!.slice('loaded '.length)), started: [], acked: new Set(), refused: new Set() };
+  const round: Round = {
+    loadNotes: JSON.parse(lines[0]!.slice('loaded '.length)),
+    started: [],
+    acked: new Set(),
+    refused: new Set(),
+  };
   for (const line of lines.slice(1)) {
     const [word, ...rest] = line.split(' ');
     const text = rest.join(' ');
@@ -51,65 +56,72 @@ async function runUntilKilled(file: string, seed: number, run: string, killAfter
 describe('state log under SIGKILL (commit groups, compaction, replace, injected full disk)', () => {
   const tmp = useTempDir('state-log-crash');
 
-  it(`loads after every kill with each acknowledged commit kept and nothing refused or torn kept (seed ${SEED})`, { timeout: 90_000 }, async () => {
-    const random = seededRandom(SEED);
-    const file = join(tmp.path, 'state.json');
-    let present = new Set<string>();
-    let killedMidCompaction = 0;
-    let refusedTotal = 0;
-    let killedMidGroup = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const r = await runUntilKilled(file, SEED + round, `r${round}`, 80 + Math.floor(random() * 400));
-      if (round > 0) expect(r.loadNotes.join('\n'), 'the killed owner\'s lock is taken over').toMatch(/took over the stale lock/);
-      if (existsSync(stateTempFileOf(file)) || existsSync(`${logFileOf(file)}.tmp`)) killedMidCompaction++;
-      const durable = await readDurableState(file);
-      expect(durable, `round ${round}: the state loads`).toBeDefined();
-      const nodes = durable!.state.nodes;
-      const has = (id: string): boolean => Object.hasOwn(nodes, id);
-      const pending: Op[] = [];
-      const removedFor = new Map<string, 'acked' | 'pending'>();
-      for (const op of r.started) {
-        const key = JSON.stringify(op);
-        if (op === 'replace' || r.refused.has(key)) continue;
-        const status = r.acked.has(key) ? 'acked' : 'pending';
-        if (status === 'pending') pending.push(op);
-        if ('remove' in op) for (const id of op.remove) removedFor.set(id, status);
-      }
-      const why = `round ${round}, seed ${SEED}`;
-      const next = new Set<string>();
-      for (const id of present) {
-        expect(has(id), `${why}: ${id} from an earlier round`).toBe(true);
-        next.add(id);
-      }
-      for (const op of r.started) {
-        if (op === 'replace' || !('create' in op)) continue;
-        const key = JSON.stringify(op);
-        const here = op.create.filter(has);
-        if (r.refused.has(key)) {
-          expect(here, `${why}: refused ${key} left nothing`).toEqual([]);
-          refusedTotal++;
-        } else if (r.acked.has(key)) {
-          for (const id of op.create) {
-            const removal = removedFor.get(id);
-            if (removal === 'acked') expect(has(id), `${why}: ${id} was removed`).toBe(false);
-            else if (removal === undefined) expect(has(id), `${why}: acknowledged ${id}`).toBe(true);
-          }
-        } else {
-          expect([0, op.create.length], `${why}: ${key} whole or not at all`).toContain(here.length);
+  it(
+    `loads after every kill with each acknowledged commit kept and nothing refused or torn kept (seed ${SEED})`,
+    { timeout: 90_000 },
+    async () => {
+      const random = seededRandom(SEED);
+      const file = join(tmp.path, 'state.json');
+      let present = new Set<string>();
+      let killedMidCompaction = 0;
+      let refusedTotal = 0;
+      let killedMidGroup = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const r = await runUntilKilled(file, SEED + round, `r${round}`, 80 + Math.floor(random() * 400));
+        if (round > 0)
+          expect(r.loadNotes.join('\n'), "the killed owner's lock is taken over").toMatch(/took over the stale lock/);
+        if (existsSync(stateTempFileOf(file)) || existsSync(`${logFileOf(file)}.tmp`)) killedMidCompaction++;
+        const durable = await readDurableState(file);
+        expect(durable, `round ${round}: the state loads`).toBeDefined();
+        const nodes = durable!.state.nodes;
+        const has = (id: string): boolean => Object.hasOwn(nodes, id);
+        const pending: Op[] = [];
+        const removedFor = new Map<string, 'acked' | 'pending'>();
+        for (const op of r.started) {
+          const key = JSON.stringify(op);
+          if (op === 'replace' || r.refused.has(key)) continue;
+          const status = r.acked.has(key) ? 'acked' : 'pending';
+          if (status === 'pending') pending.push(op);
+          if ('remove' in op) for (const id of op.remove) removedFor.set(id, status);
         }
-        for (const id of here) next.add(id);
+        const why = `round ${round}, seed ${SEED}`;
+        const next = new Set<string>();
+        for (const id of present) {
+          expect(has(id), `${why}: ${id} from an earlier round`).toBe(true);
+          next.add(id);
+        }
+        for (const op of r.started) {
+          if (op === 'replace' || !('create' in op)) continue;
+          const key = JSON.stringify(op);
+          const here = op.create.filter(has);
+          if (r.refused.has(key)) {
+            expect(here, `${why}: refused ${key} left nothing`).toEqual([]);
+            refusedTotal++;
+          } else if (r.acked.has(key)) {
+            for (const id of op.create) {
+              const removal = removedFor.get(id);
+              if (removal === 'acked') expect(has(id), `${why}: ${id} was removed`).toBe(false);
+              else if (removal === undefined) expect(has(id), `${why}: acknowledged ${id}`).toBe(true);
+            }
+          } else {
+            expect([0, op.create.length], `${why}: ${key} whole or not at all`).toContain(here.length);
+          }
+          for (const id of here) next.add(id);
+        }
+        const known = new Set(r.started.flatMap((op) => (op !== 'replace' && 'create' in op ? op.create : [])));
+        const invented = Object.keys(nodes).filter((id) => !present.has(id) && !known.has(id));
+        expect(invented, `${why}: nothing that was never committed`).toEqual([]);
+        if (pending.length > 0) killedMidGroup++;
+        present = next;
       }
-      const known = new Set(r.started.flatMap((op) => (op !== 'replace' && 'create' in op ? op.create : [])));
-      const invented = Object.keys(nodes).filter((id) => !present.has(id) && !known.has(id));
-      expect(invented, `${why}: nothing that was never committed`).toEqual([]);
-      if (pending.length > 0) killedMidGroup++;
-      present = next;
-    }
-    const snapshot = JSON.parse(await readFile(file, 'utf8'));
-    expect(snapshot.logSeq, 'compaction ran').toBeGreaterThan(0);
-    expect(refusedTotal, 'some commits were refused by the injected full disk').toBeGreaterThan(0);
-    expect(present.size).toBeGreaterThan(0);
-    expect(killedMidGroup, 'kills landed while commits were in flight').toBeGreaterThanOrEqual(ROUNDS / 4);
-    console.log(`state log crash loop: ${ROUNDS} kills, ${killedMidGroup} with commits in flight, ${killedMidCompaction} while a snapshot or log rewrite was under way, ${refusedTotal} commits refused`);
-  });
+      const snapshot = JSON.parse(await readFile(file, 'utf8'));
+      expect(snapshot.logSeq, 'compaction ran').toBeGreaterThan(0);
+      expect(refusedTotal, 'some commits were refused by the injected full disk').toBeGreaterThan(0);
+      expect(present.size).toBeGreaterThan(0);
+      expect(killedMidGroup, 'kills landed while commits were in flight').toBeGreaterThanOrEqual(ROUNDS / 4);
+      console.log(
+        `state log crash loop: ${ROUNDS} kills, ${killedMidGroup} with commits in flight, ${killedMidCompaction} while a snapshot or log rewrite was under way, ${refusedTotal} commits refused`,
+      );
+    },
+  );
 });

@@ -47,7 +47,11 @@ describe('interceptCloud: a Node client served in-process through nock, no port,
 
     // PUT of raw binary content through fetch.
     const replaced = binaryBytes(700, 9);
-    const put = await fetch(`${fileHref}/content`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: replaced });
+    const put = await fetch(`${fileHref}/content`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+      body: replaced,
+    });
     expect(put.status).toBe(204);
     const again = await fetch(`${fileHref}/content`, { headers });
     expect(Buffer.from(await again.arrayBuffer()).equals(replaced)).toBe(true);
@@ -66,10 +70,14 @@ describe('interceptCloud: a Node client served in-process through nock, no port,
     cloud = await interceptCloud(BASE, { mode: { kind: 'replay', recording } });
     const entry = await fetch(`${BASE}/v2`, { headers });
     expect(await entry.text()).toContain(`${BASE}/v2/containers/`);
-    const logo = recording.exchanges.find((e) => e.request.path.endsWith('/content') && e.response.body.length === SESSION_FILES.logo.length)!;
+    const logo = recording.exchanges.find(
+      (e) => e.request.path.endsWith('/content') && e.response.body.length === SESSION_FILES.logo.length,
+    )!;
     const body = Buffer.from(await (await fetch(`${BASE}${logo.request.path}`, { headers })).arrayBuffer());
     expect(body.equals(SESSION_FILES.logo)).toBe(true);
-    const notes = recording.exchanges.find((e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path))!.request.path;
+    const notes = recording.exchanges.find(
+      (e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path),
+    )!.request.path;
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await fetch(`${BASE}${notes}`, { headers })).status);
     expect(statuses).toEqual([200, 404, 404]);

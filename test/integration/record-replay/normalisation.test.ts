@@ -10,7 +10,12 @@ describe('normalisation and redaction at record time', () => {
   it('stores absolute addresses in Location, Content-Location and WebDAV Destination on the {{baseUrl}} token', () => {
     const origin = 'http://127.0.0.1:37171';
     const out = normaliseHeaders(
-      { destination: `${origin}/dav/b.txt`, location: `${origin}/v2/files/x`, 'content-location': `${origin}/v2/containers/y`, overwrite: 'F' },
+      {
+        destination: `${origin}/dav/b.txt`,
+        location: `${origin}/v2/files/x`,
+        'content-location': `${origin}/v2/containers/y`,
+        overwrite: 'F',
+      },
       [origin],
     );
     expect(out).toEqual({
@@ -35,13 +40,37 @@ describe('normalisation and redaction at record time', () => {
   });
 
   it('drops framing and date headers but keeps Connection: close, which the observed 500s send', () => {
-    const kept = keptHeaders({ 'Content-Length': '5', 'Transfer-Encoding': 'chunked', Date: 'x', Connection: 'close', 'Content-Type': 'text/plain', 'X-Mock-Session': 's' }, true);
+    const kept = keptHeaders(
+      {
+        'Content-Length': '5',
+        'Transfer-Encoding': 'chunked',
+        Date: 'x',
+        Connection: 'close',
+        'Content-Type': 'text/plain',
+        'X-Mock-Session': 's',
+      },
+      true,
+    );
     expect(kept).toEqual({ connection: 'close', 'content-type': 'text/plain' });
   });
 
   it('always redacts Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key, plus --redact names, and the account S3 key in bodies', () => {
-    expect(redactedNames(['X-Sig'])).toEqual(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-auth-token', 'x-api-key', 'x-admin-token', 'auth', 'pass', 'sig', 'x-sig']);
-    const account = '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
+    expect(redactedNames(['X-Sig'])).toEqual([
+      'authorization',
+      'proxy-authorization',
+      'cookie',
+      'set-cookie',
+      'x-cloud-key',
+      'x-auth-token',
+      'x-api-key',
+      'x-admin-token',
+      'auth',
+      'pass',
+      'sig',
+      'x-sig',
+    ]);
+    const account =
+      '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
     expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
   });
 

@@ -31,12 +31,20 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
 
   it('an early refusal reaches the client before it sends the body, is recorded without it, and replays for any body', async () => {
     const upstream = await upstreamWith((_req: any, res: any) => {
-      res.writeHead(415, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('415 unsupported media type "text/plain"\n');
+      res
+        .writeHead(415, { 'Content-Type': 'text/plain; charset=UTF-8' })
+        .end('415 unsupported media type "text/plain"\n');
     });
     open.push(upstream);
     const out = join(tmp.path, 'refusal.json');
     const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
-    const upload = { method: 'POST', path: '/v2/containers/C1/contents', headers: { 'Content-Type': 'text/plain' }, body: binaryBytes(2000), expectContinue: true };
+    const upload = {
+      method: 'POST',
+      path: '/v2/containers/C1/contents',
+      headers: { 'Content-Type': 'text/plain' },
+      body: binaryBytes(2000),
+      expectContinue: true,
+    };
     const refused = await send(recorder.url, upload);
     expect(refused.status).toBe(415);
     expect(refused.continued).toBe(false);
@@ -62,7 +70,13 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
     const out = join(tmp.path, 'silent.json');
     const recorder = await startMock({ mode: { kind: 'record', upstream: upstream.url, out } });
     const body = binaryBytes(3000, 4);
-    const res = await send(recorder.url, { method: 'PUT', path: '/v2/files/F1/content', headers: { 'Content-Type': 'application/octet-stream' }, body, expectContinue: true });
+    const res = await send(recorder.url, {
+      method: 'PUT',
+      path: '/v2/files/F1/content',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body,
+      expectContinue: true,
+    });
     expect(res.status).toBe(204);
     expect(res.continued).toBe(true);
     expect(Buffer.concat(received).equals(body)).toBe(true);

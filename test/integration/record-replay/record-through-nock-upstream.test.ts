@@ -8,7 +8,12 @@ import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
 import { CREDS, basic, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
 
 const UPSTREAM = 'http://cloud.upstream.test';
-const SECRETS = { cookie: 'sid=cookie-secret-77', setCookie: 'session=set-cookie-secret-88', token: 'api-token-secret-99', sig: 'query-sig-secret-11' };
+const SECRETS = {
+  cookie: 'sid=cookie-secret-77',
+  setCookie: 'session=set-cookie-secret-88',
+  token: 'api-token-secret-99',
+  sig: 'query-sig-secret-11',
+};
 
 describe('record mode with nock playing the upstream', () => {
   const tmp = useTempDir();
@@ -38,18 +43,31 @@ describe('record mode with nock playing the upstream', () => {
         return [
           200,
           `<cloud xmlns:xlink="http://www.w3.org/1999/xlink"><rootContainer xlink:href="${UPSTREAM}/v2/containers/R1" xlink:type="simple"/></cloud>`,
-          { 'Content-Type': 'application/vnd.csp.cloud+xml', 'Set-Cookie': SECRETS.setCookie, Date: 'Sun, 22 Nov 2026 04:00:00 GMT' },
+          {
+            'Content-Type': 'application/vnd.csp.cloud+xml',
+            'Set-Cookie': SECRETS.setCookie,
+            Date: 'Sun, 22 Nov 2026 04:00:00 GMT',
+          },
         ];
       });
     const res = await send(recorder.url, {
       method: 'GET',
       path: `/v2?sig=${SECRETS.sig}&n=5`,
-      headers: { Authorization: basic(CREDS.user, CREDS.password), 'X-Cloud-Key': CREDS.cloudKey, Cookie: SECRETS.cookie, 'X-Api-Token': SECRETS.token },
+      headers: {
+        Authorization: basic(CREDS.user, CREDS.password),
+        'X-Cloud-Key': CREDS.cloudKey,
+        Cookie: SECRETS.cookie,
+        'X-Api-Token': SECRETS.token,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.toString()).toContain(`${recorder.url}/v2/containers/R1`);
     // The upstream got everything it needs to authenticate the client.
-    expect(seen.headers).toMatchObject({ authorization: basic(CREDS.user, CREDS.password), 'x-cloud-key': CREDS.cloudKey, host: 'cloud.upstream.test' });
+    expect(seen.headers).toMatchObject({
+      authorization: basic(CREDS.user, CREDS.password),
+      'x-cloud-key': CREDS.cloudKey,
+      host: 'cloud.upstream.test',
+    });
     expect(seen.path).toContain(`sig=${SECRETS.sig}`);
 
     await recorder.close(); // waits for the exchange to be on disk
@@ -59,8 +77,12 @@ describe('record mode with nock playing the upstream', () => {
     expect(Object.keys(e.request.headers)).not.toEqual(expect.arrayContaining(['x-api-token']));
     expect(e.response.headers).toEqual({ 'content-type': 'application/vnd.csp.cloud+xml' });
     expect(e.response.body.text).toContain('{{baseUrl}}/v2/containers/R1');
-    expect(doc.redacted).toEqual(expect.arrayContaining(['authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-api-token', 'sig']));
-    expect(await findInFiles(tmp.path, [...secretsOf(CREDS), ...Object.values(SECRETS), 'cloud.upstream.test'])).toEqual([]);
+    expect(doc.redacted).toEqual(
+      expect.arrayContaining(['authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-api-token', 'sig']),
+    );
+    expect(
+      await findInFiles(tmp.path, [...secretsOf(CREDS), ...Object.values(SECRETS), 'cloud.upstream.test']),
+    ).toEqual([]);
   });
 
   it('round-trips a binary multipart upload and a binary download byte for byte, then replays them', async () => {
@@ -70,28 +92,43 @@ describe('record mode with nock playing the upstream', () => {
     let received: Buffer | undefined;
     nock(UPSTREAM)
       .post('/v2/containers/C1/contents')
-      .reply(201, function (_uri, body) {
-        received = requestBodyFromNock(body);
-        return `${UPSTREAM}/v2/files/F1\r\n`;
-      }, { 'Content-Type': 'text/uri-list', Location: `${UPSTREAM}/v2/files/F1` })
+      .reply(
+        201,
+        function (_uri, body) {
+          received = requestBodyFromNock(body);
+          return `${UPSTREAM}/v2/files/F1\r\n`;
+        },
+        { 'Content-Type': 'text/uri-list', Location: `${UPSTREAM}/v2/files/F1` },
+      )
       .get('/v2/files/F1/content')
       .reply(200, file, { 'Content-Type': 'application/octet-stream' });
 
     const created = await send(recorder.url, {
       method: 'POST',
       path: '/v2/containers/C1/contents',
-      headers: { Authorization: basic(CREDS.user, CREDS.password), 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        Authorization: basic(CREDS.user, CREDS.password),
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
       body: upload,
     });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`${recorder.url}/v2/files/F1`);
     expect(received!.equals(upload)).toBe(true);
-    const download = await send(recorder.url, { method: 'GET', path: '/v2/files/F1/content', headers: { Authorization: basic(CREDS.user, CREDS.password) } });
+    const download = await send(recorder.url, {
+      method: 'GET',
+      path: '/v2/files/F1/content',
+      headers: { Authorization: basic(CREDS.user, CREDS.password) },
+    });
     expect(download.body.equals(file)).toBe(true);
     await recorder.close();
 
     const doc = await readJson(out);
-    expect(Buffer.from(doc.exchanges[0].request.body.base64, 'base64').equals(multipartBody('file', 'photo.raw', 'application/octet-stream', file, 'csp-mock-boundary'))).toBe(true);
+    expect(
+      Buffer.from(doc.exchanges[0].request.body.base64, 'base64').equals(
+        multipartBody('file', 'photo.raw', 'application/octet-stream', file, 'csp-mock-boundary'),
+      ),
+    ).toBe(true);
     expect(Buffer.from(doc.exchanges[1].response.body.base64, 'base64').equals(file)).toBe(true);
 
     const replay = await createApp({ mode: { kind: 'replay', recording: out }, allowedHosts: ['replay.test'] });
@@ -104,11 +141,14 @@ describe('record mode with nock playing the upstream', () => {
       expect(again.status).toBe(201);
       expect(again.headers.location).toBe('http://replay.test/v2/files/F1');
       expect(again.text).toBe('http://replay.test/v2/files/F1\r\n');
-      const bytes = await request(replay.app).get('/v2/files/F1/content').buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const bytes = await request(replay.app)
+        .get('/v2/files/F1/content')
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect((bytes.body as Buffer).equals(file)).toBe(true);
     } finally {
       await replay.close();

@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { EXAMPLE_CREDENTIALS, runExampleSession, SESSION_FILES, type SessionStep } from '../../../src/record-replay/example/client-session.js';
+import {
+  EXAMPLE_CREDENTIALS,
+  runExampleSession,
+  SESSION_FILES,
+  type SessionStep,
+} from '../../../src/record-replay/example/client-session.js';
 import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
 import { CREDS, RECORDINGS_DIR, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
 
@@ -25,7 +30,11 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
   });
 
   it('appends each exchange as one JSON line as soon as it completes, after a versioned header line', async () => {
-    const res = await send(recorder.url, { method: 'GET', path: '/v2', headers: { Authorization: basic(CREDS.user, CREDS.password) } });
+    const res = await send(recorder.url, {
+      method: 'GET',
+      path: '/v2',
+      headers: { Authorization: basic(CREDS.user, CREDS.password) },
+    });
     expect(res.status).toBe(200);
     expect(await eventually(async () => (await readJson(out)).exchanges.length === 1)).toBe(true);
     const doc = await readJson(out);
@@ -34,7 +43,12 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'csp-mock-recording', version: 2 });
     expect(JSON.parse(lines[1]!)).toMatchObject({ id: 1, request: { path: '/v2' } });
     expect(lines[2]).toBe('');
-    expect(doc.exchanges[0]).toMatchObject({ id: 1, user: 'demo', request: { method: 'GET', path: '/v2' }, response: { status: 200 } });
+    expect(doc.exchanges[0]).toMatchObject({
+      id: 1,
+      user: 'demo',
+      request: { method: 'GET', path: '/v2' },
+      response: { status: 200 },
+    });
   });
 
   it('records a whole client session: every step, in order, with the upstream answers', async () => {
@@ -62,11 +76,15 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await runExampleSession(recorder.url, CREDS);
     await recorder.close();
     const doc = await readJson(out);
-    const byMethodPath = (method: string, suffix: string) => doc.exchanges.filter((e: any) => e.request.method === method && e.request.path.endsWith(suffix));
+    const byMethodPath = (method: string, suffix: string) =>
+      doc.exchanges.filter((e: any) => e.request.method === method && e.request.path.endsWith(suffix));
     const logoPut = byMethodPath('PUT', '/content').find((e: any) => e.request.body.base64);
     expect(Buffer.from(logoPut.request.body.base64, 'base64').equals(SESSION_FILES.logo)).toBe(true);
     const archivePut = byMethodPath('PUT', '/content').find((e: any) => e.request.body.file);
-    expect(archivePut.request.body).toMatchObject({ bytes: SESSION_FILES.archive.length, file: expect.stringMatching(/^session\.bodies\//) });
+    expect(archivePut.request.body).toMatchObject({
+      bytes: SESSION_FILES.archive.length,
+      file: expect.stringMatching(/^session\.bodies\//),
+    });
     expect((await readFile(join(tmp.path, archivePut.request.body.file))).equals(SESSION_FILES.archive)).toBe(true);
     const entry = doc.exchanges[0];
     expect(entry.response.body.text.startsWith('<cloud')).toBe(true);
@@ -77,17 +95,22 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await recorder.close();
     const text = await readFile(out, 'utf8');
     const doc = await readJson(out);
-    const upload = doc.exchanges.find((e: any) => /^multipart\/form-data/.test(e.request.headers['content-type'] ?? ''));
+    const upload = doc.exchanges.find((e: any) =>
+      /^multipart\/form-data/.test(e.request.headers['content-type'] ?? ''),
+    );
     expect(upload.request.headers['content-type']).toBe('multipart/form-data; boundary=csp-mock-boundary');
     expect(upload.request.body.text).toContain('--csp-mock-boundary\r\n');
-    const sentBoundary = /boundary=(\S+)/.exec(steps.find((s) => s.name.includes('multipart'))!.request.headers!['Content-Type']!)![1]!;
+    const sentBoundary = /boundary=(\S+)/.exec(
+      steps.find((s) => s.name.includes('multipart'))!.request.headers!['Content-Type']!,
+    )![1]!;
     expect(text).not.toContain(sentBoundary);
     expect(text).not.toContain(new URL(upstream.url).host);
     expect(text).not.toContain(new URL(recorder.url).host);
     expect(text).toContain('{{baseUrl}}/v2/containers/');
     for (const e of doc.exchanges) {
       for (const headers of [e.request.headers, e.response.headers]) {
-        for (const name of ['content-length', 'transfer-encoding', 'date', 'host', 'expect']) expect(headers).not.toHaveProperty(name);
+        for (const name of ['content-length', 'transfer-encoding', 'date', 'host', 'expect'])
+          expect(headers).not.toHaveProperty(name);
       }
     }
     // The client saw links naming the recorder, so it kept talking through it.
@@ -98,9 +121,13 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await runExampleSession(recorder.url, CREDS);
     await recorder.close();
     const doc = await readJson(out);
-    const headerNames = doc.exchanges.flatMap((e: any) => [...Object.keys(e.request.headers), ...Object.keys(e.response.headers)]);
+    const headerNames = doc.exchanges.flatMap((e: any) => [
+      ...Object.keys(e.request.headers),
+      ...Object.keys(e.response.headers),
+    ]);
     expect(headerNames).toContain('x-client-specification');
-    for (const name of ['authorization', 'x-cloud-key', 'cookie', 'set-cookie']) expect(headerNames).not.toContain(name);
+    for (const name of ['authorization', 'x-cloud-key', 'cookie', 'set-cookie'])
+      expect(headerNames).not.toContain(name);
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
   });
 
@@ -108,7 +135,12 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     const auth = { Authorization: basic(CREDS.user, CREDS.password), 'X-Client-Specification': '2' };
     const entry = await send(recorder.url, { method: 'GET', path: '/v2', headers: auth });
     const root = new URL(/rootContainer xlink:href="([^"]+)"/.exec(entry.body.toString())![1]!).pathname;
-    const fault = { method: 'POST', path: `${root}/contents`, headers: { ...auth, 'Content-Type': 'application/vnd.csp.file-info+xml' }, body: binaryBytes(4096) };
+    const fault = {
+      method: 'POST',
+      path: `${root}/contents`,
+      headers: { ...auth, 'Content-Type': 'application/vnd.csp.file-info+xml' },
+      body: binaryBytes(4096),
+    };
     const live = await send(recorder.url, fault);
     expect(live.status).toBe(500);
     expect(live.headers.connection).toBe('close');
@@ -116,13 +148,20 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     const doc = await readJson(out);
     // The recorder talks to the upstream over keep-alive, so the close is the upstream's own.
     expect(doc.exchanges[0].response.headers).not.toHaveProperty('connection');
-    expect(doc.exchanges[1].response.headers).toMatchObject({ connection: 'close', 'content-type': 'text/plain; charset=UTF-8' });
+    expect(doc.exchanges[1].response.headers).toMatchObject({
+      connection: 'close',
+      'content-type': 'text/plain; charset=UTF-8',
+    });
     const replay = await startMock({ mode: { kind: 'replay', recording: out } });
     try {
       // fetch keeps connections alive, so a close here comes from the replay.
       const replayedEntry = await fetch(`${replay.url}/v2`, { headers: auth });
       expect(replayedEntry.headers.get('connection')).not.toBe('close');
-      const replayed = await fetch(`${replay.url}${fault.path}`, { method: 'POST', headers: fault.headers, body: fault.body });
+      const replayed = await fetch(`${replay.url}${fault.path}`, {
+        method: 'POST',
+        headers: fault.headers,
+        body: fault.body,
+      });
       expect(replayed.status).toBe(500);
       expect(replayed.headers.get('connection')).toBe('close');
       expect(Buffer.from(await replayed.arrayBuffer()).equals(live.body)).toBe(true);
@@ -147,7 +186,9 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
       for (const [i, step] of replayed.entries()) {
         const before = recorded[i]!;
         expect(step.response.headers['content-type'], step.name).toBe(before.response.headers['content-type']);
-        const expected = isLinkBody(before) ? Buffer.from(before.response.body.toString().split(recorder.url).join(replay.url)) : before.response.body;
+        const expected = isLinkBody(before)
+          ? Buffer.from(before.response.body.toString().split(recorder.url).join(replay.url))
+          : before.response.body;
         expect(step.response.body.equals(expected), step.name).toBe(true);
       }
       const download = replayed.find((s) => s.name === 'download logo.bin')!;

@@ -24,7 +24,12 @@ describe('recording -> state: the emulator tree a recording shows', () => {
     expect(projects).toMatchObject({ kind: 'container', parentId: rootId, deleted: false });
     expect(photos).toMatchObject({ kind: 'container', parentId: rootId });
     const logo = byName(all, 'logo.bin') as any;
-    expect(logo).toMatchObject({ kind: 'file', parentId: photos.id, mimeType: 'application/octet-stream', public: false });
+    expect(logo).toMatchObject({
+      kind: 'file',
+      parentId: photos.id,
+      mimeType: 'application/octet-stream',
+      public: false,
+    });
     expect(logo.content.equals(SESSION_FILES.logo)).toBe(true);
     const archive = byName(all, 'archive.bin') as any;
     expect(archive.content.equals(SESSION_FILES.archive)).toBe(true);
@@ -46,11 +51,13 @@ describe('recording -> state: the emulator tree a recording shows', () => {
     const listing = await get(`/v2/containers/${rootId}/contents`).set('X-Cloud-Depth', '1');
     expect(listing.text).toContain('<name>Projects</name>');
     expect(listing.text).toContain('<name>Photos</name>');
-    const archive = await get('/dav/Projects/archive.bin').buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const archive = await get('/dav/Projects/archive.bin')
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect((archive.body as Buffer).equals(SESSION_FILES.archive)).toBe(true);
     expect((await get('/dav/Projects/notes.txt')).status).toBe(404);
     const logoId = [...recordingToState(recording).objects.values()].find((o) => o.name === 'logo.bin')!.id;

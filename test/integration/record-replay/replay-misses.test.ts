@@ -6,7 +6,16 @@ import express from 'express';
 import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
 import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
 import { send } from '../../../src/record-replay/example/http-client.js';
-import { CREDS, EXAMPLE_RECORDING, RECORDINGS_DIR, basic, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
+import {
+  CREDS,
+  EXAMPLE_RECORDING,
+  RECORDINGS_DIR,
+  basic,
+  findInFiles,
+  readJson,
+  secretsOf,
+  useTempDir,
+} from './support.js';
 
 describe('replay misses: a clear message, or the emulator, or the upstream', () => {
   const tmp = useTempDir();
@@ -35,13 +44,20 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
 
   it('error: says when the body differs and when the path differs', async () => {
     const recording = await readRecording(EXAMPLE_RECORDING);
-    const create = recording.exchanges.find((e) => String(e.request.headers['content-type']).includes('container-info'))!;
+    const create = recording.exchanges.find((e) =>
+      String(e.request.headers['content-type']).includes('container-info'),
+    )!;
     const mock = await replayApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING } });
     const entity = '<container><name>Elsewhere</name></container>';
-    const res = await request(mock.app).post(create.request.path).set('Content-Type', 'application/vnd.csp.container-info+xml').send(entity);
+    const res = await request(mock.app)
+      .post(create.request.path)
+      .set('Content-Type', 'application/vnd.csp.container-info+xml')
+      .send(entity);
     expect(res.status).toBe(404);
     expect(res.text).toContain(`exchange ${create.id}: POST ${create.request.path} -> 201`);
-    expect(res.text).toContain(`differs: body of ${entity.length} bytes differs (recorded ${create.request.body.length} bytes)`);
+    expect(res.text).toContain(
+      `differs: body of ${entity.length} bytes differs (recorded ${create.request.body.length} bytes)`,
+    );
     const typo = await request(mock.app).get('/v2/tagz');
     expect(typo.text).toContain('exchange');
     expect(typo.text).toContain('differs: path (recorded /v2/tags)');
@@ -51,7 +67,10 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const recording = await readRecording(EXAMPLE_RECORDING);
     const upload = recording.exchanges.find((e) => String(e.request.headers['content-type']).startsWith('multipart/'))!;
     const notes = new URL(String(upload.response.headers['location']).replace('{{baseUrl}}', 'http://x')).pathname;
-    const mock = await replayApp({ mode: { kind: 'replay', recording: EXAMPLE_RECORDING, onMiss: 'emulate' }, users: { demo: 'demo' } });
+    const mock = await replayApp({
+      mode: { kind: 'replay', recording: EXAMPLE_RECORDING, onMiss: 'emulate' },
+      users: { demo: 'demo' },
+    });
     // Recorded: answered from the recording.
     const entry = await request(mock.app).get('/v2').auth('demo', 'demo');
     expect(entry.status).toBe(200);
@@ -74,7 +93,9 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const emulator = await replayApp({ seed: 'demo' });
     const app = express().use(createReplayHandler(recording, { onMiss: 'emulate', emulator: emulator.app }));
     const recorded = await request(app).get('/v2');
-    expect(recorded.text).toBe(recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`));
+    expect(recorded.text).toBe(
+      recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`),
+    );
     const demoFile = await request(app).get('/dav/Documents/readme.txt').auth('demo', 'demo');
     expect(demoFile.status).toBe(200);
     expect(demoFile.text).toContain('csp-mock demo tree');
@@ -85,20 +106,30 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const file = join(tmp.path, 'example-session.json');
     const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
     open.push(upstream);
-    const replay = await startMock({ mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url } });
+    const replay = await startMock({
+      mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url },
+    });
     open.push(replay);
     const ask = () =>
       send(replay.url, {
         method: 'GET',
         path: '/v2/account',
-        headers: { Authorization: basic(CREDS.user, CREDS.password), 'X-Cloud-Key': CREDS.cloudKey, 'X-Client-Specification': '2' },
+        headers: {
+          Authorization: basic(CREDS.user, CREDS.password),
+          'X-Cloud-Key': CREDS.cloudKey,
+          'X-Client-Specification': '2',
+        },
       });
     const first = await ask();
     expect(first.status).toBe(200);
     expect(first.body.toString()).toContain('<account-info');
     const doc = await readJson(file);
     const added = doc.exchanges.at(-1);
-    expect(added).toMatchObject({ user: 'demo', request: { method: 'GET', path: '/v2/account' }, response: { status: 200 } });
+    expect(added).toMatchObject({
+      user: 'demo',
+      request: { method: 'GET', path: '/v2/account' },
+      response: { status: 200 },
+    });
     expect(doc.exchanges.filter((e: any) => e.request.path === '/v2/account')).toHaveLength(1);
     expect(added.response.body.text).toContain('<authkey>[redacted]</authkey>');
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
@@ -106,20 +137,32 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     await open.shift()!.close(); // the upstream is gone; the new exchange replays from the recording
     const second = await ask();
     expect(second.status).toBe(200);
-    expect(second.body.toString()).toBe(first.body.toString().replace(/<authkey>[^<]*<\/authkey>/, '<authkey>[redacted]</authkey>'));
+    expect(second.body.toString()).toBe(
+      first.body.toString().replace(/<authkey>[^<]*<\/authkey>/, '<authkey>[redacted]</authkey>'),
+    );
   });
 
   it('proxy: a hand-made recording that lists no redacted names still never gets credentials written', async () => {
     const file = join(tmp.path, 'hand-made.json');
-    await writeFile(file, JSON.stringify({ format: 'csp-mock-recording', version: 1, baseUrl: '{{baseUrl}}', exchanges: [] }));
+    await writeFile(
+      file,
+      JSON.stringify({ format: 'csp-mock-recording', version: 1, baseUrl: '{{baseUrl}}', exchanges: [] }),
+    );
     const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
     open.push(upstream);
-    const replay = await startMock({ mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url } });
+    const replay = await startMock({
+      mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url },
+    });
     open.push(replay);
     const res = await send(replay.url, {
       method: 'GET',
       path: '/v2/account',
-      headers: { Authorization: basic(CREDS.user, CREDS.password), 'X-Cloud-Key': CREDS.cloudKey, Cookie: 'session=s3cr3t-cookie', 'X-Client-Specification': '2' },
+      headers: {
+        Authorization: basic(CREDS.user, CREDS.password),
+        'X-Cloud-Key': CREDS.cloudKey,
+        Cookie: 'session=s3cr3t-cookie',
+        'X-Client-Specification': '2',
+      },
     });
     expect(res.status).toBe(200);
     expect((await readJson(file)).exchanges).toHaveLength(1);

@@ -7,7 +7,9 @@ import { EXAMPLE_RECORDING } from './support.js';
 
 /** The notes file's entity path: GET twice in the example session (200, then 404 after its DELETE). */
 function notesPath(recording: Recording): string {
-  const gets = recording.exchanges.filter((e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path));
+  const gets = recording.exchanges.filter(
+    (e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path),
+  );
   expect(gets.map((e) => e.response.status)).toEqual([200, 404]);
   return gets[0]!.request.path;
 }
@@ -36,7 +38,8 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     const seen = await Promise.all(
       sessions.map(async (session) => {
         const statuses: number[] = [];
-        for (let i = 0; i < 3; i++) statuses.push((await request(mock.app).get(path).set('X-Mock-Session', session)).status);
+        for (let i = 0; i < 3; i++)
+          statuses.push((await request(mock.app).get(path).set('X-Mock-Session', session)).status);
         return statuses;
       }),
     );
@@ -52,7 +55,9 @@ describe('replay: ordered answers to repeated requests, per client', () => {
   });
 
   it('serves the recorded bytes: binary content, Range answers and sidecar bodies', async () => {
-    const contentGets = recording.exchanges.filter((e) => e.request.method === 'GET' && e.request.path.endsWith('/content'));
+    const contentGets = recording.exchanges.filter(
+      (e) => e.request.method === 'GET' && e.request.path.endsWith('/content'),
+    );
     const logo = contentGets.find((e) => e.response.body.length === SESSION_FILES.logo.length)!;
     const full = await request(mock.app).get(logo.request.path).buffer(true).parse(binary);
     expect(full.status).toBe(200);
@@ -87,7 +92,9 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     expect(paged.request.query.map(([k]) => k)).toEqual(['start', 'count', 'n']);
     const reordered = await request(mock.app).get(`${paged.request.path}?n=1&count=50&start=0`);
     expect(reordered.status).toBe(200);
-    expect(reordered.text).toBe(paged.response.body.toString().split('{{baseUrl}}').join(`http://${reordered.request.host}`));
+    expect(reordered.text).toBe(
+      paged.response.body.toString().split('{{baseUrl}}').join(`http://${reordered.request.host}`),
+    );
     const otherPage = await request(mock.app).get(`${paged.request.path}?start=1&count=50`);
     expect(otherPage.status).toBe(404);
     expect(otherPage.text).toContain('differs: query "count=50&start=1" (recorded "count=50&start=0")');

@@ -7,16 +7,28 @@ import { readRecordingDocument } from '../../../src/record-replay/recording-io.j
 import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
 
 /** The checked-in recording made by `npm run record:example`. */
-export const EXAMPLE_RECORDING = resolve(fileURLToPath(new URL('../../../recordings/example-session.json', import.meta.url)));
+export const EXAMPLE_RECORDING = resolve(
+  fileURLToPath(new URL('../../../recordings/example-session.json', import.meta.url)),
+);
 export const RECORDINGS_DIR = resolve(EXAMPLE_RECORDING, '..');
 
 /** Credentials distinctive enough that finding any of them in a file is a leak, not a coincidence. */
-export const CREDS: SessionCredentials = { user: 'demo', password: 'pw-Zq8-never-recorded', cloudKey: 'ck-9f1e-never-recorded' };
-export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const CREDS: SessionCredentials = {
+  user: 'demo',
+  password: 'pw-Zq8-never-recorded',
+  cloudKey: 'ck-9f1e-never-recorded',
+};
+export const basic = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Every form a credential could take in a file. */
 export function secretsOf(creds: SessionCredentials): string[] {
-  return [creds.password, creds.cloudKey, basic(creds.user, creds.password).slice('Basic '.length), Buffer.from(creds.password).toString('base64')];
+  return [
+    creds.password,
+    creds.cloudKey,
+    basic(creds.user, creds.password).slice('Basic '.length),
+    Buffer.from(creds.password).toString('base64'),
+  ];
 }
 
 export { useTempDir } from '../../helpers/temp-dir.js';

@@ -24,8 +24,13 @@ async function alteredCopy(dir: string): Promise<{ file: string; renamedId: numb
   await cp(RECORDINGS_DIR, dir, { recursive: true });
   const file = join(dir, 'example-session.json');
   const doc = await readJson(file);
-  const entity = doc.exchanges.find((e: any) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path) && e.response.status === 200);
-  entity.response.body.text = entity.response.body.text.replace('<name>notes.txt</name>', '<name>notes-renamed.txt</name>');
+  const entity = doc.exchanges.find(
+    (e: any) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path) && e.response.status === 200,
+  );
+  entity.response.body.text = entity.response.body.text.replace(
+    '<name>notes.txt</name>',
+    '<name>notes-renamed.txt</name>',
+  );
   const refused = doc.exchanges.find((e: any) => e.response.status === 415);
   refused.response.status = 400;
   await writeFile(file, JSON.stringify(doc, null, 2));

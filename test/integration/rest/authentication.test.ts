@@ -27,11 +27,14 @@ describe('authentication (Authentication 1-3) and X-Client-Specification (Versio
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'private.txt', 'mine');
     const alice = request(cloud.client.app);
-    const aliceRoot = readXml((await alice.get('/v2').auth('alice', 's3cret:with:colons').expect(200)).text).cloud.rootContainer['@_xlink:href'];
+    const aliceRoot = readXml((await alice.get('/v2').auth('alice', 's3cret:with:colons').expect(200)).text).cloud
+      .rootContainer['@_xlink:href'];
     expect(new URL(aliceRoot).pathname).not.toBe(root);
     await request(cloud.client.app).get(file).auth('alice', 's3cret:with:colons').expect(404);
     await request(cloud.client.app).get('/dav/private.txt').auth('alice', 's3cret:with:colons').expect(404);
-    const owner = readXml((await request(cloud.client.app).get(new URL(aliceRoot).pathname).auth('alice', 's3cret:with:colons')).text).container.owner;
+    const owner = readXml(
+      (await request(cloud.client.app).get(new URL(aliceRoot).pathname).auth('alice', 's3cret:with:colons')).text,
+    ).container.owner;
     expect(owner).toBe('alice');
   });
 
@@ -51,7 +54,11 @@ describe('authentication (Authentication 1-3) and X-Client-Specification (Versio
   it('--strict refuses a missing or other X-Client-Specification with 400 text/plain', async () => {
     const strict = new CloudClient(await createApp({ seed: 'empty', strict: true }));
     try {
-      await request(strict.app).get('/v2').auth('demo', 'demo').expect(400).expect('Content-Type', 'text/plain; charset=UTF-8');
+      await request(strict.app)
+        .get('/v2')
+        .auth('demo', 'demo')
+        .expect(400)
+        .expect('Content-Type', 'text/plain; charset=UTF-8');
       await request(strict.app).get('/v2').auth('demo', 'demo').set('X-Client-Specification', '1').expect(400);
       await strict.get('/v2').expect(200);
     } finally {
@@ -68,9 +75,15 @@ describe('what a 401 says', () => {
   const cloud = useCloud({ seed: 'empty', users: { demo: 'demo' } });
 
   it('tells no credentials, an unknown user and a wrong password apart', async () => {
-    expect((await request(cloud.client.app).get('/v2').expect(401)).text).toMatch(/authentication required: send HTTP Basic credentials/);
-    expect((await request(cloud.client.app).get('/v2').auth('demoo', 'demo').expect(401)).text).toMatch(/unknown user "demoo"/);
-    expect((await request(cloud.client.app).get('/v2').auth('demo', 'nope').expect(401)).text).toMatch(/wrong password for user "demo"/);
+    expect((await request(cloud.client.app).get('/v2').expect(401)).text).toMatch(
+      /authentication required: send HTTP Basic credentials/,
+    );
+    expect((await request(cloud.client.app).get('/v2').auth('demoo', 'demo').expect(401)).text).toMatch(
+      /unknown user "demoo"/,
+    );
+    expect((await request(cloud.client.app).get('/v2').auth('demo', 'nope').expect(401)).text).toMatch(
+      /wrong password for user "demo"/,
+    );
   });
 
   it('replay with users refuses an unknown login and a wrong password; without, any login replays', async () => {
@@ -80,9 +93,15 @@ describe('what a 401 says', () => {
     } finally {
       await open.close();
     }
-    const strict = await createApp({ mode: { kind: 'replay', recording: 'example-session', users: { demo: 'right' } } });
+    const strict = await createApp({
+      mode: { kind: 'replay', recording: 'example-session', users: { demo: 'right' } },
+    });
     try {
-      const res = await request(strict.app).get('/v2').auth('mallory', 'x').set('X-Client-Specification', '2').expect(401);
+      const res = await request(strict.app)
+        .get('/v2')
+        .auth('mallory', 'x')
+        .set('X-Client-Specification', '2')
+        .expect(401);
       expect(res.text).toMatch(/unknown user "mallory" \(--user gives demo; the recording saw demo\)/);
       await request(strict.app).get('/v2').auth('demo', 'wrong').set('X-Client-Specification', '2').expect(401);
       await request(strict.app).get('/v2').auth('demo', 'right').set('X-Client-Specification', '2').expect(200);

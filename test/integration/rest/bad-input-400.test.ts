@@ -18,7 +18,10 @@ describe('4xx, not 500, for bad input (issue 11, item 7)', () => {
   it('a copy whose Content-Location has bad percent-encoding (URIError) is 400', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'a.txt', 'a');
-    const res = await cloud.client.post(file).set('Content-Location', 'http://127.0.0.1:8080/v2/containers/%E0%A4%A').expect(400);
+    const res = await cloud.client
+      .post(file)
+      .set('Content-Location', 'http://127.0.0.1:8080/v2/containers/%E0%A4%A')
+      .expect(400);
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
   });
 

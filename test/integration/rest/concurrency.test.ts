@@ -11,7 +11,9 @@ describe('concurrent writers and aborted uploads', () => {
   it('twenty parallel uploads of one name: exactly one 201, the rest 422, and one file remains', async () => {
     const root = await cloud.client.rootPath();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => cloud.client.post(`${root}/contents`).attach('file', Buffer.alloc(1000 + i, i), 'race.bin')),
+      Array.from({ length: 20 }, (_, i) =>
+        cloud.client.post(`${root}/contents`).attach('file', Buffer.alloc(1000 + i, i), 'race.bin'),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -25,11 +27,16 @@ describe('concurrent writers and aborted uploads', () => {
     const bodies = Array.from({ length: 10 }, (_, i) => Buffer.alloc(5000, 97 + i));
     const results = await Promise.all(bodies.map((b) => cloud.client.put(`${file}/content`).send(b)));
     expect(results.every((r) => r.status === 204)).toBe(true);
-    const text = (await cloud.client.get(`${file}/content`).buffer(true).parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    })).body as Buffer;
+    const text = (
+      await cloud.client
+        .get(`${file}/content`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => cb(null, Buffer.concat(parts)));
+        })
+    ).body as Buffer;
     expect(text.length).toBe(5000);
     expect(new Set(text.toString()).size).toBe(1);
   });

@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { asArray, pathOf, readXml, useCloud } from '../../helpers/cloud.js';
 
 const CONTAINER_INFO = 'application/vnd.csp.container-info+xml';
-const CONTAINER_FIELDS = ['name', 'created', 'inproject', 'modified', 'owner', 'version', 'shared', 'accessed', 'bytes', 'contents', 'tags', 'metadata', 'parent'];
+const CONTAINER_FIELDS = [
+  'name',
+  'created',
+  'inproject',
+  'modified',
+  'owner',
+  'version',
+  'shared',
+  'accessed',
+  'bytes',
+  'contents',
+  'tags',
+  'metadata',
+  'parent',
+];
 
 describe('containers (row 2, rule 5)', () => {
   const cloud = useCloud();
@@ -93,13 +107,19 @@ describe('containers (row 2, rule 5)', () => {
     const root = await cloud.client.rootPath();
     const a = await cloud.client.createContainer(root, 'a');
     const b = await cloud.client.createContainer(root, 'b');
-    await cloud.client.put(a).set('Content-Type', CONTAINER_INFO).send('<container><name>renamed</name></container>').expect(204);
+    await cloud.client
+      .put(a)
+      .set('Content-Type', CONTAINER_INFO)
+      .send('<container><name>renamed</name></container>')
+      .expect(204);
     expect(readXml((await cloud.client.get(a)).text).container.name).toBe('renamed');
     const href = `http://127.0.0.1${b}`;
     await cloud.client
       .put(a)
       .set('Content-Type', CONTAINER_INFO)
-      .send(`<container xmlns:xlink="http://www.w3.org/1999/xlink"><name>renamed</name><parent xlink:href="${href}" xlink:type="simple"/></container>`)
+      .send(
+        `<container xmlns:xlink="http://www.w3.org/1999/xlink"><name>renamed</name><parent xlink:href="${href}" xlink:type="simple"/></container>`,
+      )
       .expect(204);
     expect(await cloud.client.childNames(root)).toEqual(['b']);
     expect(await cloud.client.childNames(b)).toEqual(['renamed']);
@@ -115,7 +135,11 @@ describe('containers (row 2, rule 5)', () => {
       .set('Content-Type', CONTAINER_INFO)
       .send(`<container><name>a</name><parent xlink:href="${inner}"/></container>`)
       .expect(409);
-    await cloud.client.put(a).set('Content-Type', CONTAINER_INFO).send('<container><name>b</name></container>').expect(422);
+    await cloud.client
+      .put(a)
+      .set('Content-Type', CONTAINER_INFO)
+      .send('<container><name>b</name></container>')
+      .expect(422);
   });
 
   it('fields other than name and parent are ignored on PUT', async () => {

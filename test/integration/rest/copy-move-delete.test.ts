@@ -9,8 +9,17 @@ describe('rename, move, copy and delete (inferred from the notes)', () => {
   it('PUT file-info renames and sets public (true/false/True/False), answering 204', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'a.txt', 'a');
-    for (const [given, expected] of [['True', 'true'], ['false', 'false'], ['true', 'true'], ['False', 'false']]) {
-      await cloud.client.put(file).set('Content-Type', FILE_INFO).send(`<file><name>b.txt</name><public>${given}</public></file>`).expect(204);
+    for (const [given, expected] of [
+      ['True', 'true'],
+      ['false', 'false'],
+      ['true', 'true'],
+      ['False', 'false'],
+    ]) {
+      await cloud.client
+        .put(file)
+        .set('Content-Type', FILE_INFO)
+        .send(`<file><name>b.txt</name><public>${given}</public></file>`)
+        .expect(204);
       const el = readXml((await cloud.client.get(file)).text).file;
       expect([el.name, el.public]).toEqual(['b.txt', expected]);
     }
@@ -23,7 +32,9 @@ describe('rename, move, copy and delete (inferred from the notes)', () => {
     await cloud.client
       .put(file)
       .set('Content-Type', FILE_INFO)
-      .send(`<file xmlns:xlink="http://www.w3.org/1999/xlink"><name>m.txt</name><parent xlink:href="http://127.0.0.1:8080${dest}" xlink:type="simple"/></file>`)
+      .send(
+        `<file xmlns:xlink="http://www.w3.org/1999/xlink"><name>m.txt</name><parent xlink:href="http://127.0.0.1:8080${dest}" xlink:type="simple"/></file>`,
+      )
       .expect(204);
     expect(await cloud.client.childNames(dest)).toEqual(['m.txt']);
     expect(pathOf(readXml((await cloud.client.get(file)).text).file.parent['@_xlink:href'])).toBe(dest);
@@ -33,8 +44,16 @@ describe('rename, move, copy and delete (inferred from the notes)', () => {
   it('PUT of an entity needs its own media type (415 otherwise) and a known parent (404)', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'x.txt', 'x');
-    await cloud.client.put(file).set('Content-Type', 'application/vnd.csp.container-info+xml').send('<container><name>y</name></container>').expect(415);
-    await cloud.client.put(file).set('Content-Type', FILE_INFO).send('<file><name>x.txt</name><parent xlink:href="/v2/containers/nope"/></file>').expect(404);
+    await cloud.client
+      .put(file)
+      .set('Content-Type', 'application/vnd.csp.container-info+xml')
+      .send('<container><name>y</name></container>')
+      .expect(415);
+    await cloud.client
+      .put(file)
+      .set('Content-Type', FILE_INFO)
+      .send('<file><name>x.txt</name><parent xlink:href="/v2/containers/nope"/></file>')
+      .expect(404);
   });
 
   it('copy: POST the file with Content-Location naming the destination answers 201 with a new address', async () => {

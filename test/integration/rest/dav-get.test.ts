@@ -10,7 +10,11 @@ describe('WebDAV GET over the same store (rules 2 and 3 of "What the service doe
     const b = await cloud.client.createContainer(a, 'Q3 reports');
     const bytes = Buffer.from([0, 1, 2, 3, 250, 251]);
     await cloud.client.uploadFile(b, 'summary.bin', bytes);
-    const res = await cloud.client.get('/dav/Work/Q3%20reports/summary.bin').buffer(true).parse(binaryParser).expect(200);
+    const res = await cloud.client
+      .get('/dav/Work/Q3%20reports/summary.bin')
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200);
     expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
   });
 

@@ -18,7 +18,11 @@ describe('depth-2 entities carry their metadata items (issue 11, item 4)', () =>
   const cloud = useCloud();
 
   async function putMetadata(resource: string, key: string, value: string) {
-    await cloud.client.put(`${resource}/metadata/${encodeURIComponent(key)}`).set('Content-Type', 'text/plain').send(value).expect(204);
+    await cloud.client
+      .put(`${resource}/metadata/${encodeURIComponent(key)}`)
+      .set('Content-Type', 'text/plain')
+      .send(value)
+      .expect(204);
   }
 
   it('a file at X-Cloud-Depth 2 has the captured real-service shape, element for element', async () => {
@@ -50,12 +54,19 @@ describe('depth-2 entities carry their metadata items (issue 11, item 4)', () =>
     await putMetadata(inner, 'colour', 'red');
     await putMetadata(file, 'Foo', 'bar');
     const body = (await cloud.client.get(box).set('X-Cloud-Depth', '2').expect(200)).text;
-    const item = (path: string, key: string) => `<metadata-item xlink:href="${BASE}${path}/metadata/${key}" xlink:type="simple"/>`;
+    const item = (path: string, key: string) =>
+      `<metadata-item xlink:href="${BASE}${path}/metadata/${key}" xlink:type="simple"/>`;
     const elements = metadataElements(body);
     expect(elements).toHaveLength(3); // the inline container, the inline file, the container itself
-    expect(elements).toContain(`<metadata xlink:href="${BASE}${inner}/metadata" xlink:type="simple">${item(inner, 'colour')}</metadata>`);
-    expect(elements).toContain(`<metadata xlink:href="${BASE}${file}/metadata" xlink:type="simple">${item(file, 'Foo')}</metadata>`);
-    expect(elements).toContain(`<metadata xlink:href="${BASE}${box}/metadata" xlink:type="simple">${item(box, 'a%20key')}${item(box, 'zeta')}</metadata>`);
+    expect(elements).toContain(
+      `<metadata xlink:href="${BASE}${inner}/metadata" xlink:type="simple">${item(inner, 'colour')}</metadata>`,
+    );
+    expect(elements).toContain(
+      `<metadata xlink:href="${BASE}${file}/metadata" xlink:type="simple">${item(file, 'Foo')}</metadata>`,
+    );
+    expect(elements).toContain(
+      `<metadata xlink:href="${BASE}${box}/metadata" xlink:type="simple">${item(box, 'a%20key')}${item(box, 'zeta')}</metadata>`,
+    );
   });
 
   it('a depth-2 contents listing carries the keys of each wrapped entity', async () => {
@@ -63,6 +74,8 @@ describe('depth-2 entities carry their metadata items (issue 11, item 4)', () =>
     const file = await cloud.client.uploadFile(root, 'f.txt', 'f');
     await putMetadata(file, 'Foo', 'bar');
     const body = (await cloud.client.get(`${root}/contents`).set('X-Cloud-Depth', '2').expect(200)).text;
-    expect(metadataElements(body)).toEqual([`<metadata xlink:href="${BASE}${file}/metadata" xlink:type="simple"><metadata-item xlink:href="${BASE}${file}/metadata/Foo" xlink:type="simple"/></metadata>`]);
+    expect(metadataElements(body)).toEqual([
+      `<metadata xlink:href="${BASE}${file}/metadata" xlink:type="simple"><metadata-item xlink:href="${BASE}${file}/metadata/Foo" xlink:type="simple"/></metadata>`,
+    ]);
   });
 });

@@ -31,14 +31,23 @@ describe('REST entities read as XML parsers read them (issue 11, items 1-3)', ()
   });
 
   it('item 3: a UTF-16 body with its BOM and an ISO-8859-1 body are decoded as declared', async () => {
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0" encoding="UTF-16"?><container><name>Zoë</name></container>', 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('<?xml version="1.0" encoding="UTF-16"?><container><name>Zoë</name></container>', 'utf16le'),
+    ]);
     expect(await nameAt(await create(utf16))).toBe('Zoë');
-    const latin1 = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><container><name>Café</name></container>', 'latin1');
+    const latin1 = Buffer.from(
+      '<?xml version="1.0" encoding="ISO-8859-1"?><container><name>Café</name></container>',
+      'latin1',
+    );
     expect(await nameAt(await create(latin1))).toBe('Café');
   });
 
   it('item 3: an encoding we do not read is 415 text/plain', async () => {
-    const res = await create(Buffer.from('<?xml version="1.0" encoding="EBCDIC-US"?><container><name>x</name></container>'), 415);
+    const res = await create(
+      Buffer.from('<?xml version="1.0" encoding="EBCDIC-US"?><container><name>x</name></container>'),
+      415,
+    );
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
     expect(res.text).toMatch(/encoding "ebcdic-us"/);
   });

@@ -12,7 +12,11 @@ describe('errors (the Errors table)', () => {
     '415 Unsupported Media Type with text/plain; charset=UTF-8 for a POST to contents as %s',
     async (type) => {
       const root = await cloud.client.rootPath();
-      const res = await cloud.client.post(`${root}/contents`).set('Content-Type', type).send(Buffer.from('<container><name>x</name></container>')).expect(415);
+      const res = await cloud.client
+        .post(`${root}/contents`)
+        .set('Content-Type', type)
+        .send(Buffer.from('<container><name>x</name></container>'))
+        .expect(415);
       expect(res.headers['content-type']).toBe(TEXT_PLAIN);
       expect(await cloud.client.childNames(root)).toEqual([]);
     },
@@ -25,7 +29,8 @@ describe('errors (the Errors table)', () => {
 
   it('400 for XML that is malformed, has the wrong root, or lacks a valid name; nothing is created', async () => {
     const root = await cloud.client.rootPath();
-    const post = (type: string, body: string) => cloud.client.post(`${root}/contents`).set('Content-Type', type).send(body);
+    const post = (type: string, body: string) =>
+      cloud.client.post(`${root}/contents`).set('Content-Type', type).send(body);
     const cases: Array<[string, string]> = [
       ['application/vnd.csp.container-info+xml', '<container><name>unclosed</container>'],
       ['application/vnd.csp.container-info+xml', '<file><name>wrong root</name></file>'],
@@ -53,7 +58,10 @@ describe('errors (the Errors table)', () => {
       '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><container><name>&lol3;</name></container>';
     const xxe = '<!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]><container><name>&x;</name></container>';
     for (const body of [bomb, xxe]) {
-      const res = await cloud.client.post(`${root}/contents`).set('Content-Type', 'application/vnd.csp.container-info+xml').send(body);
+      const res = await cloud.client
+        .post(`${root}/contents`)
+        .set('Content-Type', 'application/vnd.csp.container-info+xml')
+        .send(body);
       expect(res.status).toBe(400);
       expect(res.text).toMatch(/DOCTYPE/);
     }
@@ -63,7 +71,10 @@ describe('errors (the Errors table)', () => {
   it('answers 400, not 500, to XML nested deeper than the parser allows', async () => {
     const root = await cloud.client.rootPath();
     const deep = `<container><name>x</name>${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</container>`;
-    const res = await cloud.client.post(`${root}/contents`).set('Content-Type', 'application/vnd.csp.container-info+xml').send(deep);
+    const res = await cloud.client
+      .post(`${root}/contents`)
+      .set('Content-Type', 'application/vnd.csp.container-info+xml')
+      .send(deep);
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/malformed XML/);
     await cloud.client.get('/v2').expect(200);
@@ -82,12 +93,23 @@ describe('errors (the Errors table)', () => {
   it('413 for an over-large XML entity, and the server keeps serving', async () => {
     const root = await cloud.client.rootPath();
     const huge = `<container><name>${'x'.repeat(2 * 1024 * 1024)}</name></container>`;
-    await cloud.client.post(`${root}/contents`).set('Content-Type', 'application/vnd.csp.container-info+xml').send(huge).expect(413);
+    await cloud.client
+      .post(`${root}/contents`)
+      .set('Content-Type', 'application/vnd.csp.container-info+xml')
+      .send(huge)
+      .expect(413);
     await cloud.client.get('/v2').expect(200);
   });
 
   it('404 text/plain for unknown ids and unknown addresses', async () => {
-    for (const path of ['/v2/containers/nope', '/v2/containers/nope/contents', '/v2/files/nope', '/v2/files/nope/content', '/v2/nothing', '/elsewhere']) {
+    for (const path of [
+      '/v2/containers/nope',
+      '/v2/containers/nope/contents',
+      '/v2/files/nope',
+      '/v2/files/nope/content',
+      '/v2/nothing',
+      '/elsewhere',
+    ]) {
       const res = await cloud.client.get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type']).toBe(TEXT_PLAIN);

@@ -11,7 +11,11 @@ describe('file content (rows 5 and 6)', () => {
     const file = await cloud.client.uploadFile(root, 'a.bin', Buffer.from('old content'));
     const before = readXml((await cloud.client.get(file)).text).file;
     const bytes = Buffer.from([0, 1, 2, 255, 254, 13, 10, 0]);
-    const res = await cloud.client.put(`${file}/content`).set('Content-Type', 'application/octet-stream').send(bytes).expect(204);
+    const res = await cloud.client
+      .put(`${file}/content`)
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes)
+      .expect(204);
     expect(res.text).toBe('');
     const after = readXml((await cloud.client.get(file)).text).file;
     expect(after.bytes).toBe('8');
@@ -76,7 +80,10 @@ describe('file content (rows 5 and 6)', () => {
   it('PUT content on an unknown file is 404; on a container address 404', async () => {
     const root = await cloud.client.rootPath();
     await cloud.client.put('/v2/files/nope/content').send(Buffer.from('x')).expect(404);
-    await cloud.client.put(`${root.replace('containers', 'files')}/content`).send(Buffer.from('x')).expect(404);
+    await cloud.client
+      .put(`${root.replace('containers', 'files')}/content`)
+      .send(Buffer.from('x'))
+      .expect(404);
   });
 });
 
@@ -92,7 +99,13 @@ describe('chunked uploads', () => {
     const file = await cloud.client.uploadFile(root, 'chunked.bin', 'x');
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        { port: server.port, host: '127.0.0.1', method: 'PUT', path: `${file}/content`, headers: { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2', Connection: 'close' } },
+        {
+          port: server.port,
+          host: '127.0.0.1',
+          method: 'PUT',
+          path: `${file}/content`,
+          headers: { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2', Connection: 'close' },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));

@@ -5,8 +5,23 @@ import { basic, listenOnLoopback, rawExchange } from '../../helpers/raw-http.js'
 
 const FILE_INFO = 'application/vnd.csp.file-info+xml';
 const FILE_FIELDS = [
-  'name', 'created', 'inproject', 'modified', 'owner', 'version', 'shared', 'accessed', 'public', 'mime_type', 'bytes',
-  'content', 'parent', 'permissions', 'tags', 'metadata', 'thumbnail',
+  'name',
+  'created',
+  'inproject',
+  'modified',
+  'owner',
+  'version',
+  'shared',
+  'accessed',
+  'public',
+  'mime_type',
+  'bytes',
+  'content',
+  'parent',
+  'permissions',
+  'tags',
+  'metadata',
+  'thumbnail',
 ];
 const png = readFileSync(new URL('../../fixtures/red-2x2.png', import.meta.url));
 
@@ -46,7 +61,10 @@ describe('creating files (rows 3 and 4, rules 1 and 2)', () => {
 
   it('row 4: multipart/form-data with a part named file creates the file with its content (201)', async () => {
     const root = await cloud.client.rootPath();
-    const res = await cloud.client.post(`${root}/contents`).attach('file', png, { filename: 'red.png', contentType: 'image/png' }).expect(201);
+    const res = await cloud.client
+      .post(`${root}/contents`)
+      .attach('file', png, { filename: 'red.png', contentType: 'image/png' })
+      .expect(201);
     expect(res.text).toMatch(/\/v2\/files\/[^/\s]+\r\n$/);
     const file = pathOf(res.text.trim());
     const el = readXml((await cloud.client.get(file)).text).file;
@@ -55,11 +73,14 @@ describe('creating files (rows 3 and 4, rules 1 and 2)', () => {
     expect(Buffer.compare(content.body as Buffer, png)).toBe(0);
   });
 
-  it.each([['Filedata'], ['photo.png'], ['anything']])('row 4: any single file part is the upload (part named %s)', async (field) => {
-    const root = await cloud.client.rootPath();
-    await cloud.client.uploadFile(root, 'photo.png', png, field);
-    expect(await cloud.client.childNames(root)).toEqual(['photo.png']);
-  });
+  it.each([['Filedata'], ['photo.png'], ['anything']])(
+    'row 4: any single file part is the upload (part named %s)',
+    async (field) => {
+      const root = await cloud.client.rootPath();
+      await cloud.client.uploadFile(root, 'photo.png', png, field);
+      expect(await cloud.client.childNames(root)).toEqual(['photo.png']);
+    },
+  );
 
   it('stores a filename sent with a path ("\\name" or "dir/name") as its last segment', async () => {
     const root = await cloud.client.rootPath();
@@ -72,18 +93,28 @@ describe('creating files (rows 3 and 4, rules 1 and 2)', () => {
     const root = await cloud.client.rootPath();
     const boundary = 'XyZ123';
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.txt"\r\nContent-Type: \r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.txt"\r\nContent-Type: \r\n\r\n`,
+      ),
       Buffer.from('plain words'),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const res = await cloud.client.post(`${root}/contents`).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body).expect(201);
+    const res = await cloud.client
+      .post(`${root}/contents`)
+      .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+      .send(body)
+      .expect(201);
     const el = readXml((await cloud.client.get(pathOf(res.text.trim()))).text).file;
     expect([el.name, el.bytes, el.mime_type]).toEqual(['doc.txt', '11', 'text/plain']);
   });
 
   it('ignores extra text fields beside the file part', async () => {
     const root = await cloud.client.rootPath();
-    await cloud.client.post(`${root}/contents`).field('comment', 'hi').attach('file', Buffer.from('x'), 'x.txt').expect(201);
+    await cloud.client
+      .post(`${root}/contents`)
+      .field('comment', 'hi')
+      .attach('file', Buffer.from('x'), 'x.txt')
+      .expect(201);
     expect(await cloud.client.childNames(root)).toEqual(['x.txt']);
   });
 
@@ -103,7 +134,11 @@ describe('creating files (rows 3 and 4, rules 1 and 2)', () => {
   it('rule 1: only ContainerContents accepts a multipart POST (415 on a file, on a container)', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'a.txt', 'a');
-    await cloud.client.post(file).attach('file', Buffer.from('x'), 'x.txt').expect(415).expect('Content-Type', 'text/plain; charset=UTF-8');
+    await cloud.client
+      .post(file)
+      .attach('file', Buffer.from('x'), 'x.txt')
+      .expect(415)
+      .expect('Content-Type', 'text/plain; charset=UTF-8');
     await cloud.client.post(root).attach('file', Buffer.from('x'), 'x.txt').expect(415);
   });
 
@@ -122,7 +157,10 @@ describe('creating files (rows 3 and 4, rules 1 and 2)', () => {
   it('refuses a truncated multipart body (400) and keeps serving', async () => {
     const root = await cloud.client.rootPath();
     const body = '--B\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\n\r\nhalf a bo';
-    const res = await cloud.client.post(`${root}/contents`).set('Content-Type', 'multipart/form-data; boundary=B').send(body);
+    const res = await cloud.client
+      .post(`${root}/contents`)
+      .set('Content-Type', 'multipart/form-data; boundary=B')
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
     expect(await cloud.client.childNames(root)).toEqual([]);

@@ -44,7 +44,9 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
   it('pages with ?start=N&count=M, total staying the full size', async () => {
     const root = await cloud.client.rootPath();
     await fill(cloud.client, root);
-    const list = readXml((await cloud.client.get(`${root}/contents?start=1&count=3`).set('X-Cloud-Depth', '1')).text)['file-list'];
+    const list = readXml((await cloud.client.get(`${root}/contents?start=1&count=3`).set('X-Cloud-Depth', '1')).text)[
+      'file-list'
+    ];
     expect([list['@_count'], list['@_start'], list['@_total']]).toEqual(['3', '1', '6']);
     const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
     expect(names).toEqual(['Pictures', 'apple.txt', 'pie.txt']);
@@ -62,7 +64,11 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
     const root = await cloud.client.rootPath();
     await fill(cloud.client, root);
     const list = readXml(
-      (await cloud.client.get(`${root}/contents?filterField=name&filterOperation=ILIKE&filterValue=Pi&n=5`).set('X-Cloud-Depth', '1')).text,
+      (
+        await cloud.client
+          .get(`${root}/contents?filterField=name&filterOperation=ILIKE&filterValue=Pi&n=5`)
+          .set('X-Cloud-Depth', '1')
+      ).text,
     )['file-list'];
     const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
     expect(names).toEqual(['Pictures', 'pie.txt', 'PIN.txt']);
@@ -82,7 +88,14 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
   it('ignores query parameters it does not know, on every GET', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'q.txt', 'q');
-    for (const path of [`/v2?n=1`, `${root}?n=2&x=y`, `${root}/contents?n=3`, `${file}?n=4`, `${file}/content?cache=no`, `/v2/tags?n=6`]) {
+    for (const path of [
+      `/v2?n=1`,
+      `${root}?n=2&x=y`,
+      `${root}/contents?n=3`,
+      `${file}?n=4`,
+      `${file}/content?cache=no`,
+      `/v2/tags?n=6`,
+    ]) {
       await cloud.client.get(path).expect(200);
     }
   });

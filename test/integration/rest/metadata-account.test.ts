@@ -8,7 +8,11 @@ describe('metadata (inferred), account and the other collections', () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'm.txt', 'm');
     await cloud.client.put(`${file}/metadata/colour`).set('Content-Type', 'text/plain').send('deep blue').expect(204);
-    await cloud.client.put(`${root}/metadata/owner-note`).set('Content-Type', 'text/plain').send('root note').expect(204);
+    await cloud.client
+      .put(`${root}/metadata/owner-note`)
+      .set('Content-Type', 'text/plain')
+      .send('root note')
+      .expect(204);
     expect((await cloud.client.get(`${file}/metadata/colour`).expect(200)).text).toBe('deep blue');
     expect((await cloud.client.get(`${root}/metadata/owner-note`).expect(200)).text).toBe('root note');
     const list = readXml((await cloud.client.get(`${file}/metadata`).expect(200)).text).metadata;
@@ -34,11 +38,14 @@ describe('metadata (inferred), account and the other collections', () => {
     expect(Object.keys(after.bandwidth)).toEqual(['allocated', 'total', 'public', 'private']);
   });
 
-  it.each([['contacts'], ['shares'], ['projects'], ['metacontainers']])('GET /v2/%s answers a valid empty list', async (name) => {
-    const res = await cloud.client.get(`/v2/${name}`).expect(200);
-    const el = readXml(res.text)[name];
-    expect([el['@_count'], el['@_start'], el['@_total']]).toEqual(['0', '0', '0']);
-  });
+  it.each([['contacts'], ['shares'], ['projects'], ['metacontainers']])(
+    'GET /v2/%s answers a valid empty list',
+    async (name) => {
+      const res = await cloud.client.get(`/v2/${name}`).expect(200);
+      const el = readXml(res.text)[name];
+      expect([el['@_count'], el['@_start'], el['@_total']]).toEqual(['0', '0', '0']);
+    },
+  );
 
   it('file permissions link answers; thumbnail is 404 (the mock renders none)', async () => {
     const root = await cloud.client.rootPath();

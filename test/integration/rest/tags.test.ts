@@ -10,7 +10,11 @@ describe('tags (rows 7, 8, 9; applying a tag is inferred)', () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'beach.jpg', 'jpeg bytes');
     const folder = await cloud.client.createContainer(root, 'Trips');
-    await cloud.client.post(`${file}/tags`).set('Content-Type', TAG_INFO).send('<tag><name>holiday</name></tag>').expect(201);
+    await cloud.client
+      .post(`${file}/tags`)
+      .set('Content-Type', TAG_INFO)
+      .send('<tag><name>holiday</name></tag>')
+      .expect(201);
     await cloud.client.put(`${folder}/tags/holiday`).expect(204);
     await cloud.client.put(`${folder}/tags/2026`).expect(204);
     return { root, file, folder };
@@ -84,7 +88,11 @@ describe('tags (rows 7, 8, 9; applying a tag is inferred)', () => {
   it('encodes tag names with spaces and non-ASCII letters in links, and finds them again', async () => {
     const root = await cloud.client.rootPath();
     const file = await cloud.client.uploadFile(root, 'f.txt', 'x');
-    await cloud.client.post(`${file}/tags`).set('Content-Type', TAG_INFO).send('<tag><name>été 2026</name></tag>').expect(201);
+    await cloud.client
+      .post(`${file}/tags`)
+      .set('Content-Type', TAG_INFO)
+      .send('<tag><name>été 2026</name></tag>')
+      .expect(201);
     const href = readXml((await cloud.client.get('/v2/tags')).text).tags.tag['@_xlink:href'];
     expect(href).toMatch(/\/v2\/tags\/%C3%A9t%C3%A9%202026$/);
     expect(readXml((await cloud.client.get(pathOf(href))).text).tag.name).toBe('été 2026');

@@ -10,10 +10,11 @@ async function rootId(url: string): Promise<string> {
   return (await json<{ users: { demo: { rootId: string } } }>(`${url}/__admin/state`)).users.demo.rootId;
 }
 async function readmeId(url: string): Promise<string> {
-  const state = await json<{ users: { demo: { tree: { container?: string; children?: { file?: string; id: string }[] }[] } } }>(
-    `${url}/__admin/state`,
-  );
-  return state.users.demo.tree.find((n) => n.container === 'Documents')!.children!.find((n) => n.file === 'readme.txt')!.id;
+  const state = await json<{
+    users: { demo: { tree: { container?: string; children?: { file?: string; id: string }[] }[] } };
+  }>(`${url}/__admin/state`);
+  return state.users.demo.tree.find((n) => n.container === 'Documents')!.children!.find((n) => n.file === 'readme.txt')!
+    .id;
 }
 function post(url: string, contentType: string, body: Uint8Array | string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { ...HEADERS, 'Content-Type': contentType }, body });
@@ -23,7 +24,11 @@ async function upload(url: string, parent: string, name: string): Promise<number
   const form = new FormData();
   form.append('file', new Blob(['payload']), name);
   try {
-    const res = await fetch(`${url}/v2/containers/${parent}/contents`, { method: 'POST', headers: HEADERS, body: form });
+    const res = await fetch(`${url}/v2/containers/${parent}/contents`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: form,
+    });
     await res.arrayBuffer();
     return res.status;
   } catch (err) {
@@ -68,7 +73,12 @@ describe('built-in scenarios', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(result.bytes.toString('latin1').match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect((await fetch(`${mock.url}/v2/tags/important`, { headers: HEADERS })).status).toBe(200);
-    expect(mock.requests()[0]).toMatchObject({ path: '/v2/tags/important/objects', status: 500, fault: 'tag-objects-500', outcome: 'closed' });
+    expect(mock.requests()[0]).toMatchObject({
+      path: '/v2/tags/important/objects',
+      status: 500,
+      fault: 'tag-objects-500',
+      outcome: 'closed',
+    });
   });
 
   it('observed: the tag objects 500 together with the 415 the service always answers', async () => {
@@ -90,7 +100,9 @@ describe('built-in scenarios', () => {
     expect(entry.value.status).toBe(200);
     expect(entry.ms).toBeGreaterThanOrEqual(245);
     const id = await readmeId(mock.url);
-    const download = await timed(async () => (await fetch(`${mock.url}/v2/files/${id}/content`, { headers: HEADERS })).text());
+    const download = await timed(async () =>
+      (await fetch(`${mock.url}/v2/files/${id}/content`, { headers: HEADERS })).text(),
+    );
     expect(download.value).toContain('Welcome, demo');
     expect(download.ms).toBeGreaterThanOrEqual(1245);
   });
@@ -123,7 +135,11 @@ describe('built-in scenarios', () => {
     expect(await put.text()).toContain('quota');
     const davPut = await fetch(`${mock.url}/dav/new.txt`, { method: 'PUT', headers: HEADERS, body: 'new' });
     expect(davPut.status).toBe(507);
-    const created = await post(`${mock.url}/v2/containers/${root}/contents`, 'application/vnd.csp.container-info+xml', '<container><name>ok</name></container>');
+    const created = await post(
+      `${mock.url}/v2/containers/${root}/contents`,
+      'application/vnd.csp.container-info+xml',
+      '<container><name>ok</name></container>',
+    );
     expect(created.status).toBe(201);
     expect((await fetch(`${mock.url}/v2/files/${id}/content`, { headers: HEADERS })).status).toBe(200);
   });

@@ -29,9 +29,16 @@ function workDir(): string {
   mkdirSync(join(dir, 'scenarios'));
   writeFileSync(
     join(dir, 'scenarios', 'mine.json'),
-    JSON.stringify({ description: 'my local scenario', extends: 'default', faults: [{ match: { method: 'GET', path: '/v2/account' }, respond: { status: 429 } }] }),
+    JSON.stringify({
+      description: 'my local scenario',
+      extends: 'default',
+      faults: [{ match: { method: 'GET', path: '/v2/account' }, respond: { status: 429 } }],
+    }),
   );
-  writeFileSync(join(dir, 'broken.json'), JSON.stringify({ faults: [{ match: { method: 'GET', path: '/v2' }, respond: { status: 500, colour: 'red' } }] }));
+  writeFileSync(
+    join(dir, 'broken.json'),
+    JSON.stringify({ faults: [{ match: { method: 'GET', path: '/v2' }, respond: { status: 500, colour: 'red' } }] }),
+  );
   return dir;
 }
 
@@ -72,7 +79,16 @@ describe('the CLI: serve --scenario and csp-mock scenarios', () => {
   it('"scenarios" lists the built-in and the local scenarios with their descriptions', async () => {
     const { code, stdout } = await run(['scenarios'], workDir());
     expect(code).toBe(0);
-    for (const name of ['default', 'tag-objects-500', 'observed', 'empty', 'slow-network', 'flaky-uploads', 'quota-exceeded', 'expired-credentials']) {
+    for (const name of [
+      'default',
+      'tag-objects-500',
+      'observed',
+      'empty',
+      'slow-network',
+      'flaky-uploads',
+      'quota-exceeded',
+      'expired-credentials',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^${name} +\\S`, 'm'));
     }
     expect(stdout).toMatch(/^mine +my local scenario \(.*scenarios\/mine\.json\)$/m);
@@ -98,7 +114,11 @@ describe('the CLI: serve --scenario and csp-mock scenarios', () => {
 
   it("serve's start line names the logins a scenario's seed adds", async () => {
     const lines: string[] = [];
-    await serve(['--scenario', fileURLToPath(new URL('../../fixtures/scenarios/seeded.json', import.meta.url))], workDir(), lines);
+    await serve(
+      ['--scenario', fileURLToPath(new URL('../../fixtures/scenarios/seeded.json', import.meta.url))],
+      workDir(),
+      lines,
+    );
     expect(lines.find((l) => l.startsWith('  users:'))).toMatch(/users: +demo, alice/);
   });
 

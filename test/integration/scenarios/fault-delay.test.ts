@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC, timed, useRunningMock } from './wire-client.js';
 
-const get = (url: string): Promise<Response> => fetch(url, { headers: { Authorization: BASIC, 'X-Client-Specification': '2' } });
+const get = (url: string): Promise<Response> =>
+  fetch(url, { headers: { Authorization: BASIC, 'X-Client-Specification': '2' } });
 
 describe('delays: delayMs alone and global latency', () => {
   const running = useRunningMock(() => ({ seed: 'empty' }));
@@ -14,7 +15,12 @@ describe('delays: delayMs alone and global latency', () => {
     expect(slow.value.status).toBe(200);
     expect(await slow.value.text()).toContain('<username>demo</username>');
     expect(slow.ms).toBeGreaterThanOrEqual(290);
-    expect(mock.requests().at(-1)).toMatchObject({ path: '/v2/account', status: 200, fault: 'faults[0]', outcome: 'answered' });
+    expect(mock.requests().at(-1)).toMatchObject({
+      path: '/v2/account',
+      status: 200,
+      fault: 'faults[0]',
+      outcome: 'answered',
+    });
   });
 
   it('global latency delays every service request by at least minMs, but not the admin API', async () => {
@@ -34,9 +40,10 @@ describe('delays: delayMs alone and global latency', () => {
       scenario: { faults: [{ match: { method: 'GET', path: '/v2/tags' }, delayMs: 5000 }] },
     });
     const controller = new AbortController();
-    const pending = fetch(`${mock.url}/v2/tags`, { headers: { Authorization: BASIC }, signal: controller.signal }).catch(
-      (err: Error) => err.name,
-    );
+    const pending = fetch(`${mock.url}/v2/tags`, {
+      headers: { Authorization: BASIC },
+      signal: controller.signal,
+    }).catch((err: Error) => err.name);
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     expect(await pending).toBe('AbortError');

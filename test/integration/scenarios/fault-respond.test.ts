@@ -39,7 +39,9 @@ describe('fault rules that respond (respond, connection "close")', () => {
 
   it('waits respond.delayMs before answering', async () => {
     const mock = await running.start({
-      scenario: { faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503, body: 'later', delayMs: 300 } }] },
+      scenario: {
+        faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503, body: 'later', delayMs: 300 } }],
+      },
     });
     const { value, ms } = await timed(() => exchange(mock.port, rawGet('/v2/tags', { Connection: 'close' })));
     expect(parseResponse(value.bytes).status).toBe(503);
@@ -49,7 +51,13 @@ describe('fault rules that respond (respond, connection "close")', () => {
   it('connection "close" sends the whole response with Connection: close, then really closes a keep-alive socket', async () => {
     const mock = await running.start({
       scenario: {
-        faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 500, body: 'broken\n' }, connection: 'close' }],
+        faults: [
+          {
+            match: { method: 'GET', path: '/v2/tags' },
+            respond: { status: 500, body: 'broken\n' },
+            connection: 'close',
+          },
+        ],
       },
     });
     // Two pipelined keep-alive requests: only the first is answered, then the server closes.

@@ -24,12 +24,16 @@ const teapot = { status: 418, body: 'fault' };
 
 describe('fault rule counters: times, after, probability with a seed', () => {
   it('after N lets the first N matches through, times M then applies to the next M only', async () => {
-    const app = await appWith({ faults: [{ match: { method: 'GET', path: '/v2/tags' }, after: 2, times: 2, respond: teapot }] });
+    const app = await appWith({
+      faults: [{ match: { method: 'GET', path: '/v2/tags' }, after: 2, times: 2, respond: teapot }],
+    });
     expect(await statuses(app, '/v2/tags', 6)).toEqual([200, 200, 418, 418, 200, 200]);
   });
 
   it('"fail the nth call": after 2, times 1 fails exactly the third', async () => {
-    const app = await appWith({ faults: [{ match: { method: 'GET', path: '/v2/account' }, after: 2, times: 1, respond: teapot }] });
+    const app = await appWith({
+      faults: [{ match: { method: 'GET', path: '/v2/account' }, after: 2, times: 1, respond: teapot }],
+    });
     expect(await statuses(app, '/v2/account', 5)).toEqual([200, 200, 418, 200, 200]);
   });
 
@@ -82,7 +86,8 @@ describe('fault rule matching: method, path glob, headers, content type, query',
         { match: { method: 'GET', path: '/v2/containers/abc*' }, respond: { status: 453, body: 'part' } },
       ],
     });
-    const status = async (path: string): Promise<number> => (await request(app.app).get(path).auth('demo', 'demo')).status;
+    const status = async (path: string): Promise<number> =>
+      (await request(app.app).get(path).auth('demo', 'demo')).status;
     expect(await status('/v2/files/x1/content')).toBe(451);
     expect(await status('/v2/files/x1/y/content')).toBe(404);
     expect(await status('/dav')).toBe(452);
@@ -107,8 +112,14 @@ describe('fault rule matching: method, path glob, headers, content type, query',
   it('header conditions: a value must be equal, true means present, false absent', async () => {
     const app = await appWith({
       faults: [
-        { match: { method: 'GET', path: '/v2', headers: { 'X-Cloud-Depth': '1' } }, respond: { status: 460, body: 'depth' } },
-        { match: { method: 'GET', path: '/v2', headers: { 'X-Client-Specification': false } }, respond: { status: 461, body: 'nospec' } },
+        {
+          match: { method: 'GET', path: '/v2', headers: { 'X-Cloud-Depth': '1' } },
+          respond: { status: 460, body: 'depth' },
+        },
+        {
+          match: { method: 'GET', path: '/v2', headers: { 'X-Client-Specification': false } },
+          respond: { status: 461, body: 'nospec' },
+        },
       ],
     });
     const base = () => request(app.app).get('/v2').auth('demo', 'demo');
@@ -119,7 +130,12 @@ describe('fault rule matching: method, path glob, headers, content type, query',
 
   it('contentType matches the media type without parameters, and "type/*"', async () => {
     const app = await appWith({
-      faults: [{ match: { method: 'POST', path: '/v2/containers/*/contents', contentType: 'multipart/*' }, respond: { status: 507, body: 'full' } }],
+      faults: [
+        {
+          match: { method: 'POST', path: '/v2/containers/*/contents', contentType: 'multipart/*' },
+          respond: { status: 507, body: 'full' },
+        },
+      ],
     });
     const root = (await request(app.app).get('/__admin/state')).body.users.demo.rootId as string;
     const upload = await request(app.app)
@@ -137,9 +153,15 @@ describe('fault rule matching: method, path glob, headers, content type, query',
 
   it('query conditions: value equality and presence', async () => {
     const app = await appWith({
-      faults: [{ match: { method: 'GET', path: '/v2/tags', query: { start: '5', n: true } }, respond: { status: 470, body: 'query' } }],
+      faults: [
+        {
+          match: { method: 'GET', path: '/v2/tags', query: { start: '5', n: true } },
+          respond: { status: 470, body: 'query' },
+        },
+      ],
     });
-    const status = async (path: string): Promise<number> => (await request(app.app).get(path).auth('demo', 'demo')).status;
+    const status = async (path: string): Promise<number> =>
+      (await request(app.app).get(path).auth('demo', 'demo')).status;
     expect(await status('/v2/tags?start=5&n=123')).toBe(470);
     expect(await status('/v2/tags?start=5')).toBe(200);
     expect(await status('/v2/tags?start=4&n=1')).toBe(200);

@@ -29,8 +29,10 @@ describe('socket faults on the wire (connection "reset", truncateAfterBytes)', (
       scenario: { faults: [{ match: { method: 'POST', path: '/v2/**' }, connection: 'reset' }] },
     });
     const error = await new Promise<NodeJS.ErrnoException>((resolve, reject) => {
-      const req = httpRequest(`${mock.url}/v2/containers/x/contents`, { method: 'POST', headers: { Authorization: BASIC } }, () =>
-        reject(new Error('got a response')),
+      const req = httpRequest(
+        `${mock.url}/v2/containers/x/contents`,
+        { method: 'POST', headers: { Authorization: BASIC } },
+        () => reject(new Error('got a response')),
       );
       req.on('error', resolve);
       req.end('<container><name>a</name></container>');
@@ -42,7 +44,10 @@ describe('socket faults on the wire (connection "reset", truncateAfterBytes)', (
 
   it('truncateAfterBytes sends the real headers (full Content-Length) and exactly N body bytes, then closes', async () => {
     const mock = await running.start({
-      scenario: { ...seededFile, faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 100 }] },
+      scenario: {
+        ...seededFile,
+        faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 100 }],
+      },
     });
     const id = await bigFileId(mock.url);
     const result = await exchange(mock.port, rawGet(`/v2/files/${id}/content`));
@@ -55,7 +60,10 @@ describe('socket faults on the wire (connection "reset", truncateAfterBytes)', (
 
   it('truncateAfterBytes 0 sends the headers only; an http client sees the body end early', async () => {
     const mock = await running.start({
-      scenario: { ...seededFile, faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 0 }] },
+      scenario: {
+        ...seededFile,
+        faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 0 }],
+      },
     });
     const id = await bigFileId(mock.url);
     const outcome = await new Promise<{ status: number; received: number; aborted: boolean }>((resolve, reject) => {
@@ -84,7 +92,10 @@ describe('socket faults on the wire (connection "reset", truncateAfterBytes)', (
 
   it('truncateAfterBytes beyond the body sends it whole, then closes the connection', async () => {
     const mock = await running.start({
-      scenario: { ...seededFile, faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 5000 }] },
+      scenario: {
+        ...seededFile,
+        faults: [{ match: { method: 'GET', path: '/v2/files/*/content' }, truncateAfterBytes: 5000 }],
+      },
     });
     const id = await bigFileId(mock.url);
     const result = await exchange(mock.port, rawGet(`/v2/files/${id}/content`));

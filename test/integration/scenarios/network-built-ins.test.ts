@@ -10,7 +10,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** A small WebDAV PUT; 'no answer' when none came within `waitMs`. */
 async function davPut(url: string, name: string, waitMs: number): Promise<number | 'no answer'> {
   try {
-    const res = await fetch(`${url}/dav/${name}`, { method: 'PUT', headers: HEADERS, body: 'x'.repeat(100), signal: AbortSignal.timeout(waitMs) });
+    const res = await fetch(`${url}/dav/${name}`, {
+      method: 'PUT',
+      headers: HEADERS,
+      body: 'x'.repeat(100),
+      signal: AbortSignal.timeout(waitMs),
+    });
     await res.arrayBuffer();
     return res.status;
   } catch (err) {
@@ -24,7 +29,9 @@ describe('the built-in network scenarios', () => {
 
   it('mobile-network: downloads at about 1 Mbit/s after 80-200 ms, and the fifth upload (seeded) hangs', async () => {
     const body = patternBytes(96 * KiB);
-    const mock = await running.start({ scenario: { seed: { tree: [{ file: 'photo.jpg', base64: body.toString('base64') }] } } });
+    const mock = await running.start({
+      scenario: { seed: { tree: [{ file: 'photo.jpg', base64: body.toString('base64') }] } },
+    });
     // mobile-network has no seed of its own: the state stays.
     await mock.useScenario('mobile-network');
     const download = await timedExchange(mock.port, rawRequest('GET', '/dav/photo.jpg'), 10000);
@@ -40,7 +47,11 @@ describe('the built-in network scenarios', () => {
     // A switch ends the held upload; the journal then says what held it.
     await mock.useScenario('mobile-network');
     const hung = (await settledJournal(mock.requests)).filter((e) => e.method === 'PUT')[4];
-    expect(hung).toMatchObject({ fault: 'upload-hang', outcome: 'closed', network: { conditions: ['bandwidth', 'hang(request)'], bytesIn: 100 } });
+    expect(hung).toMatchObject({
+      fault: 'upload-hang',
+      outcome: 'closed',
+      network: { conditions: ['bandwidth', 'hang(request)'], bytesIn: 100 },
+    });
   });
 
   it('stalled-uploads: the first 64 KiB of an upload are read, then the client is blocked; listings still work', async () => {
@@ -63,10 +74,15 @@ describe('the built-in network scenarios', () => {
     const stuck = accepted - socket.writableLength;
     await sleep(300);
     expect(accepted - socket.writableLength).toBe(stuck);
-    expect((await fetch(`${mock.url}/dav/`, { method: 'PROPFIND', headers: { ...HEADERS, Depth: '1' } })).status).toBe(207);
+    expect((await fetch(`${mock.url}/dav/`, { method: 'PROPFIND', headers: { ...HEADERS, Depth: '1' } })).status).toBe(
+      207,
+    );
     socket.destroy();
     await mock.useScenario('default');
     const put = (await settledJournal(mock.requests)).find((e) => e.method === 'PUT');
-    expect(put).toMatchObject({ fault: 'stalled-dav-put', network: { conditions: ['stallUpload'], bytesIn: 64 * KiB } });
+    expect(put).toMatchObject({
+      fault: 'stalled-dav-put',
+      network: { conditions: ['stallUpload'], bytesIn: 64 * KiB },
+    });
   });
 });

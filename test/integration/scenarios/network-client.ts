@@ -16,7 +16,12 @@ export interface TimedExchange {
  * Sends raw request bytes and records every read until the server closes, or `waitMs` passes
  * (then the socket is destroyed by us and reported 'open'). `onSocket` sees the socket first.
  */
-export function timedExchange(port: number, request: string | Buffer, waitMs = 5000, onSocket?: (socket: Socket) => void): Promise<TimedExchange> {
+export function timedExchange(
+  port: number,
+  request: string | Buffer,
+  waitMs = 5000,
+  onSocket?: (socket: Socket) => void,
+): Promise<TimedExchange> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const reads: TimedExchange['reads'] = [];
@@ -56,7 +61,9 @@ export function rawRequest(method: string, path: string, extra: Record<string, s
     ...(body ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}),
     ...extra,
   };
-  return `${method} ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n${body}`;
 }
 
 /** Deterministic bytes that are not one repeated value (so a lost or doubled piece shows). */
@@ -81,17 +88,22 @@ export function followTimers(): { pending(): string[]; stop(): void } {
   const made = new Map<number, { timer: NodeJS.Timeout; stack: string }>();
   const hook = createHook({
     init(id, type, _trigger, resource) {
-      if (type === 'Timeout') made.set(id, { timer: resource as NodeJS.Timeout, stack: new Error('timer made here').stack ?? '' });
+      if (type === 'Timeout')
+        made.set(id, { timer: resource as NodeJS.Timeout, stack: new Error('timer made here').stack ?? '' });
     },
     destroy(id) {
       made.delete(id);
     },
   }).enable();
-  return { pending: () => [...made.values()].filter((t) => t.timer.hasRef()).map((t) => t.stack), stop: () => hook.disable() };
+  return {
+    pending: () => [...made.values()].filter((t) => t.timer.hasRef()).map((t) => t.stack),
+    stop: () => hook.disable(),
+  };
 }
 
 /** The journal once no entry is pending (the server sees a close a moment after the client does). */
 export async function settledJournal<T extends { outcome: string }>(requests: () => T[]): Promise<T[]> {
-  for (let i = 0; i < 100 && requests().some((e) => e.outcome === 'pending'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 100 && requests().some((e) => e.outcome === 'pending'); i++)
+    await new Promise((r) => setTimeout(r, 10));
   return requests();
 }

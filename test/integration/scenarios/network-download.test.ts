@@ -16,7 +16,10 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
 
   it('bandwidth down 64 KiB/s: a 128 KiB download arrives whole at about that rate (about 2 s)', async () => {
     const lines: string[] = [];
-    const mock = await running.start({ scenario: seeded({ faults: [{ match: CONTENT, bandwidth: { down: '64 KiB/s' } }] }), log: (l) => lines.push(l) });
+    const mock = await running.start({
+      scenario: seeded({ faults: [{ match: CONTENT, bandwidth: { down: '64 KiB/s' } }] }),
+      log: (l) => lines.push(l),
+    });
     const id = await firstFileId(mock.url);
     const result = await timedExchange(mock.port, rawRequest('GET', `/v2/files/${id}/content`), 20000);
     const res = parseResponse(result.bytes);
@@ -27,8 +30,12 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     const rate = BODY.length / (result.endMs / 1000);
     expect(rate).toBeGreaterThan(32 * KiB);
     expect(rate).toBeLessThan(100 * KiB);
-    expect(mock.requests().at(-1)).toMatchObject({ network: { conditions: ['bandwidth'], bytesOut: BODY.length, bytesIn: 0 } });
-    expect(lines.find((l) => l.startsWith('GET /v2/files/'))).toMatch(new RegExp(` 200 .* network=bandwidth in=0B out=${BODY.length}B$`));
+    expect(mock.requests().at(-1)).toMatchObject({
+      network: { conditions: ['bandwidth'], bytesOut: BODY.length, bytesIn: 0 },
+    });
+    expect(lines.find((l) => l.startsWith('GET /v2/files/'))).toMatch(
+      new RegExp(` 200 .* network=bandwidth in=0B out=${BODY.length}B$`),
+    );
   });
 
   it('the network block paces every answer, WebDAV too; a rule of its own replaces it', async () => {
@@ -48,7 +55,10 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(dav.endMs).toBeLessThan(rest.endMs);
     const [restEntry, davEntry] = mock.requests().slice(-2);
     expect(restEntry).toMatchObject({ fault: null, network: { conditions: ['bandwidth'], bytesOut: BODY.length } });
-    expect(davEntry).toMatchObject({ fault: 'faults[0]', network: { conditions: ['bandwidth'], bytesOut: BODY.length } });
+    expect(davEntry).toMatchObject({
+      fault: 'faults[0]',
+      network: { conditions: ['bandwidth'], bytesOut: BODY.length },
+    });
   });
 
   it('slice: the same bytes in more reads, each at most the slice (with seeded jitter), spaced by the delay', async () => {
@@ -76,12 +86,18 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
   });
 
   it('hang with afterBytes 0 keeps the socket open and silent for its ms, then closes it', async () => {
-    const mock = await running.start({ scenario: { faults: [{ match: { method: 'GET', path: '/v2' }, hang: { ms: 600 } }] } });
+    const mock = await running.start({
+      scenario: { faults: [{ match: { method: 'GET', path: '/v2' }, hang: { ms: 600 } }] },
+    });
     const result = await timedExchange(mock.port, rawRequest('GET', '/v2'), 5000);
     expect(result.bytes.length).toBe(0);
     expect(result.ended).toBe('end');
     expect(result.endMs).toBeGreaterThan(550);
-    expect((await settledJournal(mock.requests)).at(-1)).toMatchObject({ outcome: 'closed', status: null, network: { conditions: ['hang'], bytesOut: 0 } });
+    expect((await settledJournal(mock.requests)).at(-1)).toMatchObject({
+      outcome: 'closed',
+      status: null,
+      network: { conditions: ['hang'], bytesOut: 0 },
+    });
   });
 
   it('hang after N bytes: the headers and N body bytes, then silence until the client gives up; then a reset after ms', async () => {
@@ -110,7 +126,9 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
   });
 
   it('hang after N bytes on an answer without a body (HEAD): the status and headers, then silence, then the close', async () => {
-    const mock = await running.start({ scenario: seeded({ faults: [{ match: { method: 'HEAD', path: '/dav/**' }, hang: { afterBytes: 1, ms: 300 } }] }) });
+    const mock = await running.start({
+      scenario: seeded({ faults: [{ match: { method: 'HEAD', path: '/dav/**' }, hang: { afterBytes: 1, ms: 300 } }] }),
+    });
     const result = await timedExchange(mock.port, rawRequest('HEAD', '/dav/big.bin'), 5000);
     const res = parseResponse(result.bytes);
     expect(res.status).toBe(200);
@@ -120,7 +138,9 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
   });
 
   it('slowClose: the whole answer with Connection: close, and the socket closes its ms after the last byte', async () => {
-    const mock = await running.start({ scenario: { faults: [{ match: { method: 'GET', path: '/v2' }, slowClose: { ms: 500 } }] } });
+    const mock = await running.start({
+      scenario: { faults: [{ match: { method: 'GET', path: '/v2' }, slowClose: { ms: 500 } }] },
+    });
     const result = await timedExchange(mock.port, rawRequest('GET', '/v2', { Connection: 'keep-alive' }), 5000);
     const res = parseResponse(result.bytes);
     expect(res.status).toBe(200);
@@ -128,7 +148,10 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(res.body.length).toBe(Number(res.headers['content-length']));
     expect(result.ended).toBe('end');
     expect(result.endMs - result.reads.at(-1)!.atMs).toBeGreaterThan(450);
-    expect((await settledJournal(mock.requests)).at(-1)).toMatchObject({ outcome: 'closed', network: { conditions: ['slowClose'] } });
+    expect((await settledJournal(mock.requests)).at(-1)).toMatchObject({
+      outcome: 'closed',
+      network: { conditions: ['slowClose'] },
+    });
   });
 
   it('replayed answers are shaped too: a recording under bandwidth and slice gives the same bytes, slower and in more reads', async () => {
@@ -136,7 +159,12 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     const whole = await timedExchange(plain.port, rawRequest('GET', '/v2'));
     await plain.close();
     const mock = await running.start({
-      scenario: { recording: 'example-session', faults: [{ match: { method: 'GET', path: '/v2' }, bandwidth: { down: 2000 }, slice: { bytes: 100, delayMs: 5 } }] },
+      scenario: {
+        recording: 'example-session',
+        faults: [
+          { match: { method: 'GET', path: '/v2' }, bandwidth: { down: 2000 }, slice: { bytes: 100, delayMs: 5 } },
+        ],
+      },
     });
     const shaped = await timedExchange(mock.port, rawRequest('GET', '/v2'));
     const expected = parseResponse(whole.bytes);
@@ -148,7 +176,9 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(shaped.reads.length).toBeGreaterThan(expected.body.length / 100);
     // At 2000 bytes a second, the body takes its length / 2000 seconds, less one 50 ms burst.
     expect(shaped.endMs).toBeGreaterThan((expected.body.length / 2000) * 1000 * 0.7);
-    expect(mock.requests().at(-1)).toMatchObject({ network: { conditions: ['bandwidth', 'slice'], bytesOut: expected.body.length } });
+    expect(mock.requests().at(-1)).toMatchObject({
+      network: { conditions: ['bandwidth', 'slice'], bytesOut: expected.body.length },
+    });
   });
 
   it('conditions compose with after, times and a seeded probability', async () => {
@@ -156,7 +186,12 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
       scenario: {
         faults: [
           { match: { method: 'GET', path: '/v2' }, after: 1, times: 1, hang: { ms: 100 } },
-          { match: { method: 'GET', path: '/v2/account' }, probability: 0.5, seed: 3, slice: { bytes: 20, delayMs: 1 } },
+          {
+            match: { method: 'GET', path: '/v2/account' },
+            probability: 0.5,
+            seed: 3,
+            slice: { bytes: 20, delayMs: 1 },
+          },
         ],
       },
     });
@@ -165,7 +200,10 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     const third = await timedExchange(mock.port, rawRequest('GET', '/v2'));
     expect([first, second, third].map((r) => r.bytes.length > 0)).toEqual([true, false, true]);
     for (let i = 0; i < 8; i++) await timedExchange(mock.port, rawRequest('GET', '/v2/account'));
-    const sliced = mock.requests().filter((e) => e.path === '/v2/account').map((e) => e.network !== null);
+    const sliced = mock
+      .requests()
+      .filter((e) => e.path === '/v2/account')
+      .map((e) => e.network !== null);
     expect(sliced).toContain(true);
     expect(sliced).toContain(false);
     // The same seed gives the same choices on a fresh mock.

@@ -40,7 +40,8 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
 }
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const connections = (server: Server): Promise<number> => new Promise((r, j) => server.getConnections((e, n) => (e ? j(e) : r(n))));
+const connections = (server: Server): Promise<number> =>
+  new Promise((r, j) => server.getConnections((e, n) => (e ? j(e) : r(n))));
 
 /** Waits (up to 2 s) for the server to hold no connection, then says how many it holds. */
 async function drained(server: Server): Promise<number> {
@@ -71,7 +72,8 @@ async function leaveMidway(port: number, request: string, leaveMs: number, body 
   return received;
 }
 
-const upload = (size: number): string => rawRequest('PUT', '/dav/up.bin', { 'Content-Length': String(size), 'Content-Type': 'application/octet-stream' });
+const upload = (size: number): string =>
+  rawRequest('PUT', '/dav/up.bin', { 'Content-Length': String(size), 'Content-Type': 'application/octet-stream' });
 
 describe('nothing leaks when the client leaves in the middle of a network condition', () => {
   it.each<[string, ScenarioDefinition['faults']]>([
@@ -103,19 +105,25 @@ describe('nothing leaks when the client leaves in the middle of a network condit
 
   it.each<[string, ScenarioDefinition['faults']]>([
     ['a stalled upload that waits for the client', [{ match: DAV_PUT, stallUpload: { afterBytes: 1000 } }]],
-    ['a stalled upload with a long ms', [{ match: DAV_PUT, stallUpload: { afterBytes: 1000, ms: 60_000 }, respond: { status: 408 } }]],
+    [
+      'a stalled upload with a long ms',
+      [{ match: DAV_PUT, stallUpload: { afterBytes: 1000, ms: 60_000 }, respond: { status: 408 } }],
+    ],
     ['a hang of the request', [{ match: DAV_PUT, hang: { of: 'request', afterBytes: 1000, ms: 60_000 } }]],
-  ])('%s: a client that left cannot be seen while its bytes are unread; a switch ends the connection', async (_name, faults) => {
-    const { port, server, mock } = await serve({ seed, faults });
-    const timers = followTimers();
-    await leaveMidway(port, upload(64 * 1024 * KiB), 300, 64 * 1024 * KiB);
-    await mock.useScenario({ name: 'next' });
-    expect(await drained(server)).toBe(0);
-    await settle();
-    timers.stop();
-    expect(timers.pending()).toEqual([]);
-    expect(mock.requests().at(-1)).toMatchObject({ outcome: 'closed', network: { bytesIn: 1000 } });
-  });
+  ])(
+    '%s: a client that left cannot be seen while its bytes are unread; a switch ends the connection',
+    async (_name, faults) => {
+      const { port, server, mock } = await serve({ seed, faults });
+      const timers = followTimers();
+      await leaveMidway(port, upload(64 * 1024 * KiB), 300, 64 * 1024 * KiB);
+      await mock.useScenario({ name: 'next' });
+      expect(await drained(server)).toBe(0);
+      await settle();
+      timers.stop();
+      expect(timers.pending()).toEqual([]);
+      expect(mock.requests().at(-1)).toMatchObject({ outcome: 'closed', network: { bytesIn: 1000 } });
+    },
+  );
 
   it('closing the mock ends a held connection too', async () => {
     const { port, mock, server } = await serve({ seed, faults: [{ match: DAV_PUT, stallUpload: { afterBytes: 0 } }] });

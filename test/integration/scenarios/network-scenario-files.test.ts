@@ -27,11 +27,19 @@ describe('network conditions in scenario files', () => {
         network: { slice: { bytes: 512, delayMs: 10 } },
         faults: [
           { ...rule, stallUpload: { afterBytes: 1024, ms: 100 }, respond: { status: 408 } },
-          { match: { method: 'GET', path: '/**' }, bandwidth: { down: '64 KiB/s' }, hang: { afterBytes: 10, ms: 50, then: 'reset' }, slowClose: { ms: 5 } },
+          {
+            match: { method: 'GET', path: '/**' },
+            bandwidth: { down: '64 KiB/s' },
+            hang: { afterBytes: 10, ms: 50, then: 'reset' },
+            slowClose: { ms: 5 },
+          },
         ],
       },
     });
-    expect(app.scenario.network).toEqual({ bandwidth: { down: '1 Mbit/s', up: '256 kbit/s' }, slice: { bytes: 512, delayMs: 10 } });
+    expect(app.scenario.network).toEqual({
+      bandwidth: { down: '1 Mbit/s', up: '256 kbit/s' },
+      slice: { bytes: 512, delayMs: 10 },
+    });
     expect(app.scenario.faults).toHaveLength(3);
     await app.close();
   });
@@ -45,7 +53,9 @@ describe('network conditions in scenario files', () => {
       const app = await createApp({ scenario: join(dir, 'bad-train.json') });
       expect(app.scenario.name).toBe('bad-train');
       expect(Object.keys(app.scenario.network ?? {})).toEqual(['bandwidth', 'slice']);
-      const kinds = app.scenario.faults.flatMap((f) => ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'].filter((k) => k in f));
+      const kinds = app.scenario.faults.flatMap((f) =>
+        ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'].filter((k) => k in f),
+      );
       expect(new Set(kinds)).toEqual(new Set(['stallUpload', 'hang', 'bandwidth', 'slowClose']));
       await app.close();
     } finally {
@@ -54,20 +64,68 @@ describe('network conditions in scenario files', () => {
   });
 
   const cases: [string, ScenarioDefinition, string][] = [
-    ['a rate without a unit', { network: { bandwidth: { down: '256' } } }, 'network.bandwidth.down: has none of the allowed forms'],
-    ['a rate below a byte a second', { faults: [{ ...rule, bandwidth: { up: '4 bit/s' } }] }, 'faults[0].bandwidth.up: "4 bit/s" is not a rate of at least 1 byte per second'],
+    [
+      'a rate without a unit',
+      { network: { bandwidth: { down: '256' } } },
+      'network.bandwidth.down: has none of the allowed forms',
+    ],
+    [
+      'a rate below a byte a second',
+      { faults: [{ ...rule, bandwidth: { up: '4 bit/s' } }] },
+      'faults[0].bandwidth.up: "4 bit/s" is not a rate of at least 1 byte per second',
+    ],
     ['an empty bandwidth', { network: { bandwidth: {} } }, 'network.bandwidth: must NOT have fewer than 1 properties'],
-    ['jitter as large as the slice', { network: { slice: { bytes: 10, jitterBytes: 10, delayMs: 1 } } }, 'network.slice.jitterBytes: must be smaller than bytes'],
+    [
+      'jitter as large as the slice',
+      { network: { slice: { bytes: 10, jitterBytes: 10, delayMs: 1 } } },
+      'network.slice.jitterBytes: must be smaller than bytes',
+    ],
     ['a hang in the network block', { network: { hang: {} } as never }, 'network.hang: is not a known field'],
-    ['hang.then without ms', { faults: [{ ...rule, hang: { then: 'reset' } }] }, 'faults[0].hang.then: applies only with hang.ms'],
-    ['a hang with truncateAfterBytes', { faults: [{ ...rule, hang: {}, truncateAfterBytes: 3 }] }, 'faults[0].hang: cannot go with truncateAfterBytes'],
-    ['a hang with connection', { faults: [{ ...rule, hang: { ms: 1 }, connection: 'reset' }] }, 'faults[0].connection: give the end of a hang as hang.then'],
-    ['a request hang with respond', { faults: [{ ...rule, hang: { of: 'request' }, respond: { status: 408 } }] }, 'faults[0].hang: of "request" sends no answer'],
-    ['a request hang with stallUpload', { faults: [{ ...rule, hang: { of: 'request' }, stallUpload: { afterBytes: 1 } }] }, 'faults[0].hang: give one of'],
-    ['stallUpload.ms without an ending', { faults: [{ ...rule, stallUpload: { afterBytes: 1, ms: 5 } }] }, 'faults[0].stallUpload.ms: needs an ending'],
-    ['stallUpload with truncateAfterBytes', { faults: [{ ...rule, stallUpload: { afterBytes: 1 }, truncateAfterBytes: 1 }] }, 'faults[0].truncateAfterBytes: cannot go with stallUpload'],
-    ['a reset with a slice', { faults: [{ ...rule, connection: 'reset', slice: { bytes: 1, delayMs: 1 } }] }, 'faults[0].connection: "reset" sends no answer to shape'],
-    ['a slowClose without ms', { faults: [{ ...rule, slowClose: {} as never }] }, 'faults[0].slowClose.ms: is required'],
+    [
+      'hang.then without ms',
+      { faults: [{ ...rule, hang: { then: 'reset' } }] },
+      'faults[0].hang.then: applies only with hang.ms',
+    ],
+    [
+      'a hang with truncateAfterBytes',
+      { faults: [{ ...rule, hang: {}, truncateAfterBytes: 3 }] },
+      'faults[0].hang: cannot go with truncateAfterBytes',
+    ],
+    [
+      'a hang with connection',
+      { faults: [{ ...rule, hang: { ms: 1 }, connection: 'reset' }] },
+      'faults[0].connection: give the end of a hang as hang.then',
+    ],
+    [
+      'a request hang with respond',
+      { faults: [{ ...rule, hang: { of: 'request' }, respond: { status: 408 } }] },
+      'faults[0].hang: of "request" sends no answer',
+    ],
+    [
+      'a request hang with stallUpload',
+      { faults: [{ ...rule, hang: { of: 'request' }, stallUpload: { afterBytes: 1 } }] },
+      'faults[0].hang: give one of',
+    ],
+    [
+      'stallUpload.ms without an ending',
+      { faults: [{ ...rule, stallUpload: { afterBytes: 1, ms: 5 } }] },
+      'faults[0].stallUpload.ms: needs an ending',
+    ],
+    [
+      'stallUpload with truncateAfterBytes',
+      { faults: [{ ...rule, stallUpload: { afterBytes: 1 }, truncateAfterBytes: 1 }] },
+      'faults[0].truncateAfterBytes: cannot go with stallUpload',
+    ],
+    [
+      'a reset with a slice',
+      { faults: [{ ...rule, connection: 'reset', slice: { bytes: 1, delayMs: 1 } }] },
+      'faults[0].connection: "reset" sends no answer to shape',
+    ],
+    [
+      'a slowClose without ms',
+      { faults: [{ ...rule, slowClose: {} as never }] },
+      'faults[0].slowClose.ms: is required',
+    ],
   ];
   it.each(cases)('refuses %s, naming the field', async (_what, scenario, message) => {
     await expect(createApp({ scenario })).rejects.toThrow(message);

@@ -26,7 +26,10 @@ describe('the README test-suite example', () => {
     const dir = mkdtempSync(join(tmpdir(), 'csp-mock-readme-'));
     try {
       mkdirSync(join(dir, 'fixtures'));
-      copyFileSync(fileURLToPath(new URL('../../../scenarios/fixtures/logo.png', import.meta.url)), join(dir, 'fixtures', 'logo.png'));
+      copyFileSync(
+        fileURLToPath(new URL('../../../scenarios/fixtures/logo.png', import.meta.url)),
+        join(dir, 'fixtures', 'logo.png'),
+      );
       writeFileSync(join(dir, 'custom.json'), json);
       const app = await createApp({ scenario: join(dir, 'custom.json') });
       expect(app.scenario.name).toBe('custom');

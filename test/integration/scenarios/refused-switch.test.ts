@@ -43,7 +43,9 @@ describe('a refused scenario switch changes nothing at all: store, users, active
 
   it('a seed user named constructor is a user like any other', async () => {
     const mock = await open();
-    await mock.useScenario(seeded([{ file: 'hello.txt', text: 'hi' }], { constructor: 'pw', __proto__: 'x' } as Record<string, string>));
+    await mock.useScenario(
+      seeded([{ file: 'hello.txt', text: 'hi' }], { constructor: 'pw', __proto__: 'x' } as Record<string, string>),
+    );
     expect(mock.store.users().sort()).toEqual(['constructor', 'demo']);
     expect(mock.store.resolvePath('constructor', ['hello.txt'])?.bytes).toBe(2);
   });

@@ -43,12 +43,24 @@ describe('seeding the state from a scenario file', () => {
     const projects = tree[0]!;
     expect(projects).toMatchObject({ tags: ['work'], metadata: { owner: 'team' } });
     const [data, logo, plan] = projects.children!;
-    expect(plan).toMatchObject({ file: 'plan.txt', mimeType: 'text/plain', tags: ['important'], metadata: { author: 'alice' } });
+    expect(plan).toMatchObject({
+      file: 'plan.txt',
+      mimeType: 'text/plain',
+      tags: ['important'],
+      metadata: { author: 'alice' },
+    });
     expect(data).toMatchObject({ file: 'data.bin', mimeType: 'application/x-demo' });
     expect(logo).toMatchObject({ file: 'logo.png', mimeType: 'image/png', public: true });
 
     const content = async (id: string): Promise<Buffer> =>
-      (await request(app.app).get(`/v2/files/${id}/content`).auth('alice', 'wonderland').buffer(true).parse(binary).expect(200)).body;
+      (
+        await request(app.app)
+          .get(`/v2/files/${id}/content`)
+          .auth('alice', 'wonderland')
+          .buffer(true)
+          .parse(binary)
+          .expect(200)
+      ).body;
     expect((await content(plan!.id)).toString()).toBe('step one\n');
     expect(await content(data!.id)).toEqual(Buffer.from([0, 1, 2, 3, 4]));
     expect(await content(logo!.id)).toEqual(readFileSync(join(FIXTURES, 'logo.bin')));
@@ -82,7 +94,7 @@ describe('extends', () => {
   it('inherits the parent seed and description, and puts its own faults before the parent faults', async () => {
     const app = await open(join(FIXTURES, 'child.json'));
     expect(app.scenario.name).toBe('child');
-    expect(app.scenario.description).toBe('Extends seeded and adds a fault before its parent\'s.');
+    expect(app.scenario.description).toBe("Extends seeded and adds a fault before its parent's.");
     expect((await treeOf(app, 'alice')).map((n) => n.container ?? n.file)).toEqual(['Projects', 'empty.txt']);
     const res = await request(app.app).get('/v2/tags').auth('alice', 'wonderland');
     expect(res.status).toBe(503);
@@ -98,18 +110,58 @@ describe('extends', () => {
 describe('malformed scenarios are refused, naming the file and the field', () => {
   const rule = { match: { method: 'GET', path: '/v2/tags' } };
   const cases: [string, ScenarioDefinition, string][] = [
-    ['an unknown field', { faults: [{ ...rule, respnd: { status: 500 } } as never] }, 'inline scenario: faults[0].respnd: is not a known field'],
-    ['a missing path', { faults: [{ match: { method: 'GET' }, respond: { status: 500 } } as never] }, 'faults[0].match.path: is required'],
+    [
+      'an unknown field',
+      { faults: [{ ...rule, respnd: { status: 500 } } as never] },
+      'inline scenario: faults[0].respnd: is not a known field',
+    ],
+    [
+      'a missing path',
+      { faults: [{ match: { method: 'GET' }, respond: { status: 500 } } as never] },
+      'faults[0].match.path: is required',
+    ],
     ['a rule without an action', { faults: [rule] }, 'faults[0]: needs an action'],
-    ['respond with reset', { faults: [{ ...rule, respond: { status: 500 }, connection: 'reset' }] }, 'faults[0].connection: "reset" sends no response'],
-    ['an unknown connection', { faults: [{ ...rule, connection: 'drop' as never }] }, 'faults[0].connection: must be one of ["close","reset"]'],
-    ['probability without a seed', { faults: [{ ...rule, probability: 0.5, delayMs: 1 }] }, 'faults[0].seed: is required with probability'],
-    ['a string status', { faults: [{ ...rule, respond: { status: '500' as never } }] }, 'faults[0].respond.status: must be integer'],
-    ['content on a container', { seed: { tree: [{ container: 'a', text: 'x' }] } }, 'seed.tree[0].text: applies to files only'],
+    [
+      'respond with reset',
+      { faults: [{ ...rule, respond: { status: 500 }, connection: 'reset' }] },
+      'faults[0].connection: "reset" sends no response',
+    ],
+    [
+      'an unknown connection',
+      { faults: [{ ...rule, connection: 'drop' as never }] },
+      'faults[0].connection: must be one of ["close","reset"]',
+    ],
+    [
+      'probability without a seed',
+      { faults: [{ ...rule, probability: 0.5, delayMs: 1 }] },
+      'faults[0].seed: is required with probability',
+    ],
+    [
+      'a string status',
+      { faults: [{ ...rule, respond: { status: '500' as never } }] },
+      'faults[0].respond.status: must be integer',
+    ],
+    [
+      'content on a container',
+      { seed: { tree: [{ container: 'a', text: 'x' }] } },
+      'seed.tree[0].text: applies to files only',
+    ],
     ['a name used twice', { seed: { tree: [{ file: 'a' }, { file: 'a' }] } }, 'seed.tree[1]: "a" appears twice'],
-    ['a slash in a name', { seed: { tree: [{ container: 'x', children: [{ file: 'a/b' }] }] } }, 'seed.tree[0].children[0].file: "a/b" is not a valid name'],
-    ['two contents', { seed: { tree: [{ file: 'a', text: 'x', base64: 'AA==' }] } }, 'seed.tree[0].base64: give one content'],
-    ['a tree that is neither "demo" nor a list', { seed: { tree: 'demox' as never } }, 'seed.tree: has none of the allowed forms'],
+    [
+      'a slash in a name',
+      { seed: { tree: [{ container: 'x', children: [{ file: 'a/b' }] }] } },
+      'seed.tree[0].children[0].file: "a/b" is not a valid name',
+    ],
+    [
+      'two contents',
+      { seed: { tree: [{ file: 'a', text: 'x', base64: 'AA==' }] } },
+      'seed.tree[0].base64: give one content',
+    ],
+    [
+      'a tree that is neither "demo" nor a list',
+      { seed: { tree: 'demox' as never } },
+      'seed.tree: has none of the allowed forms',
+    ],
     ['latency maxMs below minMs', { latency: { minMs: 100, maxMs: 50 } }, 'latency.maxMs: must not be below minMs'],
     ['a recording name with a path', { recording: '../x' }, 'recording: must match pattern'],
     ['an unknown extends', { extends: 'no-such-scenario' }, 'no scenario named "no-such-scenario"'],
@@ -166,7 +218,10 @@ describe('a scenario that names a recording', () => {
   it('hands the requests no fault answers to the replayHandler built for that recording', async () => {
     const built: string[] = [];
     const app = await createApp({
-      scenario: { recording: 'session-1', faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503 } }] },
+      scenario: {
+        recording: 'session-1',
+        faults: [{ match: { method: 'GET', path: '/v2/tags' }, respond: { status: 503 } }],
+      },
       replayHandler: async (recording) => {
         built.push(recording);
         return (req, res) => {
@@ -199,7 +254,10 @@ describe('scenario file messages', () => {
 
   it('reports every schema problem at once', async () => {
     const file = join(tmp.path, 'many.json');
-    writeFileSync(file, JSON.stringify({ colour: 'red', faults: [{ match: { method: 'GET' }, respond: { status: 'x' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ colour: 'red', faults: [{ match: { method: 'GET' }, respond: { status: 'x' } }] }),
+    );
     const err = await createApp({ scenario: file }).catch((e: Error) => e);
     expect(String(err)).toMatch(/3 problems/);
     expect(String(err)).toContain('colour: is not a known field');

@@ -38,9 +38,9 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
 
   it('a refused scenario leaves the active one in place', async () => {
     const mock = await running.start({ scenario: 'tag-objects-500' });
-    await expect(mock.useScenario({ faults: [{ match: { method: 'GET', path: 'no-slash' }, delayMs: 1 }] })).rejects.toThrow(
-      'inline scenario: faults[0].match.path: must match pattern',
-    );
+    await expect(
+      mock.useScenario({ faults: [{ match: { method: 'GET', path: 'no-slash' }, delayMs: 1 }] }),
+    ).rejects.toThrow('inline scenario: faults[0].match.path: must match pattern');
     expect(mock.scenario.name).toBe('tag-objects-500');
   });
 
@@ -85,7 +85,14 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     await fetch(`${mock.url}/v2/recyclebin`, { headers: HEADERS }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 50));
     const [account, recycle] = mock.requests();
-    expect(account).toMatchObject({ method: 'GET', path: '/v2/account', status: 200, outcome: 'answered', user: 'demo', fault: null });
+    expect(account).toMatchObject({
+      method: 'GET',
+      path: '/v2/account',
+      status: 200,
+      outcome: 'answered',
+      user: 'demo',
+      fault: null,
+    });
     expect(account!.query).toEqual({ n: '1', password: '[removed]' });
     expect(account!.headers['authorization']).toBe('[removed]');
     expect(account!.headers['x-cloud-key']).toBe('[removed]');

@@ -39,8 +39,16 @@ export function exchange(port: number, request: string | Buffer, waitMs = 3000):
 
 /** A GET (keep-alive by default) as raw bytes, with the demo credentials. */
 export function rawGet(path: string, extra: Record<string, string> = {}): string {
-  const headers = { Host: '127.0.0.1', Authorization: BASIC, 'X-Client-Specification': '2', Connection: 'keep-alive', ...extra };
-  return `GET ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const headers = {
+    Host: '127.0.0.1',
+    Authorization: BASIC,
+    'X-Client-Specification': '2',
+    Connection: 'keep-alive',
+    ...extra,
+  };
+  return `GET ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 }
 
 export interface ParsedResponse {
@@ -63,7 +71,10 @@ export function parseResponse(bytes: Buffer): ParsedResponse {
 }
 
 /** A running mock per test, closed afterwards (every test starts from a fresh state). */
-export function useRunningMock(options: () => StartOptions): { readonly mock: RunningMock; start(extra?: StartOptions): Promise<RunningMock> } {
+export function useRunningMock(options: () => StartOptions): {
+  readonly mock: RunningMock;
+  start(extra?: StartOptions): Promise<RunningMock>;
+} {
   let current: RunningMock | undefined;
   afterEach(async () => {
     await current?.close();

@@ -45,7 +45,7 @@ describe('scenario files name only files they may (issue 10, findings 1 and 8)',
     expect(logo.body.subarray(1, 4).toString()).toBe('PNG');
   });
 
-  it('a scenario file\'s fixture and extends stay inside its folder, symlinks included', async () => {
+  it("a scenario file's fixture and extends stay inside its folder, symlinks included", async () => {
     await writeFile(join(tmp.path, 'outside.bin'), 'secret outside');
     await writeFile(join(tmp.path, 'outside.json'), '{"faults": []}');
     await mkdir(join(tmp.path, 'scenarios'), { recursive: true });
@@ -78,20 +78,28 @@ describe('scenario files name only files they may (issue 10, findings 1 and 8)',
 
   it('refuses devices, FIFOs and directories as fixtures with a clear message (a fixture /dev/zero)', async () => {
     // The user's own code may name any path, but never one that cannot be read whole.
-    expect(await failure(createApp({ scenario: loot('/dev/zero') }))).toContain('/dev/zero: is a character device, not a regular file');
+    expect(await failure(createApp({ scenario: loot('/dev/zero') }))).toContain(
+      '/dev/zero: is a character device, not a regular file',
+    );
     execFileSync('mkfifo', [join(tmp.path, 'pipe')]);
-    expect(await failure(createApp({ scenario: loot(join(tmp.path, 'pipe')) }))).toContain('pipe: is a FIFO, not a regular file');
-    expect(await failure(createApp({ scenario: loot(tmp.path) }))).toContain(`${tmp.path}: is a directory, not a regular file`);
+    expect(await failure(createApp({ scenario: loot(join(tmp.path, 'pipe')) }))).toContain(
+      'pipe: is a FIFO, not a regular file',
+    );
+    expect(await failure(createApp({ scenario: loot(tmp.path) }))).toContain(
+      `${tmp.path}: is a directory, not a regular file`,
+    );
     // In a scenario file too: a FIFO inside its own folder.
     const file = await scenarioFile('fifo.json', loot('pipe'));
     execFileSync('mkfifo', [join(tmp.path, 'scenarios', 'pipe')]);
     expect(await failure(createApp({ scenario: file }))).toContain('is a FIFO, not a regular file');
   });
 
-  it('checks a fixture\'s size before reading it (CSP_MOCK_MAX_FILE_BYTES)', async () => {
+  it("checks a fixture's size before reading it (CSP_MOCK_MAX_FILE_BYTES)", async () => {
     await writeFile(join(tmp.path, 'big.bin'), Buffer.alloc(4096));
     process.env['CSP_MOCK_MAX_FILE_BYTES'] = '1000';
-    expect(await failure(createApp({ scenario: loot(join(tmp.path, 'big.bin')) }))).toContain('big.bin: is 4096 bytes, over the limit of 1000');
+    expect(await failure(createApp({ scenario: loot(join(tmp.path, 'big.bin')) }))).toContain(
+      'big.bin: is 4096 bytes, over the limit of 1000',
+    );
   });
 
   it('over HTTP a scenario is a name in ./scenarios or the built-ins, never a path', async () => {

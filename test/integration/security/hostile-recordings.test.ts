@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, createReplayHandler, readRecording, verifyRecording, type MockApp, type Recording, type StoredExchange } from '../../../src/index.js';
+import {
+  createApp,
+  createReplayHandler,
+  readRecording,
+  verifyRecording,
+  type MockApp,
+  type Recording,
+  type StoredExchange,
+} from '../../../src/index.js';
 import { CLI } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -25,8 +33,17 @@ const failure = (p: Promise<unknown>): Promise<string> =>
     (e: Error) => e.message,
   );
 
-function exchange(id: number, request: Partial<StoredExchange['request']>, response: Partial<StoredExchange['response']> = {}): StoredExchange {
-  return { id, user: 'demo', request: { method: 'GET', path: '/v2', query: [], headers: {}, ...request }, response: { status: 200, headers: {}, ...response } };
+function exchange(
+  id: number,
+  request: Partial<StoredExchange['request']>,
+  response: Partial<StoredExchange['response']> = {},
+): StoredExchange {
+  return {
+    id,
+    user: 'demo',
+    request: { method: 'GET', path: '/v2', query: [], headers: {}, ...request },
+    response: { status: 200, headers: {}, ...response },
+  };
 }
 
 async function recordingFile(name: string, exchanges: StoredExchange[]): Promise<string> {
@@ -39,44 +56,67 @@ const sidecarBody = (file: string, bytes: number, hash: string) => ({ body: { fi
 
 describe('hostile recordings cannot read outside their folder or exhaust the machine (issue 10, findings 1 and 8)', () => {
   it('refuses a sidecar "../../../../dev/zero" before reading a byte of it', async () => {
-    const file = await recordingFile('zero.json', [exchange(1, {}, sidecarBody('../../../../dev/zero', 1_500_000_000, sha('')))]);
+    const file = await recordingFile('zero.json', [
+      exchange(1, {}, sidecarBody('../../../../dev/zero', 1_500_000_000, sha(''))),
+    ]);
     const message = await failure(readRecording(file));
     expect(message).toContain(`${file}: exchange 1 response: sidecar "../../../../dev/zero"`);
     expect(message).toMatch(/over the limit|is outside/);
-    expect(await failure(createApp({ mode: { kind: 'replay', recording: file } }))).toContain('sidecar "../../../../dev/zero"');
+    expect(await failure(createApp({ mode: { kind: 'replay', recording: file } }))).toContain(
+      'sidecar "../../../../dev/zero"',
+    );
   });
 
   it('refuses a sidecar outside <name>.bodies/ even when its sha256 matches ("../outside.bin")', async () => {
     await writeFile(join(tmp.path, 'outside.bin'), 'outside bytes');
-    const file = await recordingFile('session.json', [exchange(1, {}, sidecarBody('../outside.bin', 13, sha('outside bytes')))]);
+    const file = await recordingFile('session.json', [
+      exchange(1, {}, sidecarBody('../outside.bin', 13, sha('outside bytes'))),
+    ]);
     expect(await failure(readRecording(file))).toContain('sidecar "../outside.bin" is outside');
     // A sibling file beside the recording is outside session.bodies/ too.
-    const beside = await recordingFile('beside.json', [exchange(1, {}, sidecarBody('outside.bin', 13, sha('outside bytes')))]);
+    const beside = await recordingFile('beside.json', [
+      exchange(1, {}, sidecarBody('outside.bin', 13, sha('outside bytes'))),
+    ]);
     expect(await failure(readRecording(beside))).toContain('is outside');
   });
 
   it('refuses a symlink in <name>.bodies/ that leads out, and a sidecar whose size differs from the recording', async () => {
     await mkdir(join(tmp.path, 'linked.bodies'));
     await symlink('/etc/passwd', join(tmp.path, 'linked.bodies', '1-response.bin'));
-    const linked = await recordingFile('linked.json', [exchange(1, {}, sidecarBody('linked.bodies/1-response.bin', 10, sha('x')))]);
+    const linked = await recordingFile('linked.json', [
+      exchange(1, {}, sidecarBody('linked.bodies/1-response.bin', 10, sha('x'))),
+    ]);
     expect(await failure(readRecording(linked))).toContain('is outside');
     await mkdir(join(tmp.path, 'sized.bodies'));
     await writeFile(join(tmp.path, 'sized.bodies', '1-response.bin'), Buffer.alloc(100));
-    const sized = await recordingFile('sized.json', [exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 10, sha('x')))]);
+    const sized = await recordingFile('sized.json', [
+      exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 10, sha('x'))),
+    ]);
     expect(await failure(readRecording(sized))).toContain('is 100 bytes, the recording says 10');
     // Another recording's sidecar folder is outside this one's.
-    const other = await recordingFile('other.json', [exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100))))]);
+    const other = await recordingFile('other.json', [
+      exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100)))),
+    ]);
     expect(await failure(readRecording(other))).toContain('is outside');
-    const own = await recordingFile('sized.json', [exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100))))]);
+    const own = await recordingFile('sized.json', [
+      exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100)))),
+    ]);
     expect((await readRecording(own)).exchanges[0]!.response.body).toEqual(Buffer.alloc(100));
   });
 
   it('refuses a malformed or oversized recording with a message naming the file and the problem', async () => {
     const torn = join(tmp.path, 'malformed.json');
-    await writeFile(torn, `${JSON.stringify(HEADER)}\n${JSON.stringify(exchange(1, {}))}\n{"id": 2, "request": \n${JSON.stringify(exchange(3, {}))}\n`);
+    await writeFile(
+      torn,
+      `${JSON.stringify(HEADER)}\n${JSON.stringify(exchange(1, {}))}\n{"id": 2, "request": \n${JSON.stringify(exchange(3, {}))}\n`,
+    );
     expect(await failure(readRecording(torn))).toBe(`${torn}: line 3: not valid JSON`);
-    const injected = await recordingFile('injected.json', [exchange(1, { path: '/v2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /__admin/reset' })]);
-    expect(await failure(readRecording(injected))).toContain(`${injected}: line 2: needs a request.path starting with / without spaces or control characters`);
+    const injected = await recordingFile('injected.json', [
+      exchange(1, { path: '/v2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /__admin/reset' }),
+    ]);
+    expect(await failure(readRecording(injected))).toContain(
+      `${injected}: line 2: needs a request.path starting with / without spaces or control characters`,
+    );
     const foreign = join(tmp.path, 'foreign.json');
     await writeFile(foreign, '{"hello": "world"}');
     expect(await failure(readRecording(foreign))).toContain(`${foreign}: not a csp-mock recording`);
@@ -93,17 +133,30 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
   it('verify of a recording whose first exchange is PUT /__admin/scenario (fixture /etc/passwd) never sends it, nor prints the file', async () => {
     const scenario = JSON.stringify({ seed: { tree: [{ file: 'loot', fixture: '/etc/passwd' }] } });
     const file = await recordingFile('admin.json', [
-      exchange(1, { method: 'PUT', path: '/__admin/scenario', headers: { 'content-type': 'application/json' }, body: { text: scenario } }, { status: 200 }),
+      exchange(
+        1,
+        {
+          method: 'PUT',
+          path: '/__admin/scenario',
+          headers: { 'content-type': 'application/json' },
+          body: { text: scenario },
+        },
+        { status: 200 },
+      ),
       exchange(2, { path: '/dav/loot', headers: { range: 'bytes=0-99' } }, { status: 206 }),
       exchange(3, { path: '/v2/../__admin/state' }, { status: 200 }),
       exchange(4, { path: '/dav/%2e%2e/__admin/state' }, { status: 200 }),
     ]);
     const report = await verifyRecording(await readRecording(file));
     expect(report.text).not.toMatch(/root:|daemon:/);
-    expect(report.differing.find((d) => d.id === 1)?.differences).toEqual([expect.stringContaining('not sent: verify replays only requests to the service (/v2, /dav)')]);
+    expect(report.differing.find((d) => d.id === 1)?.differences).toEqual([
+      expect.stringContaining('not sent: verify replays only requests to the service (/v2, /dav)'),
+    ]);
     expect(report.differing.find((d) => d.id === 2)?.differences.join('\n')).toContain('status: expected 206, got 404');
     for (const id of [3, 4]) expect(report.differing.find((d) => d.id === id)?.differences[0]).toContain('not sent');
-    const cli = await promisify(execFile)(process.execPath, [CLI, 'verify', '--recording', file]).catch((e: { stdout: string; code: number }) => e);
+    const cli = await promisify(execFile)(process.execPath, [CLI, 'verify', '--recording', file]).catch(
+      (e: { stdout: string; code: number }) => e,
+    );
     expect(cli.stdout).toContain('exchange 1: PUT /__admin/scenario');
     expect(cli.stdout).not.toMatch(/root:|daemon:/);
   });
@@ -112,18 +165,32 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
     const exchanges = Array.from({ length: 3000 }, (_, i) => ({
       id: i + 1,
       user: 'demo',
-      request: { method: 'GET', path: `/v2/files/f${i}/content`, query: [] as Array<[string, string]>, headers: { range: `bytes=0-${i}` }, body: Buffer.alloc(0) },
+      request: {
+        method: 'GET',
+        path: `/v2/files/f${i}/content`,
+        query: [] as Array<[string, string]>,
+        headers: { range: `bytes=0-${i}` },
+        body: Buffer.alloc(0),
+      },
       response: { status: 200, headers: {}, body: Buffer.from(`body ${i}`) },
     }));
     const recording: Recording = { redacted: [], exchanges };
     app = await createApp({ mode: { kind: 'replay', recording } });
     // 30 misses: with the quadratic search (11.7 s each) this would take six minutes.
     for (let i = 0; i < 30; i++) {
-      const res = await request(app.app).get('/v2/files/f1500/content').set('Range', 'bytes=0-7').auth('demo', 'demo').expect(404);
+      const res = await request(app.app)
+        .get('/v2/files/f1500/content')
+        .set('Range', 'bytes=0-7')
+        .auth('demo', 'demo')
+        .expect(404);
       expect(res.text).toContain('Nearest recorded requests (of 3000):');
       expect(res.text).toContain('exchange 1501: GET /v2/files/f1500/content -> 200');
     }
-    const hit = await request(app.app).get('/v2/files/f2999/content').set('Range', 'bytes=0-2999').auth('demo', 'demo').expect(200);
+    const hit = await request(app.app)
+      .get('/v2/files/f2999/content')
+      .set('Range', 'bytes=0-2999')
+      .auth('demo', 'demo')
+      .expect(200);
     expect(hit.text).toBe('body 2999');
     expect(createReplayHandler(recording).recording.exchanges).toHaveLength(3000);
   });

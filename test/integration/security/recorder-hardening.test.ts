@@ -20,21 +20,31 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function startUpstream(handler: (req: IncomingMessage, res: import('node:http').ServerResponse, origin: string) => void): Promise<string> {
+async function startUpstream(
+  handler: (req: IncomingMessage, res: import('node:http').ServerResponse, origin: string) => void,
+): Promise<string> {
   upstream = createServer((req, res) => handler(req, res, origin));
   await new Promise<void>((resolve) => upstream!.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   return origin;
 }
 
-async function record(up: string, out: string, extra: Record<string, unknown> = {}, log?: (line: string) => void): Promise<RunningMock> {
+async function record(
+  up: string,
+  out: string,
+  extra: Record<string, unknown> = {},
+  log?: (line: string) => void,
+): Promise<RunningMock> {
   const mock = await startMock({ mode: { kind: 'record', upstream: up, out, ...extra }, log });
   mocks.push(mock);
   return mock;
 }
 
 /** GET through node:http (fetch would decode the body itself): status, headers and raw bytes. */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -52,34 +62,48 @@ const CODINGS = {
 } as const;
 
 describe('the recorder: compressed answers, full disks, bounded memory (issue 10, findings 5 and 6)', () => {
-  it.each(Object.keys(CODINGS) as Array<keyof typeof CODINGS>)('a %s upstream: the client gets decodable bytes with our links, the recording the decoded, redacted XML', async (coding) => {
-    const up = await startUpstream((req, res, origin) => {
-      const xml = `<account-info xmlns:xlink="http://www.w3.org/1999/xlink"><self xlink:href="${origin}/v2/account"/><s3><authkey>AKIA-never-recorded</authkey></s3></account-info>`;
-      const wants = String(req.headers['accept-encoding'] ?? '').includes(coding);
-      res.writeHead(200, { 'Content-Type': 'application/vnd.csp.account-info+xml', ...(wants && { 'Content-Encoding': coding }) });
-      res.end(wants ? CODINGS[coding].encode(Buffer.from(xml)) : xml);
-    });
-    const out = join(tmp.path, `${coding}.json`);
-    const recorder = await record(up, out);
-    const res = await rawGet(`${recorder.url}/v2/account`, { 'Accept-Encoding': coding, Authorization: 'Basic ZGVtbzpkZW1v' });
-    expect(res.headers['content-encoding']).toBe(coding);
-    const text = CODINGS[coding].decode(res.body).toString();
-    expect(text).toContain(`xlink:href="${recorder.url}/v2/account"`);
-    expect(Number(res.headers['content-length'])).toBe(res.body.length);
-    await recorder.close();
-    mocks = [];
-    const [e] = (await readRecordingDocument(out)).exchanges;
-    expect(e!.response.headers['content-encoding']).toBeUndefined();
-    expect(e!.response.body).toEqual({ text: expect.stringContaining('<self xlink:href="{{baseUrl}}/v2/account"/>') });
-    expect(JSON.stringify(e)).toContain('<authkey>[redacted]</authkey>');
-    expect(await readFile(out, 'utf8')).not.toContain('AKIA-never-recorded');
-    // Replayed: plain XML (no Content-Encoding), decodable by any client, with the replayer's links.
-    const replay = await startMock({ mode: { kind: 'replay', recording: out } });
-    mocks.push(replay);
-    const again = await rawGet(`${replay.url}/v2/account`, { 'Accept-Encoding': coding, Authorization: 'Basic ZGVtbzpkZW1v' });
-    expect(again.headers['content-encoding']).toBeUndefined();
-    expect(again.body.toString()).toContain(`xlink:href="${replay.url}/v2/account"`);
-  });
+  it.each(Object.keys(CODINGS) as Array<keyof typeof CODINGS>)(
+    'a %s upstream: the client gets decodable bytes with our links, the recording the decoded, redacted XML',
+    async (coding) => {
+      const up = await startUpstream((req, res, origin) => {
+        const xml = `<account-info xmlns:xlink="http://www.w3.org/1999/xlink"><self xlink:href="${origin}/v2/account"/><s3><authkey>AKIA-never-recorded</authkey></s3></account-info>`;
+        const wants = String(req.headers['accept-encoding'] ?? '').includes(coding);
+        res.writeHead(200, {
+          'Content-Type': 'application/vnd.csp.account-info+xml',
+          ...(wants && { 'Content-Encoding': coding }),
+        });
+        res.end(wants ? CODINGS[coding].encode(Buffer.from(xml)) : xml);
+      });
+      const out = join(tmp.path, `${coding}.json`);
+      const recorder = await record(up, out);
+      const res = await rawGet(`${recorder.url}/v2/account`, {
+        'Accept-Encoding': coding,
+        Authorization: 'Basic ZGVtbzpkZW1v',
+      });
+      expect(res.headers['content-encoding']).toBe(coding);
+      const text = CODINGS[coding].decode(res.body).toString();
+      expect(text).toContain(`xlink:href="${recorder.url}/v2/account"`);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      await recorder.close();
+      mocks = [];
+      const [e] = (await readRecordingDocument(out)).exchanges;
+      expect(e!.response.headers['content-encoding']).toBeUndefined();
+      expect(e!.response.body).toEqual({
+        text: expect.stringContaining('<self xlink:href="{{baseUrl}}/v2/account"/>'),
+      });
+      expect(JSON.stringify(e)).toContain('<authkey>[redacted]</authkey>');
+      expect(await readFile(out, 'utf8')).not.toContain('AKIA-never-recorded');
+      // Replayed: plain XML (no Content-Encoding), decodable by any client, with the replayer's links.
+      const replay = await startMock({ mode: { kind: 'replay', recording: out } });
+      mocks.push(replay);
+      const again = await rawGet(`${replay.url}/v2/account`, {
+        'Accept-Encoding': coding,
+        Authorization: 'Basic ZGVtbzpkZW1v',
+      });
+      expect(again.headers['content-encoding']).toBeUndefined();
+      expect(again.body.toString()).toContain(`xlink:href="${replay.url}/v2/account"`);
+    },
+  );
 
   it('a binary gzip download is passed through untouched and replays byte for byte', async () => {
     const gz = gzipSync(Buffer.from('not a link-bearing body'.repeat(100)));
@@ -107,7 +131,10 @@ describe('the recorder: compressed answers, full disks, bounded memory (issue 10
       res.end(big);
     });
     const out = join(tmp.path, 'full.json');
-    await writeFile(out, `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] })}\n`);
+    await writeFile(
+      out,
+      `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] })}\n`,
+    );
     // Exchange 1's response sidecar lands on /dev/full: every write fails with ENOSPC, as on a full disk.
     await mkdir(join(tmp.path, 'full.bodies'));
     await symlink('/dev/full', join(tmp.path, 'full.bodies', '1-response.bin'));
@@ -118,7 +145,9 @@ describe('the recorder: compressed answers, full disks, bounded memory (issue 10
     expect(res.body.equals(big)).toBe(true);
     await recorder.close();
     mocks = [];
-    expect(lines.join('\n')).toMatch(/recording stopped: exchange 1 \(GET \/v2\/files\/big\/content\): .*no space left on device \(ENOSPC\)/);
+    expect(lines.join('\n')).toMatch(
+      /recording stopped: exchange 1 \(GET \/v2\/files\/big\/content\): .*no space left on device \(ENOSPC\)/,
+    );
     expect((await readRecordingDocument(out)).exchanges).toEqual([]);
   });
 
@@ -137,7 +166,9 @@ describe('the recorder: compressed answers, full disks, bounded memory (issue 10
     expect((await rawGet(`${second.url}/v2/three`)).body.toString()).toBe('ok');
     await second.close();
     mocks = [];
-    expect(lines.filter((l) => l.includes('recording stopped'))).toEqual([expect.stringContaining('no space left on device (ENOSPC)')]);
+    expect(lines.filter((l) => l.includes('recording stopped'))).toEqual([
+      expect.stringContaining('no space left on device (ENOSPC)'),
+    ]);
   });
 
   it('records 400 downloads of 40 KB with bounded memory, and each exchange costs the same bytes to write', async () => {

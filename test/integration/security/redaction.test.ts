@@ -38,10 +38,26 @@ const headers = (s = SECRET) => ({
 
 describe('secrets reach neither recordings nor the journal (issue 10, finding 7)', () => {
   it('one list: Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key and any name with token, secret, password or api-key', () => {
-    for (const name of ['Authorization', 'Cookie', 'Set-Cookie', 'X-Cloud-Key', 'X-Auth-Token', 'X-Api-Key', 'access_token', 'refresh-token', 'client_secret', 'password', 'new-password', 'apikey', 'api_key', 'x-apikey']) {
+    for (const name of [
+      'Authorization',
+      'Cookie',
+      'Set-Cookie',
+      'X-Cloud-Key',
+      'X-Auth-Token',
+      'X-Api-Key',
+      'access_token',
+      'refresh-token',
+      'client_secret',
+      'password',
+      'new-password',
+      'apikey',
+      'api_key',
+      'x-apikey',
+    ]) {
       expect(isSecretName(name), name).toBe(true);
     }
-    for (const name of ['content-type', 'range', 'x-cloud-depth', 'start', 'count', 'filterValue', 'n']) expect(isSecretName(name), name).toBe(false);
+    for (const name of ['content-type', 'range', 'x-cloud-depth', 'start', 'count', 'filterValue', 'n'])
+      expect(isSecretName(name), name).toBe(false);
     expect(isSecretName('X-Custom-Sig', ['x-custom-sig'])).toBe(true);
   });
 
@@ -58,7 +74,8 @@ describe('secrets reach neither recordings nor the journal (issue 10, finding 7)
     expect((await fetch(`${recorder.url}/v2/account${query}`, { headers: headers() })).status).toBe(200);
     // The recorder's own journal hides them too.
     const [entry] = recorder.requests();
-    for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'x-custom-sig', 'authorization']) expect(entry!.headers[name], name).toBe('[removed]');
+    for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'x-custom-sig', 'authorization'])
+      expect(entry!.headers[name], name).toBe('[removed]');
     expect(entry!.query).toEqual({ access_token: '[removed]', token: '[removed]', password: '[removed]', start: '0' });
     await recorder.close();
     mocks = [];
@@ -71,7 +88,9 @@ describe('secrets reach neither recordings nor the journal (issue 10, finding 7)
     const replay = await startMock({ mode: { kind: 'replay', recording: out } });
     mocks.push(replay);
     const other = Object.fromEntries(Object.entries(SECRET).map(([k, v]) => [k, `${v}-other`])) as typeof SECRET;
-    const res = await fetch(`${replay.url}/v2/account?access_token=x&token=y&password=z&start=0`, { headers: headers(other) });
+    const res = await fetch(`${replay.url}/v2/account?access_token=x&token=y&password=z&start=0`, {
+      headers: headers(other),
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('seen /v2/account');
   });
@@ -81,9 +100,12 @@ describe('secrets reach neither recordings nor the journal (issue 10, finding 7)
     mocks.push(mock);
     await fetch(`${mock.url}/v2/account${query}`, { headers: headers() });
     const [entry] = mock.requests();
-    for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'authorization']) expect(entry!.headers[name], name).toBe('[removed]');
+    for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'authorization'])
+      expect(entry!.headers[name], name).toBe('[removed]');
     expect(entry!.headers['x-custom-sig']).toBe(SECRET.custom); // not secret unless --redact names it
     expect(entry!.query).toEqual({ access_token: '[removed]', token: '[removed]', password: '[removed]', start: '0' });
-    expect(JSON.stringify(mock.requests())).not.toMatch(new RegExp([SECRET.accessToken, SECRET.apiKey, SECRET.authToken].join('|')));
+    expect(JSON.stringify(mock.requests())).not.toMatch(
+      new RegExp([SECRET.accessToken, SECRET.apiKey, SECRET.authToken].join('|')),
+    );
   });
 });

@@ -30,13 +30,16 @@ async function inFlight(m: RunningMock, path: string): Promise<void> {
   throw new Error(`${path} never arrived`);
 }
 
-const getV2 = (m: RunningMock) => fetch(`${m.url}/v2`, { headers: { Authorization: BASIC_DEMO, 'X-Client-Specification': '2' } });
+const getV2 = (m: RunningMock) =>
+  fetch(`${m.url}/v2`, { headers: { Authorization: BASIC_DEMO, 'X-Client-Specification': '2' } });
 
 describe('no client can stall a switch, a reset or the other clients (issue 10, finding 3)', () => {
   it('a PUT that sends 10 of 1,000 bytes and idles does not hold POST /__admin/reset or other clients; it loses its connection', async () => {
     mock = await startMock({ switchGraceMs: 300 });
     const slow = openSocket(mock.port);
-    slow.socket.write(`PUT /dav/slow.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(10)}`);
+    slow.socket.write(
+      `PUT /dav/slow.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(10)}`,
+    );
     await inFlight(mock, '/dav/slow.bin');
     const [reset, other] = await Promise.all([fetch(`${mock.url}/__admin/reset`, { method: 'POST' }), getV2(mock)]);
     expect(reset.status).toBe(204);
@@ -65,7 +68,9 @@ describe('no client can stall a switch, a reset or the other clients (issue 10, 
   it('a request that keeps its scenario finishes under it when it ends within the grace period', async () => {
     mock = await startMock({ switchGraceMs: 10_000 });
     const put = openSocket(mock.port);
-    put.socket.write(`PUT /dav/late.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 4\r\n\r\nab`);
+    put.socket.write(
+      `PUT /dav/late.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 4\r\n\r\nab`,
+    );
     await inFlight(mock, '/dav/late.txt');
     const switching = mock.useScenario('quota-exceeded');
     put.socket.write('cd'); // the upload completes under the old scenario (quota-exceeded would answer 507)
@@ -73,17 +78,25 @@ describe('no client can stall a switch, a reset or the other clients (issue 10, 
     expect(await put.answer).toMatch(/^HTTP\/1\.1 201/);
   });
 
-  it('closes a connection that stays idle past the idle timeout, and lets a slow upload that keeps moving finish', { timeout: 30_000 }, async () => {
-    mock = await startMock({ timeouts: { idleMs: 2500 } });
-    const idle = openSocket(mock.port);
-    idle.socket.write(`PUT /dav/idle.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 100\r\n\r\n`);
-    await idle.closed;
-    const slow = openSocket(mock.port);
-    slow.socket.write(`PUT /dav/slow.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 30\r\n\r\n`);
-    for (let i = 0; i < 30; i++) {
-      slow.socket.write('s');
-      await new Promise((r) => setTimeout(r, 100)); // 3 s in all, longer than the idle limit, never 2.5 s without a byte
-    }
-    expect(await slow.answer).toMatch(/^HTTP\/1\.1 201/);
-  });
+  it(
+    'closes a connection that stays idle past the idle timeout, and lets a slow upload that keeps moving finish',
+    { timeout: 30_000 },
+    async () => {
+      mock = await startMock({ timeouts: { idleMs: 2500 } });
+      const idle = openSocket(mock.port);
+      idle.socket.write(
+        `PUT /dav/idle.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 100\r\n\r\n`,
+      );
+      await idle.closed;
+      const slow = openSocket(mock.port);
+      slow.socket.write(
+        `PUT /dav/slow.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${BASIC_DEMO}\r\nContent-Length: 30\r\n\r\n`,
+      );
+      for (let i = 0; i < 30; i++) {
+        slow.socket.write('s');
+        await new Promise((r) => setTimeout(r, 100)); // 3 s in all, longer than the idle limit, never 2.5 s without a byte
+      }
+      expect(await slow.answer).toMatch(/^HTTP\/1\.1 201/);
+    },
+  );
 });

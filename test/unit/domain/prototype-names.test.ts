@@ -32,7 +32,12 @@ describe('user-given keys are plain data: names of Object.prototype members', ()
           await t.store.annotations.addTag(user, f.id, name);
           await t.store.changeDeadProps(user, f.id, [{ name, xml: `<x>${name}</x>` }]);
         }
-        expect(t.store.children(user, root.id).map((n) => n.name).sort()).toEqual([...NAMES].sort());
+        expect(
+          t.store
+            .children(user, root.id)
+            .map((n) => n.name)
+            .sort(),
+        ).toEqual([...NAMES].sort());
         expect(t.store.annotations.tagsInUse(user)).toEqual([...NAMES].sort());
       }
       const check = (store: typeof t.store): void => {
@@ -50,7 +55,11 @@ describe('user-given keys are plain data: names of Object.prototype members', ()
       };
       check(t.store);
       if (kind === 'file') check(await t.reopen());
-      await t.store.annotations.deleteMetadata('constructor', t.store.resolvePath('constructor', ['__proto__'])!.id, '__proto__');
+      await t.store.annotations.deleteMetadata(
+        'constructor',
+        t.store.resolvePath('constructor', ['__proto__'])!.id,
+        '__proto__',
+      );
       expect(Object.keys(t.store.resolvePath('constructor', ['__proto__'])!.metadata)).toEqual([]);
     });
   });

@@ -31,7 +31,9 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     const kept = await t.store.createFile('alice', root, { name: 'kept' }, Buffer.from('old'));
     const blobsBefore = await blobFiles(t.store);
     t.faults.failing = 'full';
-    expect(await outcome(t.store.createFile('alice', root, { name: 'refused' }, Buffer.from('new')))).toBe('storage-full');
+    expect(await outcome(t.store.createFile('alice', root, { name: 'refused' }, Buffer.from('new')))).toBe(
+      'storage-full',
+    );
     expect(await outcome(t.store.createContainer('alice', root, 'refused-dir'))).toBe('storage-full');
     expect(await outcome(t.store.writeContent('alice', kept.id, Buffer.from('replaced')))).toBe('storage-full');
     expect(await outcome(t.store.update('alice', kept.id, { name: 'renamed' }))).toBe('storage-full');
@@ -58,7 +60,10 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     for (let run = 0; run < 10; run++) {
       const f = await t.store.createFile('alice', root, { name: `f${run}` }, Buffer.alloc(2000, '.'));
       const half = (c: string) => slowStream([Buffer.alloc(500, c), Buffer.alloc(500, c)], 3);
-      await Promise.all([t.store.writeContent('alice', f.id, half('a'), 0), t.store.writeContent('alice', f.id, half('b'), 1000)]);
+      await Promise.all([
+        t.store.writeContent('alice', f.id, half('a'), 0),
+        t.store.writeContent('alice', f.id, half('b'), 1000),
+      ]);
       const body = (await contentOf(t.store, t.store.get('alice', f.id).blobId)).toString();
       expect(body).toBe('a'.repeat(1000) + 'b'.repeat(1000));
       expect(t.store.get('alice', f.id).version).toBe(3);
@@ -69,8 +74,17 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     const root = t.store.root('alice').id;
     const f = await t.store.createFile('alice', root, { name: 'f' }, Buffer.from('original'));
     const blobsBefore = await blobFiles(t.store);
-    const write = outcome(t.store.writeContent('alice', f.id, slowStream([Buffer.alloc(500, 'x'), Buffer.alloc(500, 'x')], 20)));
-    const create = outcome(t.store.createFile('alice', root, { name: 'new' }, slowStream([Buffer.alloc(500, 'y'), Buffer.alloc(500, 'y')], 20)));
+    const write = outcome(
+      t.store.writeContent('alice', f.id, slowStream([Buffer.alloc(500, 'x'), Buffer.alloc(500, 'x')], 20)),
+    );
+    const create = outcome(
+      t.store.createFile(
+        'alice',
+        root,
+        { name: 'new' },
+        slowStream([Buffer.alloc(500, 'y'), Buffer.alloc(500, 'y')], 20),
+      ),
+    );
     await t.store.lock('alice', { nodeId: f.id }, { ...lockRequest, scope: 'shared' });
     await t.store.lock('alice', { nodeId: root }, { ...lockRequest, depth: 'infinity', scope: 'shared' });
     expect(await write).toBe('locked');
@@ -80,7 +94,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     expect(await blobFiles(t.store)).toEqual(blobsBefore);
   });
 
-  it('another user\'s locked object is not found (404), never locked (423)', async () => {
+  it("another user's locked object is not found (404), never locked (423)", async () => {
     const f = await t.store.createFile('alice', t.store.root('alice').id, { name: 'f' });
     await t.store.lock('alice', { nodeId: f.id }, lockRequest);
     expect(await outcome(t.store.writeContent('bob', f.id, Buffer.from('x')))).toBe('not-found');
@@ -94,7 +108,9 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     const dir = await t.store.createContainer('alice', root, 'dir');
     const held = await t.store.lock('alice', { nodeId: dir.id }, { ...lockRequest, depth: 'infinity' });
     const tokens = new Set([held.lock.token]);
-    expect(await outcome(t.store.lock('alice', { parentId: dir.id, name: 'new.txt' }, lockRequest, { tokens }))).toBe('locked');
+    expect(await outcome(t.store.lock('alice', { parentId: dir.id, name: 'new.txt' }, lockRequest, { tokens }))).toBe(
+      'locked',
+    );
     expect(t.store.children('alice', dir.id)).toEqual([]);
     const granted = await t.store.lock('alice', { parentId: root, name: 'free.txt' }, lockRequest);
     expect(granted.created).toBe(true);
@@ -105,10 +121,17 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     const f = await t.store.createFile('alice', t.store.root('alice').id, { name: 'f' }, Buffer.from('data'));
     const blobsBefore = await blobFiles(t.store);
     for (const bad of ['x'.repeat(256), 'back\\slash']) {
-      const plan = { users: ['alice', 'carol'], tree: (state: any, user: string) => state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')) };
+      const plan = {
+        users: ['alice', 'carol'],
+        tree: (state: any, user: string) =>
+          state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')),
+      };
       expect(await outcome(resetStore(t.store, plan))).toBe('invalid');
     }
-    const badTag = { users: ['alice'], tree: (state: any, user: string) => state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }) };
+    const badTag = {
+      users: ['alice'],
+      tree: (state: any, user: string) => state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }),
+    };
     expect(await outcome(resetStore(t.store, badTag))).toBe('invalid');
     t.faults.failing = 'io';
     expect(await outcome(resetStore(t.store, { users: ['carol'] }))).toBe('storage-io');

@@ -10,7 +10,12 @@ const BOUNDARY = 'csp-mock-boundary';
 
 let nextId = 1;
 /** One recorded exchange, as the recorder stores it (headers lower-case, bodies as bytes). */
-function exchange(method: string, path: string, status: number, opts: { reqHeaders?: HeaderMap; reqBody?: string | Buffer; resHeaders?: HeaderMap; resBody?: string } = {}): Exchange {
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  opts: { reqHeaders?: HeaderMap; reqBody?: string | Buffer; resHeaders?: HeaderMap; resBody?: string } = {},
+): Exchange {
   return {
     id: nextId++,
     user: 'demo',
@@ -20,10 +25,15 @@ function exchange(method: string, path: string, status: number, opts: { reqHeade
 }
 
 const recording = (...exchanges: Exchange[]): Recording => ({ redacted: [], exchanges });
-const entry = exchange('GET', '/v2', 200, { resBody: `<cloud ${XLINK}><rootContainer xlink:href="${BASE}/v2/containers/ROOT" xlink:type="simple"/></cloud>` });
+const entry = exchange('GET', '/v2', 200, {
+  resBody: `<cloud ${XLINK}><rootContainer xlink:href="${BASE}/v2/containers/ROOT" xlink:type="simple"/></cloud>`,
+});
 
 function upload(id: string, disposition: string, content: string, type?: string): Exchange {
-  const head = [`Content-Disposition: form-data; name="file"; ${disposition}`, ...(type ? [`Content-Type: ${type}`] : [])].join('\r\n');
+  const head = [
+    `Content-Disposition: form-data; name="file"; ${disposition}`,
+    ...(type ? [`Content-Type: ${type}`] : []),
+  ].join('\r\n');
   return exchange('POST', '/v2/containers/ROOT/contents', 201, {
     reqHeaders: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     reqBody: Buffer.from(`--${BOUNDARY}\r\n${head}\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`, 'utf8'),
@@ -56,10 +66,15 @@ describe('recording -> state, the parsing side (issue 11, item 10)', () => {
       recording(
         entry,
         upload('F1', 'filename="a.txt"', 'a'),
-        exchange('POST', '/v2/files/F1/tags', 201, { reqHeaders: { 'content-type': 'application/vnd.csp.tag-info+xml' }, reqBody: '<tag><name>stale</name></tag>' }),
+        exchange('POST', '/v2/files/F1/tags', 201, {
+          reqHeaders: { 'content-type': 'application/vnd.csp.tag-info+xml' },
+          reqBody: '<tag><name>stale</name></tag>',
+        }),
         exchange('GET', '/v2/files/F1/tags', 200, { resBody: tagList('work', 'two words') }),
         exchange('DELETE', '/v2/files/F1/tags/work', 204),
-        exchange('GET', '/v2/tags/urgent/objects', 200, { resBody: `<file-list ${XLINK} count="1" start="0" total="1"><file xlink:href="${BASE}/v2/files/F1" xlink:type="simple"/></file-list>` }),
+        exchange('GET', '/v2/tags/urgent/objects', 200, {
+          resBody: `<file-list ${XLINK} count="1" start="0" total="1"><file xlink:href="${BASE}/v2/files/F1" xlink:type="simple"/></file-list>`,
+        }),
       ),
     );
     expect(tree.objects.get('F1')!.tags).toEqual(['two words', 'urgent']);
@@ -88,7 +103,8 @@ describe('recording -> state, the parsing side (issue 11, item 10)', () => {
   });
 
   it('Content-Range block writes patch the recorded content at their offset', () => {
-    const block = (range: string, body: string) => exchange('PUT', '/v2/files/F1/content', 204, { reqHeaders: { 'content-range': range }, reqBody: body });
+    const block = (range: string, body: string) =>
+      exchange('PUT', '/v2/files/F1/content', 204, { reqHeaders: { 'content-range': range }, reqBody: body });
     const tree = recordingToState(
       recording(
         entry,
@@ -104,8 +120,19 @@ describe('recording -> state, the parsing side (issue 11, item 10)', () => {
   it('seeding an emulator carries the recorded metadata values into the store', async () => {
     const mock = await createApp({ seed: 'empty' });
     try {
-      await seedFromRecording(mock.store, recording(entry, upload('F1', 'filename="a.txt"', 'a'), exchange('PUT', '/v2/files/F1/metadata/Foo', 204, { reqBody: 'bar' })));
-      const res = await request(mock.app).get('/v2/files/F1/metadata/Foo').auth(AUTH.user, AUTH.password).set(SPEC).expect(200);
+      await seedFromRecording(
+        mock.store,
+        recording(
+          entry,
+          upload('F1', 'filename="a.txt"', 'a'),
+          exchange('PUT', '/v2/files/F1/metadata/Foo', 204, { reqBody: 'bar' }),
+        ),
+      );
+      const res = await request(mock.app)
+        .get('/v2/files/F1/metadata/Foo')
+        .auth(AUTH.user, AUTH.password)
+        .set(SPEC)
+        .expect(200);
       expect(res.text).toBe('bar');
     } finally {
       await mock.close();

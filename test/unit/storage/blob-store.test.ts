@@ -117,7 +117,9 @@ describe('BlobStore', () => {
     expect(leftBy, exited.stderr).toMatch(/csp-mock-blobs-\d+-/);
     expect(existsSync(leftBy)).toBe(false);
     // A killed owner leaves its folder: the next open sweeps it, but not a live owner's.
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     const abandoned = await mkdtemp(join(tmpdir(), `csp-mock-blobs-${dead}-`));
     await writeFile(join(abandoned, 'blob'), 'left by a SIGKILL');
     const another = await BlobStore.open();

@@ -17,7 +17,12 @@ describe('file store (openStore with data)', () => {
   it('reloads every object, tag, metadata item and content after a reopen', async () => {
     const root = t.store.root('alice').id;
     const docs = await t.store.createContainer('alice', root, 'Docs');
-    const f = await t.store.createFile('alice', docs.id, { name: 'a.txt', mimeType: 'text/plain' }, Buffer.from('persisted'));
+    const f = await t.store.createFile(
+      'alice',
+      docs.id,
+      { name: 'a.txt', mimeType: 'text/plain' },
+      Buffer.from('persisted'),
+    );
     await t.store.annotations.addTag('alice', f.id, 'keep');
     await t.store.annotations.setMetadata('alice', f.id, 'k', 'v');
     const gone = await t.store.createFile('alice', root, { name: 'gone' });

@@ -47,9 +47,17 @@ describe('the snapshot file (a lowdb JSON document)', () => {
     ['empty', '', /state file .*state\.json is not valid JSON/],
     ['a JSON array', '[]', /state file .*state\.json is not a csp-mock state: the top level is not an object/],
     ['JSON null', 'null', /state file .*state\.json is not a csp-mock state/],
-    ['another program\'s JSON', '{"name":"my-app","version":"1.0.0"}', /state file .*state\.json is not a csp-mock state: schema is undefined/],
+    [
+      "another program's JSON",
+      '{"name":"my-app","version":"1.0.0"}',
+      /state file .*state\.json is not a csp-mock state: schema is undefined/,
+    ],
     ['a future schema', '{"schema":2,"users":{},"nodes":{}}', /schema is 2, expected 1/],
-    ['a user without root', '{"schema":1,"users":{"ann":{"rootId":"nope"}},"nodes":{}}', /user "ann" has no root container/],
+    [
+      'a user without root',
+      '{"schema":1,"users":{"ann":{"rootId":"nope"}},"nodes":{}}',
+      /user "ann" has no root container/,
+    ],
   ])('refuses a state file that is %s, naming the file, and leaves it untouched', async (_what, text, message) => {
     await writeFile(file, text);
     await expect(readSnapshot(file)).rejects.toThrow(message);
@@ -57,14 +65,33 @@ describe('the snapshot file (a lowdb JSON document)', () => {
   });
 
   it('refuses a node that names a blob by anything but an opaque id', () => {
-    const state = { schema: 1, users: {}, nodes: { n: { ...rootNode('n', 'ann'), kind: 'file', blobId: '../../etc/passwd' } } };
+    const state = {
+      schema: 1,
+      users: {},
+      nodes: { n: { ...rootNode('n', 'ann'), kind: 'file', blobId: '../../etc/passwd' } },
+    };
     expect(stateProblem(state)).toMatch(/names blob/);
   });
 });
 
 function rootNode(id: string, owner: string) {
   return {
-    id, kind: 'container' as const, owner, name: '/', parentId: null, created: 1, modified: 1, accessed: 1, version: 1,
-    public: false, mimeType: '', bytes: 0, blobId: null, tags: [], metadata: {}, deadProps: {}, recycled: null,
+    id,
+    kind: 'container' as const,
+    owner,
+    name: '/',
+    parentId: null,
+    created: 1,
+    modified: 1,
+    accessed: 1,
+    version: 1,
+    public: false,
+    mimeType: '',
+    bytes: 0,
+    blobId: null,
+    tags: [],
+    metadata: {},
+    deadProps: {},
+    recycled: null,
   };
 }

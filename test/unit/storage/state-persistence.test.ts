@@ -4,16 +4,44 @@ import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logFileOf } from '../../../src/storage/log-file.js';
-import { applyChangeSet, StorageError, type ChangeSet, type StatePersistence } from '../../../src/storage/persistence.js';
+import {
+  applyChangeSet,
+  StorageError,
+  type ChangeSet,
+  type StatePersistence,
+} from '../../../src/storage/persistence.js';
 import type { NodeRecord, StateData } from '../../../src/storage/schema.js';
-import { emptyPlainState, openStatePersistence, readDurableState, type StatePersistenceOptions } from '../../../src/storage/state-log.js';
+import {
+  emptyPlainState,
+  openStatePersistence,
+  readDurableState,
+  type StatePersistenceOptions,
+} from '../../../src/storage/state-log.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const node = (id: string, name: string, parentId: string | null = null, owner = 'alice'): NodeRecord => ({
-  id, kind: parentId ? 'file' : 'container', owner, name, parentId, created: 1, modified: 1, accessed: 1, version: 1,
-  public: false, mimeType: '', bytes: 0, blobId: null, tags: [], metadata: {}, deadProps: {}, recycled: null,
+  id,
+  kind: parentId ? 'file' : 'container',
+  owner,
+  name,
+  parentId,
+  created: 1,
+  modified: 1,
+  accessed: 1,
+  version: 1,
+  public: false,
+  mimeType: '',
+  bytes: 0,
+  blobId: null,
+  tags: [],
+  metadata: {},
+  deadProps: {},
+  recycled: null,
 });
-const userChange = (login: string, rootId = `root-${login}`): ChangeSet => ({ users: [{ login, user: { rootId } }], nodes: [node(rootId, '/', null, login)] });
+const userChange = (login: string, rootId = `root-${login}`): ChangeSet => ({
+  users: [{ login, user: { rootId } }],
+  nodes: [node(rootId, '/', null, login)],
+});
 const fileChange = (i: number): ChangeSet => ({ nodes: [node(`f${i}`, `file-${i}.txt`, 'root-alice')] });
 const plain = (state: StateData): unknown => JSON.parse(JSON.stringify(state));
 
@@ -132,7 +160,9 @@ describe('state persistence in a file (snapshot + log)', () => {
     await c.load();
     await c.commit(userChange('alice'));
     syncs = 0;
-    await Promise.all(Array.from({ length: 50 }, (_, i) => c.persistence.commit(fileChange(i)).then(() => synced.push(syncs))));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => c.persistence.commit(fileChange(i)).then(() => synced.push(syncs))),
+    );
     expect(syncs).toBe(2);
     expect(synced.every((s) => s >= 1)).toBe(true);
     const durable = (await readDurableState(file()))!;
@@ -148,13 +178,21 @@ describe('state persistence in a file (snapshot + log)', () => {
     await c.persistence.close();
     open.splice(0);
     // A crash mid-append: the log has whole records and part of one more.
-    await writeFile(logFileOf(file()), `${JSON.stringify({ seq: 3, ...fileChange(2) })}\n{"seq":4,"nodes":[{"id":"f3","na`);
+    await writeFile(
+      logFileOf(file()),
+      `${JSON.stringify({ seq: 3, ...fileChange(2) })}\n{"seq":4,"nodes":[{"id":"f3","na`,
+    );
     const again = caller();
     const notes = await again.load();
     expect(notes).toEqual([expect.stringMatching(/dropped the torn last record of .*state\.json\.log \(\d+ bytes\)/)]);
     expect(Object.keys(again.memory.nodes).sort()).toEqual(['f1', 'f2', 'root-alice']);
     await again.commit(fileChange(5));
-    expect((await readFile(logFileOf(file()), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l).seq)).toEqual([3, 4]);
+    expect(
+      (await readFile(logFileOf(file()), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([3, 4]);
     expect(Object.keys((await readDurableState(file()))!.state.nodes).sort()).toEqual(['f1', 'f2', 'f5', 'root-alice']);
   });
 
@@ -164,10 +202,16 @@ describe('state persistence in a file (snapshot + log)', () => {
     await c.commit(userChange('alice'));
     await c.persistence.close();
     open.splice(0);
-    await writeFile(logFileOf(file()), `${JSON.stringify({ seq: 1, ...fileChange(1) })}\nnot json\n${JSON.stringify({ seq: 2, ...fileChange(2) })}\n`);
+    await writeFile(
+      logFileOf(file()),
+      `${JSON.stringify({ seq: 1, ...fileChange(1) })}\nnot json\n${JSON.stringify({ seq: 2, ...fileChange(2) })}\n`,
+    );
     await expect(caller().load()).rejects.toThrow(`state log ${logFileOf(file())} is corrupt at line 2`);
     open.splice(0);
-    await writeFile(logFileOf(file()), `${JSON.stringify({ seq: 1, ...fileChange(1) })}\n${JSON.stringify({ seq: 3, ...fileChange(3) })}\n`);
+    await writeFile(
+      logFileOf(file()),
+      `${JSON.stringify({ seq: 1, ...fileChange(1) })}\n${JSON.stringify({ seq: 3, ...fileChange(3) })}\n`,
+    );
     await expect(caller().load()).rejects.toThrow(/line 2 has record 3 where 2 was expected/);
     open.splice(0);
     expect(existsSync(`${file()}.lock`)).toBe(false);
@@ -239,10 +283,14 @@ describe('state persistence in a file (snapshot + log)', () => {
     await writeFile(`${file()}.lock`, `${process.ppid}\n`);
     await expect(caller().load()).rejects.toThrow(`is in use by process ${process.ppid}`);
     open.splice(0);
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     await writeFile(`${file()}.lock`, `${dead}\n`);
     const c = caller();
-    expect(await c.load()).toEqual([expect.stringContaining(`took over the stale lock ${file()}.lock of process ${dead}`)]);
+    expect(await c.load()).toEqual([
+      expect.stringContaining(`took over the stale lock ${file()}.lock of process ${dead}`),
+    ]);
   });
 
   it('on a full disk rejects with StorageError full, leaves nothing of the change, and works once space is back', async () => {

@@ -34,10 +34,20 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
   it('creates containers and files and reads them back as children, containers first then by name', async () => {
     const root = t.store.root('alice');
     const docs = await t.store.createContainer('alice', root.id, 'Docs');
-    const file = await t.store.createFile('alice', root.id, { name: 'a.txt', mimeType: 'text/plain' }, Buffer.from('hello'));
+    const file = await t.store.createFile(
+      'alice',
+      root.id,
+      { name: 'a.txt', mimeType: 'text/plain' },
+      Buffer.from('hello'),
+    );
     const empty = await t.store.createFile('alice', root.id, { name: '0.bin' });
     expect(t.store.get('alice', docs.id, 'container').name).toBe('Docs');
-    expect(t.store.get('alice', file.id, 'file')).toMatchObject({ name: 'a.txt', mimeType: 'text/plain', bytes: 5, version: 1 });
+    expect(t.store.get('alice', file.id, 'file')).toMatchObject({
+      name: 'a.txt',
+      mimeType: 'text/plain',
+      bytes: 5,
+      version: 1,
+    });
     expect(empty).toMatchObject({ bytes: 0, mimeType: 'application/octet-stream' });
     expect(t.store.children('alice', root.id).map((n) => n.name)).toEqual(['Docs', '0.bin', 'a.txt']);
     expect((await contentOf(t.store, file.blobId)).toString()).toBe('hello');
@@ -66,7 +76,11 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     const root = t.store.root('alice').id;
     const file = await t.store.createFile('alice', root, { name: 'f' }, Buffer.from('first'));
     const firstBlob = file.blobId;
-    const after = await t.store.writeContent('alice', file.id, slowStream([Buffer.from('second '), Buffer.from('version')]));
+    const after = await t.store.writeContent(
+      'alice',
+      file.id,
+      slowStream([Buffer.from('second '), Buffer.from('version')]),
+    );
     expect(after).toMatchObject({ bytes: 14, version: 2 });
     expect(after.blobId).not.toBe(firstBlob);
     expect((await contentOf(t.store, after.blobId)).toString()).toBe('second version');
@@ -151,7 +165,9 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     expect(t.store.annotations.tagsInUse('alice')).toEqual(['blue']);
     await t.store.annotations.removeTag('alice', f.id, 'blue');
     expect(await codeOf(t.store.annotations.removeTag('alice', f.id, 'blue'))).toBe('not-found');
-    expect(await codeOf(Promise.resolve().then(() => t.store.annotations.taggedWith('alice', 'blue')))).toBe('not-found');
+    expect(await codeOf(Promise.resolve().then(() => t.store.annotations.taggedWith('alice', 'blue')))).toBe(
+      'not-found',
+    );
   });
 
   it('sets, overwrites and deletes metadata items; refuses an empty key', async () => {
@@ -187,7 +203,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
       t.store.writeContent('alice', f.id, slowStream(Array.from({ length: 3 }, () => Buffer.alloc(500, 'b')))),
     ]);
     const body = (await contentOf(t.store, t.store.get('alice', f.id).blobId)).toString();
-    expect([ 'a'.repeat(2000), 'b'.repeat(1500) ]).toContain(body);
+    expect(['a'.repeat(2000), 'b'.repeat(1500)]).toContain(body);
     expect(t.store.get('alice', f.id).bytes).toBe(body.length);
   });
 

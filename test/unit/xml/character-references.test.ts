@@ -11,7 +11,9 @@ describe('REST entity text as XML parsers read it (issue 11, items 1 and 2)', ()
   });
 
   it('item 1: the five predefined entities are decoded once, never twice', () => {
-    const { name } = parseFileInfo(buf('<file><name>a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &amp;#233;</name></file>'));
+    const { name } = parseFileInfo(
+      buf('<file><name>a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &amp;#233;</name></file>'),
+    );
     expect(name).toBe('a & b <c> "d" \'e\' &#233;');
   });
 
@@ -27,8 +29,13 @@ describe('REST entity text as XML parsers read it (issue 11, items 1 and 2)', ()
   });
 
   it('item 2: leading and trailing spaces of a name are kept; layout between elements is not text', () => {
-    expect(parseContainerInfo(buf('<container>\n  <name>  two spaces  </name>\n</container>')).name).toBe('  two spaces  ');
-    expect(parseFileInfo(buf('<file><name>\ttab\n</name><public> true </public></file>'))).toMatchObject({ name: '\ttab\n', public: true });
+    expect(parseContainerInfo(buf('<container>\n  <name>  two spaces  </name>\n</container>')).name).toBe(
+      '  two spaces  ',
+    );
+    expect(parseFileInfo(buf('<file><name>\ttab\n</name><public> true </public></file>'))).toMatchObject({
+      name: '\ttab\n',
+      public: true,
+    });
     expect(parseXml('<a x="1">\n  <b> c </b>\n  <b/>\n</a>')).toEqual({ a: { '@_x': '1', b: [' c ', ''] } });
   });
 
@@ -38,7 +45,12 @@ describe('REST entity text as XML parsers read it (issue 11, items 1 and 2)', ()
 });
 
 describe('element names that are Object.prototype keys', () => {
-  it.each(['__proto__', 'constructor', 'prototype'])('<%s> is refused as malformed (400), never merged into the fields', (name) => {
-    expect(() => parseContainerInfo(buf(`<container><${name}><name>evil</name></${name}></container>`))).toThrow(EntityError);
-  });
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    '<%s> is refused as malformed (400), never merged into the fields',
+    (name) => {
+      expect(() => parseContainerInfo(buf(`<container><${name}><name>evil</name></${name}></container>`))).toThrow(
+        EntityError,
+      );
+    },
+  );
 });

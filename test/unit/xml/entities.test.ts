@@ -50,7 +50,9 @@ describe('entity mappers (table-driven)', () => {
     ],
     [
       'root container: named "/", parent is itself',
-      buildXml(containerEntity({ node: node({ kind: 'container', name: '/', parentId: null, id: 'R' }), bytes: 9 }, links)),
+      buildXml(
+        containerEntity({ node: node({ kind: 'container', name: '/', parentId: null, id: 'R' }), bytes: 9 }, links),
+      ),
       `<container ${NS}><name>/</name><created>100</created><inproject>false</inproject><modified>200</modified><owner>demo</owner>` +
         `<version>2</version><shared>false</shared><accessed>300</accessed><bytes>9</bytes><contents ${L('/v2/containers/R/contents')}/>` +
         `<tags ${L('/v2/containers/R/tags')}/><metadata ${L('/v2/containers/R/metadata')}/><parent ${L('/v2/containers/R')}/></container>`,
@@ -59,7 +61,14 @@ describe('entity mappers (table-driven)', () => {
       'file-list at depth 0: links only, containers before files',
       buildXml(
         fileListEntity(
-          { items: [{ node: node({ kind: 'container', id: 'C' }), bytes: 0 }, { node: node({ id: 'F' }), bytes: 5 }], start: 3, total: 9 },
+          {
+            items: [
+              { node: node({ kind: 'container', id: 'C' }), bytes: 0 },
+              { node: node({ id: 'F' }), bytes: 5 },
+            ],
+            start: 3,
+            total: 9,
+          },
           links,
           0,
         ),
@@ -71,7 +80,11 @@ describe('entity mappers (table-driven)', () => {
       buildXml(tagListEntity({ items: ['a b', 'c'], start: 0, total: 2 }, links)),
       `<tags ${NS} count="2" start="0" total="2"><tag ${L('/v2/tags/a%20b')}/><tag ${L('/v2/tags/c')}/></tags>`,
     ],
-    ['tag with name and objects link', buildXml(tagEntity('x', links)), `<tag ${NS}><name>x</name><objects ${L('/v2/tags/x/objects')}/></tag>`],
+    [
+      'tag with name and objects link',
+      buildXml(tagEntity('x', links)),
+      `<tag ${NS}><name>x</name><objects ${L('/v2/tags/x/objects')}/></tag>`,
+    ],
     ['empty collection', buildXml(emptyCollectionEntity('shares')), `<shares ${NS} count="0" start="0" total="0"/>`],
     [
       'account-info',
@@ -87,7 +100,14 @@ describe('entity mappers (table-driven)', () => {
 
   it('cloud entity: eight links in order, wrapping entities when given', () => {
     const hrefs = {
-      rootContainer: 'r', contacts: 'c', shares: 's', projects: 'p', metacontainers: 'm', account: 'a', tags: 't', recyclebin: 'b',
+      rootContainer: 'r',
+      contacts: 'c',
+      shares: 's',
+      projects: 'p',
+      metacontainers: 'm',
+      account: 'a',
+      tags: 't',
+      recyclebin: 'b',
     };
     const xml = buildXml(cloudEntity(hrefs));
     expect([...xml.matchAll(/<(\w+) xlink:href/g)].map((m) => m[1])).toEqual(Object.keys(hrefs));

@@ -21,19 +21,38 @@ function kindOf(body: Buffer): string {
 
 describe('entity bodies decoded as declared (issue 11, item 3)', () => {
   it.each([
-    ['UTF-16 with a little-endian BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml('<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le')])],
-    ['UTF-16 with a big-endian BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(xml('<?xml version="1.0" encoding="UTF-16"?>'))])],
-    ['UTF-16LE without a BOM (sniffed from "<?")', Buffer.from(xml('<?xml version="1.0" encoding="UTF-16LE"?>'), 'utf16le')],
+    [
+      'UTF-16 with a little-endian BOM',
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(xml('<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le'),
+      ]),
+    ],
+    [
+      'UTF-16 with a big-endian BOM',
+      Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(xml('<?xml version="1.0" encoding="UTF-16"?>'))]),
+    ],
+    [
+      'UTF-16LE without a BOM (sniffed from "<?")',
+      Buffer.from(xml('<?xml version="1.0" encoding="UTF-16LE"?>'), 'utf16le'),
+    ],
     ['ISO-8859-1', Buffer.from(xml('<?xml version="1.0" encoding="ISO-8859-1"?>'), 'latin1')],
     ['latin1 (alias)', Buffer.from(xml("<?xml version='1.0' encoding='latin1'?>"), 'latin1')],
-    ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml('<?xml version="1.0" encoding="utf-8"?>'))])],
+    [
+      'UTF-8 with a BOM',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml('<?xml version="1.0" encoding="utf-8"?>'))]),
+    ],
     ['UTF-8 without a declaration', Buffer.from(xml(''))],
   ])('decodes %s', (_what, body) => {
     expect(parseContainerInfo(body).name).toBe(NAME);
   });
 
   it('decodes US-ASCII, and refuses a byte above 127 in it as malformed (400)', () => {
-    expect(parseContainerInfo(Buffer.from('<?xml version="1.0" encoding="US-ASCII"?><container><name>caf&#233;</name></container>')).name).toBe('café');
+    expect(
+      parseContainerInfo(
+        Buffer.from('<?xml version="1.0" encoding="US-ASCII"?><container><name>caf&#233;</name></container>'),
+      ).name,
+    ).toBe('café');
     expect(kindOf(Buffer.from(xml('<?xml version="1.0" encoding="US-ASCII"?>'), 'latin1'))).toBe('malformed');
   });
 
@@ -43,7 +62,10 @@ describe('entity bodies decoded as declared (issue 11, item 3)', () => {
 
   it('bytes that contradict the declaration are malformed (400)', () => {
     expect(kindOf(Buffer.from(xml('<?xml version="1.0" encoding="UTF-16"?>')))).toBe('malformed');
-    const bom8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml('<?xml version="1.0" encoding="ISO-8859-1"?>'))]);
+    const bom8 = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(xml('<?xml version="1.0" encoding="ISO-8859-1"?>')),
+    ]);
     expect(kindOf(bom8)).toBe('malformed');
   });
 

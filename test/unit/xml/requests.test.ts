@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { EntityError, parseBoolean, parseContainerInfo, parseFileInfo, parseTagInfo } from '../../../src/xml/requests.js';
+import {
+  EntityError,
+  parseBoolean,
+  parseContainerInfo,
+  parseFileInfo,
+  parseTagInfo,
+} from '../../../src/xml/requests.js';
 
 const buf = (s: string) => Buffer.from(s, 'utf8');
 
 describe('request entity parsing', () => {
   it.each([
-    ['<file><name>a</name><mime_type>text/plain</mime_type><public>false</public></file>', { name: 'a', mimeType: 'text/plain', public: false }],
+    [
+      '<file><name>a</name><mime_type>text/plain</mime_type><public>false</public></file>',
+      { name: 'a', mimeType: 'text/plain', public: false },
+    ],
     ['<file><name> spaced </name><public>True</public></file>', { name: ' spaced ', public: true }],
     ['\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<file>\n  <name>bom</name>\n</file>', { name: 'bom' }],
-    ['<file xmlns:x="http://www.w3.org/1999/xlink"><name>m</name><parent x:href="http://h/v2/containers/P"/></file>', { name: 'm', parentHref: 'http://h/v2/containers/P' }],
+    [
+      '<file xmlns:x="http://www.w3.org/1999/xlink"><name>m</name><parent x:href="http://h/v2/containers/P"/></file>',
+      { name: 'm', parentHref: 'http://h/v2/containers/P' },
+    ],
   ])('parses file-info %s', (xml, expected) => {
     const parsed = parseFileInfo(buf(xml));
     for (const [k, v] of Object.entries(expected)) expect(parsed[k as keyof typeof parsed]).toEqual(v);
@@ -35,7 +47,13 @@ describe('request entity parsing', () => {
     expect(() => parseTagInfo(Buffer.from([0, 1, 2, 3]))).toThrow(/binary/);
   });
 
-  it.each([['true', true], ['True', true], ['false', false], ['False', false], [undefined, undefined]])('parseBoolean(%s)', (raw, expected) => {
+  it.each([
+    ['true', true],
+    ['True', true],
+    ['false', false],
+    ['False', false],
+    [undefined, undefined],
+  ])('parseBoolean(%s)', (raw, expected) => {
     expect(parseBoolean(raw, 'public')).toBe(expected);
   });
 });
