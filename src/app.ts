@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
@@ -6,14 +7,16 @@ import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { hostCheck } from './http/host-check.js';
+import { hostCheck, isTrustedHost } from './http/host-check.js';
 import { notFoundError } from './http/errors.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
-import { requestLog } from './http/request-log.js';
+import { requestLog, requestLogger } from './http/request-log.js';
+import { stdoutLine } from './http/stdout-lines.js';
 import { openStore } from './mock-state.js';
-import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 import { dispatchMode, type ModeDispatch } from './record-replay/mode.js';
 import { scenarioReplayFactory } from './record-replay/scenario-replay.js';
+import { hotRoutes } from './rest/hot-routes.js';
 import { restRouter } from './rest/index.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
@@ -41,6 +44,8 @@ export interface MockApp {
   requests(filter?: JournalFilter): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
+  /** What a server hands each request: the pre-dispatch in front of `app` (see rest/hot-routes.ts). */
+  listener: RequestListener;
   /** Record mode: called for requests with Expect: 100-continue, whose 100 the upstream decides. */
   onCheckContinue?: ModeDispatch['onCheckContinue'];
 }
@@ -90,12 +95,34 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     log: resolved.log,
     baseDir: cwd,
   });
+  // 0. the pre-dispatch: the hottest plain REST reads answered without express when nothing else has
+  //    anything to do (no request log, the emulator answering); whatever it declines goes on below
+  const watchLog = options.log
+    ? requestLogger(resolved.log === logToConsole ? stdoutLine : resolved.log, {
+        format: resolved.logFormat,
+        verbose: resolved.verbose,
+      })
+    : undefined;
+  const hot =
+    resolved.mode.kind !== 'emulate'
+      ? undefined
+      : hotRoutes(store, {
+          hostAllowed: (host) =>
+            host === undefined ||
+            isTrustedHost(host, { allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }),
+          users: () => scenarios.users(),
+          admitQuiet: (res) => scenarios.admitQuiet(res),
+          journal: (req, res, path, scenario) => journal.open(req, res, path, scenario),
+          log: watchLog,
+          publicUrl: resolved.publicUrl,
+        });
   const app = express();
   app.disable('x-powered-by');
+  if (hot) app.use((req, res, next) => (hot(req, res) ? undefined : next()));
   // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
-  if (options.log) app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
+  if (watchLog) app.use(requestLog(watchLog));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
@@ -133,6 +160,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await store.close();
     },
     onCheckContinue: mode.onCheckContinue,
+    listener: hot ? (req, res) => (hot(req, res) ? undefined : app(req, res)) : app,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
@@ -149,17 +150,36 @@ export class ScenarioRuntime {
 
   /** Admits a request under the current scenario, which it keeps until its response is done. */
   admit(): RequestHandler {
-    return async (_req, res, next) => {
+    return (_req, res, next) => {
+      // No switch under way (the common case): admitted at once, without a promise.
+      const now = this.#gate.enterNow(() => res.destroy());
+      if (now) return this.#admitted(res, now, next);
       // A request a switch gives up waiting for loses its connection (the gate's grace period).
-      const leave = await this.#gate.enter(() => res.destroy());
-      // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
-      res.once('close', leave);
-      res.locals['leaveSwitchGate'] = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
-      res.locals['onSwitch'] = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
-      res.locals['scenario'] = this.#active;
-      markScenario(res, this.#active.scenario.name);
-      next();
+      void this.#gate.enter(() => res.destroy()).then((leave) => this.#admitted(res, leave, next));
     };
+  }
+
+  #admitted(res: Response, leave: () => void, next: () => void): void {
+    // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
+    res.once('close', leave);
+    res.locals['leaveSwitchGate'] = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
+    res.locals['onSwitch'] = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
+    res.locals['scenario'] = this.#active;
+    markScenario(res, this.#active.scenario.name);
+    next();
+  }
+
+  /**
+   * For the pre-dispatch: admits a request that will be answered at once, in this tick, when the
+   * active scenario has nothing to do (no fault rule, latency, network conditions or recording) and
+   * no switch is under way; returns the scenario's name, or undefined (the request takes the full path).
+   */
+  admitQuiet(res: ServerResponse): string | undefined {
+    if (!this.#active.quiet) return undefined;
+    const leave = this.#gate.enterNow(() => res.destroy());
+    if (!leave) return undefined;
+    res.once('close', leave);
+    return this.#active.scenario.name;
   }
 
   close(): void {
