@@ -4,17 +4,22 @@ import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import { markScenario, type RequestJournal } from '../http/journal.js';
-import { buildSeed } from '../mock-state.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
 import { ScenarioError } from './scenario-error.js';
-import { seedPlanOf, usersOf } from './seed-tree.js';
+import { usersOf } from './seed-tree.js';
 import { SwitchGate } from './switch-gate.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition, ScenarioSettings } from './types.js';
 
+/** Builds the state a reset or a switch to `scenario` swaps in (the app's StartingState). */
+export interface StateSource {
+  build(store: CloudStore, scenario: ResolvedScenario): Promise<StateBuilder>;
+}
+
 export interface ScenarioRuntimeDeps {
   store: CloudStore;
+  starting: StateSource;
   options: ScenarioSettings;
   journal: RequestJournal;
   replayHandler: ReplayHandlerFactory | undefined;
@@ -94,9 +99,7 @@ export class ScenarioRuntime {
     const scenario = await loadScenario(spec, this.#deps.cwd, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
-    const built = scenario.seed
-      ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options))
-      : undefined;
+    const built = scenario.seed ? await this.#deps.starting.build(this.#deps.store, scenario) : undefined;
     await this.#swap(built, async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
@@ -126,7 +129,7 @@ export class ScenarioRuntime {
   /** State back to the active scenario's seed; fault counters and the journal cleared. */
   async reset(): Promise<void> {
     const scenario = this.#active.scenario;
-    const built = await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+    const built = await this.#deps.starting.build(this.#deps.store, scenario);
     await this.#swap(built, async () => {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
