@@ -204,7 +204,7 @@ export class CloudStore {
         await this.#core.dropUnreferenced([replaced]);
         return written;
       } catch (err) {
-        await this.#core.blobs.delete(blob.blobId);
+        if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
         throw err;
       }
     });
@@ -261,9 +261,9 @@ export class CloudStore {
     return this.#core.tree.subtreeBytes(this.root(user).id);
   }
 
-  /** The whole current state as a plain document (what a durable layer compacts into a snapshot). */
+  /** The whole durable state as a plain document (what a durable layer compacts into a snapshot). */
   snapshot(): StateData {
-    return this.#core.tree.toState();
+    return this.#core.durableState();
   }
 
   /** Every blob id a node points at (what the blob sweep at start keeps). */
@@ -279,6 +279,7 @@ export class CloudStore {
   /** Swaps the built state in for the whole state, atomically; the old blobs go after the swap. */
   async replaceState(built: StateBuilder): Promise<void> {
     await this.#core.serial(async () => {
+      await this.#core.drained();
       const old = this.#core.tree.referencedBlobs();
       await this.#core.replace(built.state());
       await this.#core.dropUnreferenced(old);
@@ -310,7 +311,10 @@ export class CloudStore {
 
   /** Clean stop: the durable layer writes its snapshot; temp blobs of the memory mode go. */
   async close(): Promise<void> {
-    await this.#core.serial(() => this.#core.persistence.close());
+    await this.#core.serial(async () => {
+      await this.#core.drained();
+      await this.#core.persistence.close();
+    });
     await this.#core.blobs.close();
   }
 
