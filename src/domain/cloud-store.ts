@@ -249,12 +249,13 @@ export class CloudStore {
   }
 
   /**
-   * Marks a read. Kept in memory and written with the node's next change: a download is not a state
-   * change, and making reads durable would make them cost like writes.
+   * Marks a read: memory only, not a transaction. An access time is not a change the client asked
+   * for, and making reads durable would make every download cost an fsync; it is written with the
+   * node's next change or the next snapshot, and a crash may forget it. The record is replaced, not
+   * changed in place, so a change set already handed to the durable layer stays as committed.
    */
   touchAccessed(node: NodeRecord): void {
-    const current = this.#core.tree.node(node.id);
-    if (current) current.accessed = this.#core.now();
+    this.#core.tree.touch(node.id, this.#core.now());
   }
 
   storedBytes(user: string): number {

@@ -140,6 +140,12 @@ export class Tree implements TreeQueries {
     }
   }
 
+  /** A newer access time for a node, in memory only (see CloudStore.touchAccessed); no index depends on it. */
+  touch(id: string, accessed: number): void {
+    const node = this.#nodes.get(id);
+    if (node && node.accessed < accessed) this.#nodes.set(id, { ...node, accessed });
+  }
+
   /** A counter that grows with every applied change. */
   get generation(): number {
     return this.#generation;
