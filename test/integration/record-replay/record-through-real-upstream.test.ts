@@ -7,8 +7,8 @@ import {
   runExampleSession,
   SESSION_FILES,
   type SessionStep,
-} from '../../../src/record-replay/example/client-session.js';
-import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
+} from '../../support/example-client/client-session.js';
+import { binaryBytes, send } from '../../support/example-client/http-client.js';
 import { CREDS, RECORDINGS_DIR, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
 
 const isLinkBody = (s: SessionStep): boolean => /xml|uri-list/.test(String(s.response.headers['content-type']));

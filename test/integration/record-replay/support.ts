@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
-import { readRecordingDocument } from '../../../src/record-replay/recording-io.js';
-import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
+import { readRecordingDocument } from '../../../src/recording/recording-io.js';
+import type { SessionCredentials } from '../../support/example-client/client-session.js';
 
 /** The checked-in recording made by `npm run record:example`. */
 export const EXAMPLE_RECORDING = resolve(
