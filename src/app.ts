@@ -11,12 +11,11 @@ import { requestLog, requestLogger } from './http/request-log.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { scenarioReplayFactory } from './replay/scenario-replay.js';
 import { hotRoutes } from './rest/hot-routes.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
-import type { ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
+import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
@@ -58,8 +57,13 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     bodies: resolved.journalBodies,
     redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
   });
-  const replayHandler =
-    resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
+  // A scenario that names a recording loads the replayer then, not at start.
+  const replayHandler: ReplayHandlerFactory =
+    resolved.replayHandler ??
+    (async (recording, scenario) => {
+      const { scenarioReplayFactory } = await import('./replay/scenario-replay.js');
+      return scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log })(recording, scenario);
+    });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
   );

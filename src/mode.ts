@@ -3,14 +3,9 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Emulator } from './emulator.js';
 import type { StartingState } from './starting-state.js';
 import type { Recording } from './recording/format.js';
-import { markAwaitingContinue, createRecordingProxy } from './record/recorder-proxy.js';
-import { RecordingWriter, readRecording } from './recording/recording-io.js';
-import { recordingToState } from './recording/recording-to-state.js';
-import { replayCredentials } from './replay/replay-credentials.js';
-import { locateRecording } from './replay/scenario-replay.js';
-import { redactedNames } from './recording/redaction.js';
-import { createReplayHandler, type MissPolicy } from './replay/replayer.js';
-import { parseUpstream } from './record/upstream.js';
+import type { MissPolicy } from './replay/replayer.js';
+
+// Record and replay are loaded by the mode that uses them: serve never loads them (start-up, issue 9).
 
 /** How the mock answers: the three modes, one closed union. */
 export type MockMode =
@@ -62,9 +57,18 @@ export type PreparedMode =
  */
 export async function prepareMode(mode: MockMode, baseDir: string, starting: StartingState): Promise<PreparedMode> {
   if (mode.kind !== 'replay') return mode;
-  const recording =
-    typeof mode.recording === 'string' ? await readRecording(locateRecording(mode.recording, baseDir)) : mode.recording;
-  if ((mode.onMiss ?? 'error') === 'emulate') starting.useRecordedTree(recordingToState(recording));
+  let recording = mode.recording;
+  if (typeof recording === 'string') {
+    const [{ readRecording }, { locateRecording }] = await Promise.all([
+      import('./recording/recording-io.js'),
+      import('./replay/scenario-replay.js'),
+    ]);
+    recording = await readRecording(locateRecording(recording, baseDir));
+  }
+  if ((mode.onMiss ?? 'error') === 'emulate') {
+    const { recordingToState } = await import('./recording/recording-to-state.js');
+    starting.useRecordedTree(recordingToState(recording));
+  }
   return { ...mode, recording };
 }
 
@@ -86,6 +90,17 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
     case 'emulate':
       return { ...nothing, handler: ctx.emulator.routes };
     case 'record': {
+      const [
+        { createRecordingProxy, markAwaitingContinue },
+        { RecordingWriter },
+        { redactedNames },
+        { parseUpstream },
+      ] = await Promise.all([
+        import('./record/recorder-proxy.js'),
+        import('./recording/recording-io.js'),
+        import('./recording/redaction.js'),
+        import('./record/upstream.js'),
+      ]);
       const redacted = redactedNames(mode.redact);
       const writer = await RecordingWriter.open(mode.out, redacted, mode.append ?? false, ctx.log);
       const proxy = createRecordingProxy({
@@ -109,6 +124,11 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
       };
     }
     case 'replay': {
+      const [{ createReplayHandler }, { replayCredentials }, { parseUpstream }] = await Promise.all([
+        import('./replay/replayer.js'),
+        import('./replay/replay-credentials.js'),
+        import('./record/upstream.js'),
+      ]);
       const onMiss = mode.onMiss ?? 'error';
       const replay = createReplayHandler(mode.recording, {
         onMiss,

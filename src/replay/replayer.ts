@@ -21,9 +21,9 @@ import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 import { maxFileBytes } from '../files/contained-file.js';
 
-/** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
-export type MissPolicy = 'error' | 'emulate' | 'proxy';
-export const MISS_POLICIES: readonly MissPolicy[] = ['error', 'emulate', 'proxy'];
+// Its own module, so the CLI can offer the choices without loading the replayer.
+import type { MissPolicy } from './miss-policy.js';
+export { MISS_POLICIES, type MissPolicy } from './miss-policy.js';
 
 export interface ReplayOptions {
   /** Default 'error'. */
