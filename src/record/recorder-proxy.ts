@@ -8,6 +8,8 @@ import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from '../recor
 import type { RecordingWriter } from '../recording/recording-io.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
 import { readBody } from '../http/read-body.js';
+import { requestOrigin } from '../http/request-origin.js';
+import { sendPlainError } from '../http/plain-text.js';
 
 export interface RecorderOptions {
   upstream: Upstream;
@@ -49,7 +51,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
 
   const proxy = ((req: IncomingMessage, res: ServerResponse) => {
     const id = writer.reserveId();
-    const clientOrigin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    const clientOrigin = requestOrigin(req, options.publicUrl);
     const origins = [upstream.origin, clientOrigin];
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
@@ -63,9 +65,7 @@ export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
     const fail = (status: number, message: string): void => {
       log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
       if (res.writableFinished) return; // the client has its whole answer already
-      if (!res.headersSent)
-        res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8' }).end(`${status} ${message}\n`);
-      else res.destroy();
+      sendPlainError(res, status, message);
     };
 
     const out = upstreamRequest(upstream, method, url, headers);

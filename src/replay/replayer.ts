@@ -20,6 +20,8 @@ import type { Upstream } from '../record/upstream.js';
 import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 import { maxFileBytes } from '../files/contained-file.js';
+import { requestOrigin } from '../http/request-origin.js';
+import { sendPlainError, sendPlainText } from '../http/plain-text.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
 export type MissPolicy = 'error' | 'emulate' | 'proxy';
@@ -111,7 +113,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req, maxFileBytes());
-    const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    const origin = requestOrigin(req, options.publicUrl);
     const url = req.url ?? '/';
     const { path, query } = splitUrl(url);
     const method = req.method ?? 'GET';
@@ -142,25 +144,13 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const text = missMessage(method, path, client, key, indexed);
     log(`replay miss: ${method} ${path}`);
     markReplay(res, { outcome: 'missed', nearMiss: text });
-    res.writeHead(MISS_STATUS, {
-      'Content-Type': 'text/plain; charset=UTF-8',
-      [MISS_HEADER]: 'miss',
-      'Content-Length': Buffer.byteLength(text),
-    });
-    res.end(text);
+    sendPlainText(res, MISS_STATUS, text, { [MISS_HEADER]: 'miss' });
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: Error) => {
       log(`replay failed: ${err.message}`);
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const text = `502 replay could not answer: ${err.message}\n`;
-      res
-        .writeHead(502, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) })
-        .end(text);
+      sendPlainError(res, 502, `replay could not answer: ${err.message}`);
     });
   }) as ReplayHandler;
   Object.defineProperty(handler, 'recording', { value: recording });
