@@ -71,7 +71,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   emulator.set('case sensitive routing', true);
   // E1. absolute links from --public-url or the request's Host
   emulator.use((req, res, next) => {
-    res.locals['links'] = new Links(requestOrigin(req, resolved.publicUrl));
+    res.locals.links = new Links(requestOrigin(req, resolved.publicUrl));
     next();
   });
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource

@@ -9,7 +9,7 @@ import { mediaTypeOf } from '../http/media-type.js';
 
 /** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
-  return res.locals['links'] as Links;
+  return res.locals.links!;
 }
 
 /** X-Cloud-Depth: 0 (default) links only, 1 wraps entities, 2 inlines a container's contents. */
