@@ -44,6 +44,11 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
     const message = type === 'entity.too.large' ? 'request body too large' : (err as Error).message;
     return new HttpError(status, message);
   }
+  // busboy's own errors carry no code or status, only a message; multipart-upload.ts turns them into 400s
+  // where it runs busboy, and this is the fallback for one that arrives unconverted.
+  if (err instanceof Error && /Multipart|Unexpected end of form|boundary/i.test(err.message)) {
+    return new HttpError(400, `multipart: ${err.message}`);
+  }
   log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return new HttpError(500, 'internal error');
 }
