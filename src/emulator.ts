@@ -5,7 +5,8 @@ import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { notFoundError } from './http/errors.js';
+import { requestOrigin } from './http/request-origin.js';
+import { notFound } from './domain/errors.js';
 import { restRouter } from './rest/index.js';
 import { Links } from './xml/links.js';
 
@@ -35,7 +36,7 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   const routes = Router({ caseSensitive: true });
   // E1. absolute links from --public-url or the request's Host
   routes.use((req, res, next) => {
-    res.locals['links'] = new Links(deps.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+    res.locals.links = new Links(requestOrigin(req, deps.publicUrl));
     next();
   });
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
@@ -45,7 +46,7 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   routes.use('/dav', auth, davRouter(store));
   routes.options('/', (_req, res) => sendOptions(res));
   // E4. anything else is 404; every error becomes one text/plain answer
-  routes.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
+  routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   routes.use(errorMiddleware(deps.log));
 
   let own: RequestListener | undefined;

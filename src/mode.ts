@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Emulator } from './emulator.js';
-import type { StartingState } from './starting-state.js';
 import type { Recording } from './recording/format.js';
+import type { RecordedTree } from './recording/recording-to-state.js';
 import type { MissPolicy } from './replay/replayer.js';
 
 // Record and replay are loaded by the mode that uses them: serve never loads them (start-up, issue 9).
@@ -55,7 +55,11 @@ export type PreparedMode =
  * emulator starts from what the recording shows: its trees go to the starting state, which seeds
  * them with everything else, at start and on every reset, in one transaction.
  */
-export async function prepareMode(mode: MockMode, baseDir: string, starting: StartingState): Promise<PreparedMode> {
+export async function prepareMode(
+  mode: MockMode,
+  baseDir: string,
+  starting: { useRecordedTree(tree: RecordedTree): void },
+): Promise<PreparedMode> {
   if (mode.kind !== 'replay') return mode;
   let recording = mode.recording;
   if (typeof recording === 'string') {

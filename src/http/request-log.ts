@@ -31,7 +31,7 @@ function shownBody(captured: CappedBytes): string | undefined {
  */
 export function requestLog(watch: RequestWatch): RequestHandler {
   return (req, res, next) => {
-    watch(req, res, req.originalUrl.split('?')[0]!, () => res.locals['user']);
+    watch(req, res, req.originalUrl.split('?')[0]!, () => res.locals.user);
     next();
   };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { parseBasicAuth, sameSecret } from '../http/auth.js';
 import type { RequestWatch } from '../http/request-log.js';
+import { requestOrigin } from '../http/request-origin.js';
 import { buildXml, type XmlNode } from '../xml/codec.js';
 import { entityTagOf, fileEntity, fileListEntity } from '../xml/entities.js';
 import { Links } from '../xml/links.js';
@@ -52,8 +53,7 @@ export function hotRoutes(store: CloudStore, path: QuietPath): PreDispatch {
     if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
     const user = authorised(headers.authorization, path.users());
     if (user === undefined || !path.hostAllowed(headers.host)) return false;
-    const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    const links = new Links(path.publicUrl ?? `${protocol}://${headers.host ?? 'localhost'}`);
+    const links = new Links(requestOrigin(req, path.publicUrl));
     const depth = depthOf(req);
     let entity: XmlNode;
     try {
