@@ -11,6 +11,21 @@ import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
 
+/** The part of yargs' internals skipHelpCache reaches (yargs 18.2.0, pinned). */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
+
+/**
+ * yargs renders a command's whole help text right after starting its handler, in case the handler
+ * fails and help is shown: about 12% of `serve`'s CPU before it listens (issue 9). Our fail() prints one
+ * line and never the help, and --help is answered before any handler runs, so that text is never read.
+ */
+function skipHelpCache(_argv: unknown, instance?: unknown): void {
+  const usage = (instance as YargsInternals | undefined)?.getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
+}
+
 const argv = hideBin(process.argv);
 // PORT (what hosting platforms set) counts as CSP_MOCK_PORT unless that is given.
 if (process.env['PORT'] !== undefined && process.env['CSP_MOCK_PORT'] === undefined)
@@ -55,6 +70,7 @@ try {
     .alias('h', 'help')
     .alias('v', 'version')
     .help()
+    .middleware(skipHelpCache)
     .parseAsync();
 } catch (err) {
   // A bad CSP_MOCK_* value or config entry: one line, no stack.
