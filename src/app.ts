@@ -11,7 +11,7 @@ import { requestLog, requestLogger } from './http/request-log.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { hotRoutes } from './rest/hot-routes.js';
+import { hotPaths } from './rest/hot-upload.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
@@ -77,8 +77,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await runtimeOrRelease(store, () =>
     dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),
   );
-  // 0. the pre-dispatch: the hottest plain REST reads answered without express when nothing else has
-  //    anything to do (the emulator answering, a quiet scenario); whatever it declines goes on below
+  // 0. the pre-dispatch: the hottest plain REST reads and the plainest small upload answered without express
+  //    when nothing else has anything to do (the emulator answering, a quiet scenario); whatever it declines goes on below
   const watchLog = options.log
     ? requestLogger(resolved.log === logToConsole ? stdoutLine : resolved.log, {
         format: resolved.logFormat,
@@ -88,7 +88,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const hot =
     resolved.mode.kind !== 'emulate'
       ? undefined
-      : hotRoutes(store, {
+      : hotPaths(store, {
           hostAllowed: (host) =>
             host === undefined ||
             isTrustedHost(host, { allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }),
@@ -102,7 +102,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.disable('x-powered-by');
   // ETags: the hot entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
-  if (hot) app.use((req, res, next) => (hot(req, res) ? undefined : next()));
+  if (hot) app.use((req, res, next) => (hot(req, res, next) ? undefined : next()));
   // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
@@ -145,7 +145,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await store.close();
     },
     attach: (server) => {
-      const listener: RequestListener = hot ? (req, res) => (hot(req, res) ? undefined : app(req, res)) : app;
+      const listener: RequestListener = hot
+        ? (req, res) => (hot(req, res, () => app(req, res)) ? undefined : app(req, res))
+        : app;
       server.on('request', listener);
       mode.attach(server, listener);
     },

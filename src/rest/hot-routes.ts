@@ -84,7 +84,7 @@ export function hotRoutes(store: CloudStore, path: QuietPath): PreDispatch {
 }
 
 /** The login when the Basic credentials match a configured user (the checks of http/auth.ts). */
-function authorised(header: string | undefined, users: ReadonlyMap<string, string>): string | undefined {
+export function authorised(header: string | undefined, users: ReadonlyMap<string, string>): string | undefined {
   const creds = parseBasicAuth(header);
   if (!creds) return undefined;
   const expected = users.get(creds.user);
