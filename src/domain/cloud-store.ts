@@ -14,7 +14,8 @@ import { StateBuilder } from './state-builder.js';
 import { StoreCore, type WriteContext } from './store-core.js';
 import { copyTree, type CopyOptions } from './tree-operations.js';
 import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates.js';
-import { plainDict, type TreeQueries } from './tree.js';
+import { plainDict } from './record-values.js';
+import type { TreeQueries } from './tree.js';
 
 export type { WriteContext } from './store-core.js';
 export type { CopyOptions } from './tree-operations.js';

@@ -1,6 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
-import { recordDict } from '../domain/tree.js';
+import { recordDict } from '../domain/record-values.js';
 import type { Recording } from './format.js';
 import { recordingToState, type RecordedTree } from './recording-to-state.js';
 
