@@ -51,13 +51,13 @@ export class HttpCloud {
   /** Row 4: multipart upload; resolves with the new file's path. */
   async upload(parentPath: string, name: string, content: Buffer): Promise<string> {
     const form = new FormData();
-    form.append('file', new Blob([content], { type: 'application/octet-stream' }), name);
+    form.append('file', new Blob([new Uint8Array(content)], { type: 'application/octet-stream' }), name);
     const res = await this.request(`${parentPath}/contents`, { method: 'POST', body: form }, 201);
     return new URL((await res.text()).trim()).pathname;
   }
 
   async putContent(filePath: string, content: Buffer): Promise<void> {
-    await this.request(`${filePath}/content`, { method: 'PUT', body: content }, 204);
+    await this.request(`${filePath}/content`, { method: 'PUT', body: new Uint8Array(content) }, 204);
   }
 
   async rename(filePath: string, name: string): Promise<void> {

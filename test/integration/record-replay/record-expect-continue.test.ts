@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../../src/index.js';
+import { startMock } from '../../../src/index.js';
 import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
 import { readJson, useTempDir } from './support.js';
 

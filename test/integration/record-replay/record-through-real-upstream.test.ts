@@ -160,7 +160,7 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
       const replayed = await fetch(`${replay.url}${fault.path}`, {
         method: 'POST',
         headers: fault.headers,
-        body: fault.body,
+        body: new Uint8Array(fault.body),
       });
       expect(replayed.status).toBe(500);
       expect(replayed.headers.get('connection')).toBe('close');

@@ -94,7 +94,7 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const app = express().use(createReplayHandler(recording, { onMiss: 'emulate', emulator: emulator.app }));
     const recorded = await request(app).get('/v2');
     expect(recorded.text).toBe(
-      recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`),
+      recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${new URL(recorded.request.url).host}`),
     );
     const demoFile = await request(app).get('/dav/Documents/readme.txt').auth('demo', 'demo');
     expect(demoFile.status).toBe(200);

@@ -93,7 +93,7 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     const reordered = await request(mock.app).get(`${paged.request.path}?n=1&count=50&start=0`);
     expect(reordered.status).toBe(200);
     expect(reordered.text).toBe(
-      paged.response.body.toString().split('{{baseUrl}}').join(`http://${reordered.request.host}`),
+      paged.response.body.toString().split('{{baseUrl}}').join(`http://${new URL(reordered.request.url).host}`),
     );
     const otherPage = await request(mock.app).get(`${paged.request.path}?start=1&count=50`);
     expect(otherPage.status).toBe(404);

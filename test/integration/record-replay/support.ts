@@ -1,8 +1,6 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'vitest';
 import { readRecordingDocument } from '../../../src/record-replay/recording-io.js';
 import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
 
