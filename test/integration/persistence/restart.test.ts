@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { readDurableState } from '../../../src/storage/state-log.js';
+import type { StateData } from '../../../src/storage/schema.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
 /** What a start would load: the snapshot plus the log (plain JSON for the assertions). */
-const readState = async (file: string): Promise<any> =>
+const readState = async (file: string): Promise<StateData> =>
   JSON.parse(JSON.stringify((await readDurableState(file))!.state));
 
 describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
@@ -52,7 +53,7 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     expect(node.blobId).toMatch(/^[0-9a-f]{32}$/);
     const blobNames = await readdir(`${dataFile}.blobs`);
     expect(blobNames).toEqual([node.blobId]);
-    expect(await readFile(join(`${dataFile}.blobs`, node.blobId))).toEqual(content);
+    expect(await readFile(join(`${dataFile}.blobs`, node.blobId!))).toEqual(content);
     const json = await readFile(dataFile, 'utf8');
     expect(json).not.toContain('CONTENT-MARKER');
     expect(json).not.toContain(content.toString('base64').slice(0, 40));

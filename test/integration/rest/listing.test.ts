@@ -48,7 +48,9 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
       'file-list'
     ];
     expect([list['@_count'], list['@_start'], list['@_total']]).toEqual(['3', '1', '6']);
-    const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
+    const names = [...asArray(list.container), ...asArray(list.file)].map(
+      (i) => ('container' in i ? i.container : i.file).name,
+    );
     expect(names).toEqual(['Pictures', 'apple.txt', 'pie.txt']);
     const past = readXml((await cloud.client.get(`${root}/contents?start=10`)).text)['file-list'];
     expect([past['@_count'], past['@_total']]).toEqual(['0', '6']);
@@ -70,7 +72,9 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
           .set('X-Cloud-Depth', '1')
       ).text,
     )['file-list'];
-    const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
+    const names = [...asArray(list.container), ...asArray(list.file)].map(
+      (i) => ('container' in i ? i.container : i.file).name,
+    );
     expect(names).toEqual(['Pictures', 'pie.txt', 'PIN.txt']);
     expect(list['@_total']).toBe('3');
   });
