@@ -11,7 +11,15 @@ describe('If header (RFC 4918 10.4): the lists it reads', () => {
     [
       'a token and an etag in one list (both must hold)',
       `(<${T1}> ["I am an ETag"])`,
-      [{ resource: undefined, conditions: [{ not: false, token: T1 }, { not: false, etag: '"I am an ETag"' }] }],
+      [
+        {
+          resource: undefined,
+          conditions: [
+            { not: false, token: T1 },
+            { not: false, etag: '"I am an ETag"' },
+          ],
+        },
+      ],
     ],
     [
       'two untagged lists (either may hold)',
@@ -32,7 +40,15 @@ describe('If header (RFC 4918 10.4): the lists it reads', () => {
     [
       'Not before an etag, with no space before "<"',
       `(Not["x"]<${T1}>)`,
-      [{ resource: undefined, conditions: [{ not: true, etag: '"x"' }, { not: false, token: T1 }] }],
+      [
+        {
+          resource: undefined,
+          conditions: [
+            { not: true, etag: '"x"' },
+            { not: false, token: T1 },
+          ],
+        },
+      ],
     ],
     ['a weak etag, trimmed', '([ W/"abc" ])', [{ resource: undefined, conditions: [{ not: false, etag: 'W/"abc"' }] }]],
     [
