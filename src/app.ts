@@ -12,8 +12,8 @@ import { RequestJournal, type JournalEntry, type JournalFilter } from './http/jo
 import { requestLog } from './http/request-log.js';
 import { openStore } from './mock-state.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { dispatchMode, type ModeDispatch } from './record-replay/mode.js';
-import { scenarioReplayFactory } from './record-replay/scenario-replay.js';
+import { dispatchMode, type ModeDispatch } from './mode.js';
+import { scenarioReplayFactory } from './replay/scenario-replay.js';
 import { restRouter } from './rest/index.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';

@@ -4,7 +4,7 @@ export { startMock, type RunningMock, type StartOptions } from './server.js';
 export { DEFAULT_USERS, type MockOptions } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
-export type { NodeRecord, StateData } from './storage/schema.js';
+export type { NodeRecord, StateData } from './domain/model.js';
 export type { JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export type {
@@ -18,24 +18,13 @@ export type {
   ScenarioSeed,
   SeedNode,
 } from './scenarios/types.js';
-export type { MockMode } from './record-replay/mode.js';
-export {
-  createReplayHandler,
-  type MissPolicy,
-  type ReplayHandler,
-  type ReplayOptions,
-} from './record-replay/replayer.js';
-export { readRecording, readRecordingDocument, RecordingError, RecordingWriter } from './record-replay/recording-io.js';
-export type {
-  Recording,
-  Exchange,
-  RecordingDocument,
-  RecordingHeader,
-  StoredExchange,
-} from './record-replay/format.js';
-export { recordingToState, type RecordedTree } from './record-replay/recording-to-state.js';
-export { seedFromRecording } from './record-replay/seed-from-recording.js';
-export { verifyRecording, type VerifyReport } from './record-replay/verify.js';
+export type { MockMode } from './mode.js';
+export { createReplayHandler, type MissPolicy, type ReplayHandler, type ReplayOptions } from './replay/replayer.js';
+export { readRecording, readRecordingDocument, RecordingError, RecordingWriter } from './recording/recording-io.js';
+export type { Recording, Exchange, RecordingDocument, RecordingHeader, StoredExchange } from './recording/format.js';
+export { recordingToState, type RecordedTree } from './recording/recording-to-state.js';
+export { seedFromRecording } from './recording/seed-from-recording.js';
+export { verifyRecording, type VerifyReport } from './verify/verify-recording.js';
 export { interceptCloud, type CloudInterception, type InterceptOptions } from './intercept/intercept-cloud.js';
 export {
   connectMock,

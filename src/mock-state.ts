@@ -1,9 +1,8 @@
 import { CloudStore } from './domain/cloud-store.js';
 import type { StateBuilder } from './domain/state-builder.js';
-import type { ResolvedOptions } from './options.js';
 import { BlobStore } from './storage/blob-store.js';
 import type { StatePersistence } from './storage/persistence.js';
-import type { StateData } from './storage/schema.js';
+import type { StateData } from './domain/model.js';
 import { openStatePersistence } from './storage/state-log.js';
 
 /** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
@@ -17,7 +16,8 @@ export interface SeedPlan {
  * blobs beside it, orphans dropped. `wrap` lets a test put a fault switch around the durable layer.
  */
 export async function openStore(
-  options: ResolvedOptions,
+  // The fields of ResolvedOptions it reads; named here so this module does not import options.ts (which imports scenarios/, which imports this).
+  options: { data: string | undefined; log: (line: string) => void; compactAfterBytes: number | undefined },
   plan: SeedPlan,
   wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
 ): Promise<CloudStore> {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
-import type { MockMode } from './record-replay/mode.js';
+import type { MockMode } from './mode.js';
 
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
@@ -42,7 +42,7 @@ export interface MockOptions {
    * scenario they arrived under) before closing their connections. Default 5000 ms.
    */
   switchGraceMs?: number;
-  /** Builds the handler that replays a recording named by a scenario's "recording" (the record-replay module). */
+  /** Builds the handler that replays a recording named by a scenario's "recording" (src/replay/scenario-replay.ts). */
   replayHandler?: ReplayHandlerFactory;
   /** emulate (default), record through a proxy to an upstream, or replay a recording. */
   mode?: MockMode;

@@ -2,7 +2,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { DomainError } from '../domain/errors.js';
 import { davHref } from '../dav/paths.js';
 import { HttpError } from '../http/errors.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 
 /**
  * The inspector's one reader of the store: every call goes through the store's public operations

@@ -1,4 +1,4 @@
-import { isReplayHandler } from '../record-replay/replayer.js';
+import { isReplayHandler } from '../replay/replayer.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { FaultRule, Latency } from '../scenarios/types.js';
 

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ScenarioDefinition, SeedNode } from '../scenarios/types.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 
 /** Files up to this size are inlined (text or base64); larger ones become fixture references. */
 export const DEFAULT_INLINE_LIMIT = 64 * 1024;

@@ -1,5 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 
 /** A node as GET /__admin/state shows it: the seed format (container/file) plus ids and sizes. */
 export type StateNode =

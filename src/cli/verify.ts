@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { configured } from './config-file.js';
-import { readRecording } from '../record-replay/recording-io.js';
-import { locateRecording } from '../record-replay/scenario-replay.js';
-import { verifyRecording, type VerifySeed } from '../record-replay/verify.js';
+import { readRecording } from '../recording/recording-io.js';
+import { locateRecording } from '../replay/scenario-replay.js';
+import { verifyRecording, type VerifySeed } from '../verify/verify-recording.js';
 
 interface VerifyArgs {
   recording: string;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { escapeXml } from '../xml/codec.js';
 import { davHref } from './paths.js';
 

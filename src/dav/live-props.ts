@@ -1,6 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { STORAGE_ALLOCATED } from '../domain/account.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { escapeXml } from '../xml/codec.js';
 import { davEtag } from './conditions.js';
 import { SUPPORTED_LOCK_XML, lockDiscoveryXml } from './lock-xml.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { badRequest } from '../http/errors.js';
 import { userOf } from '../http/auth.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { davNames } from './paths.js';
 
 /** What a /dav request addresses: the user's names, the node there (if any) and its parent container. */

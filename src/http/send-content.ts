@@ -1,6 +1,6 @@
 import type { NextFunction, Response } from 'express';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 
 /**
  * send hands its options on to fs.createReadStream: 1 MiB reads serve a large file at memory speed

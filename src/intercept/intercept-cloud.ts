@@ -1,7 +1,7 @@
 import type { Interceptor } from 'nock';
 import { createApp, type MockApp } from '../app.js';
 import type { MockOptions } from '../options.js';
-import { InProcessHttp } from './in-process-http.js';
+import { InProcessHttp } from '../http/in-process-http.js';
 import { requestBodyFromNock } from './nock-body.js';
 
 const METHODS = [

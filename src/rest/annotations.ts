@@ -1,6 +1,6 @@
 import express, { Router, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeKind } from '../storage/schema.js';
+import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
 import { parseTagInfo } from '../xml/requests.js';
 import { notFoundError, unsupportedMediaType } from '../http/errors.js';

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { containerEntity, fileListEntity } from '../xml/entities.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { baseName } from '../domain/names.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { badRequest } from '../http/errors.js';
 import { guessMimeType } from '../domain/mime-types.js';
 

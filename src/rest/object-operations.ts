@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeKind } from '../storage/schema.js';
+import type { NodeKind } from '../domain/model.js';
 import { badRequest, unsupportedMediaType } from '../http/errors.js';
 import { MEDIA, idFromHref, linksOf, mediaTypeOf, param, sendCreated, userOf } from './request-params.js';
 

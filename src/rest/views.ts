@@ -1,6 +1,6 @@
 import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import type { AccountView, ContainerView, ItemView, Page } from '../xml/entities.js';
 
 /** Builds the typed views the entity mappers take, from the store. */

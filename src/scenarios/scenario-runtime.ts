@@ -4,18 +4,17 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import { markScenario, type RequestJournal } from '../http/journal.js';
 import { buildSeed } from '../mock-state.js';
-import type { ResolvedOptions } from '../options.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
 import { ScenarioError } from './scenario-error.js';
 import { seedPlanOf, usersOf } from './seed-tree.js';
 import { SwitchGate } from './switch-gate.js';
-import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './types.js';
+import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition, ScenarioSettings } from './types.js';
 
 export interface ScenarioRuntimeDeps {
   store: CloudStore;
-  options: ResolvedOptions;
+  options: ScenarioSettings;
   journal: RequestJournal;
   replayHandler: ReplayHandlerFactory | undefined;
   /** Where names and relative paths are looked up (./scenarios). */

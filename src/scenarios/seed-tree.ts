@@ -1,17 +1,22 @@
 import { seedDemoTree } from '../demo/demo-tree.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import type { SeedPlan } from '../mock-state.js';
-import type { ResolvedOptions } from '../options.js';
 import { guessMimeType } from '../domain/mime-types.js';
-import type { ResolvedScenario, ResolvedSeedNode } from './types.js';
+import type { ResolvedScenario, ResolvedSeedNode, ScenarioSettings } from './types.js';
 
 /** The configured users plus the scenario's own (a scenario's password wins for the same login). */
-export function usersOf(scenario: ResolvedScenario | undefined, options: ResolvedOptions): ReadonlyMap<string, string> {
+export function usersOf(
+  scenario: ResolvedScenario | undefined,
+  options: Pick<ScenarioSettings, 'users' | 'seed'>,
+): ReadonlyMap<string, string> {
   return new Map([...options.users, ...Object.entries(scenario?.seed?.users ?? {})]);
 }
 
 /** What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice. */
-export function seedPlanOf(scenario: ResolvedScenario | undefined, options: ResolvedOptions): SeedPlan {
+export function seedPlanOf(
+  scenario: ResolvedScenario | undefined,
+  options: Pick<ScenarioSettings, 'users' | 'seed'>,
+): SeedPlan {
   const fallback = options.seed === 'demo' ? 'demo' : [];
   const trees = scenario?.seed?.trees;
   return {

@@ -181,5 +181,13 @@ export interface ResolvedScenario {
   seed: ResolvedSeed | undefined;
 }
 
-/** Builds the handler that replays a named recording (wired by the record-replay module). */
+/** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */
+export interface ScenarioSettings {
+  users: ReadonlyMap<string, string>;
+  seed: 'demo' | 'empty';
+  switchGraceMs: number | undefined;
+  log: (line: string) => void;
+}
+
+/** Builds the handler that replays a named recording (wired by src/replay/scenario-replay.ts). */
 export type ReplayHandlerFactory = (recording: string, scenario: ResolvedScenario) => Promise<RequestHandler>;

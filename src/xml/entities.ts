@@ -1,4 +1,4 @@
-import type { NodeRecord } from '../storage/schema.js';
+import type { NodeRecord } from '../domain/model.js';
 import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import type { Links } from './links.js';
 

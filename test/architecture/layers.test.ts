@@ -9,13 +9,28 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  * layers below it, never one above. A folder ends in '/', a file is named with its extension.
  */
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
-  { layer: 'entry', modules: ['cli/', 'index.ts', 'remote/', 'intercept/', 'bench/'] },
-  { layer: 'app assembly', modules: ['app.ts', 'server.ts', 'options.ts', 'mock-state.ts'] },
-  { layer: 'middleware', modules: ['http/', 'scenarios/', 'admin/', 'record-replay/'] },
+  { layer: 'entry', modules: ['cli/', 'index.ts', 'verify/', 'remote/', 'intercept/'] },
+  { layer: 'app assembly', modules: ['app.ts', 'server.ts', 'options.ts', 'mode.ts'] },
+  { layer: 'middleware', modules: ['http/', 'scenarios/', 'admin/', 'record/', 'replay/'] },
   { layer: 'protocol routes', modules: ['rest/', 'dav/'] },
-  // What routes use of HTTP: the error type, reading a body, sending content, the authenticated user.
-  { layer: 'http kit', modules: ['http/errors.ts', 'http/read-body.ts', 'http/send-content.ts', 'http/auth.ts'] },
+  // The recording format and its IO: read by record/, replay/, verify and the CLI.
+  { layer: 'recording', modules: ['recording/'] },
+  // What routes and recordings use of HTTP: the error type, bodies in and out, the authenticated user,
+  // the secret names, the in-process request helper. None of it imports a middleware.
+  {
+    layer: 'http kit',
+    modules: [
+      'http/errors.ts',
+      'http/read-body.ts',
+      'http/send-content.ts',
+      'http/auth.ts',
+      'http/secret-names.ts',
+      'http/in-process-http.ts',
+    ],
+  },
   { layer: 'xml edge', modules: ['xml/'] },
+  // Opens the store and builds a seed into it: used by the app at start and by a scenario switch.
+  { layer: 'starting state', modules: ['mock-state.ts'] },
   { layer: 'domain', modules: ['domain/', 'demo/'] },
   { layer: 'storage', modules: ['storage/', 'files/'] },
 ];

@@ -7,7 +7,7 @@ import type { CloudStore } from '../../src/domain/cloud-store.js';
 import { openStore } from '../../src/mock-state.js';
 import { resolveOptions, type MockOptions } from '../../src/options.js';
 import { StorageError, type ChangeSet, type StatePersistence } from '../../src/storage/persistence.js';
-import type { StateData } from '../../src/storage/schema.js';
+import type { StateData } from '../../src/domain/model.js';
 
 export type StoreKind = 'memory' | 'file';
 export const STORE_KINDS: StoreKind[] = ['memory', 'file'];

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
-const BENCH = fileURLToPath(new URL('../../../dist/bench/run.js', import.meta.url));
+const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
 
 function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -33,7 +33,7 @@ const TARGETS = [
   'startMock()+close()',
 ];
 
-describe('npm run bench (dist/bench/run.js)', () => {
+describe('npm run bench (dist/tools/bench/run.js)', () => {
   const tmp = useTempDir('bench');
 
   it(

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const BENCH = fileURLToPath(new URL('../../../dist/bench/run.js', import.meta.url));
+const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
 
-describe('npm run bench -- scale (dist/bench/run.js scale)', () => {
+describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
   it('runs every phase at a tiny size, prints each figure, and stops by itself', { timeout: 120_000 }, async () => {
     const env = {
       ...process.env,

@@ -102,7 +102,7 @@ describe('installing csp-mock into a scratch project', () => {
     expect(files).toContain('scenarios/scenario.schema.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
-    expect(files.filter((f) => f.startsWith('dist/bench/') || f.endsWith('.map') || f.includes('/example/'))).toEqual(
+    expect(files.filter((f) => f.startsWith('dist/tools/') || f.endsWith('.map') || f.includes('/example/'))).toEqual(
       [],
     );
   });

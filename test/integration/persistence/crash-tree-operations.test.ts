@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/scenarios/seeded-random.js';
-import type { NodeRecord, StateData } from '../../../src/storage/schema.js';
+import type { NodeRecord, StateData } from '../../../src/domain/model.js';
 import { readDurableState } from '../../../src/storage/state-log.js';
 import { BASIC_DEMO, killServersAfterEach, serve, type ServeProcess } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { readDurableState } from '../../../src/storage/state-log.js';
-import type { StateData } from '../../../src/storage/schema.js';
+import type { StateData } from '../../../src/domain/model.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 

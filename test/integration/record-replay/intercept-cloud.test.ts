@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { interceptCloud, readRecording, type CloudInterception } from '../../../src/index.js';
-import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
-import { binaryBytes, multipartBody, send } from '../../../src/record-replay/example/http-client.js';
+import { SESSION_FILES } from '../../support/example-client/client-session.js';
+import { binaryBytes, multipartBody, send } from '../../support/example-client/http-client.js';
 import { EXAMPLE_RECORDING, basic } from './support.js';
 
 const BASE = 'http://cloud.example.test';

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { ByteReplacer, boundaryOf, keptHeaders, normaliseHeaders } from '../../../src/record-replay/normalise.js';
-import { redactXmlText, redactedNames } from '../../../src/record-replay/redaction.js';
+import { ByteReplacer, boundaryOf, keptHeaders, normaliseHeaders } from '../../../src/recording/normalise.js';
+import { redactXmlText, redactedNames } from '../../../src/recording/redaction.js';
 import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
-import { binaryBytes } from '../../../src/record-replay/example/http-client.js';
+import { binaryBytes } from '../../support/example-client/http-client.js';
 
 describe('normalisation and redaction at record time', () => {
   it('stores absolute addresses in Location, Content-Location and WebDAV Destination on the {{baseUrl}} token', () => {

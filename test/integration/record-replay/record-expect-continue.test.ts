@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock } from '../../../src/index.js';
-import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
+import { binaryBytes, send } from '../../support/example-client/http-client.js';
 import { readJson, storedBase64, useTempDir } from './support.js';
 
 /** An upstream whose handling of Expect: 100-continue the test chooses. */

@@ -3,7 +3,7 @@ import nock from 'nock';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, startMock, type RunningMock } from '../../../src/index.js';
-import { binaryBytes, multipartBody, send } from '../../../src/record-replay/example/http-client.js';
+import { binaryBytes, multipartBody, send } from '../../support/example-client/http-client.js';
 import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
 import { basic, CREDS, findInFiles, readJson, secretsOf, storedBase64, storedText, useTempDir } from './support.js';
 

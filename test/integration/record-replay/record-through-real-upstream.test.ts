@@ -7,8 +7,8 @@ import {
   runExampleSession,
   SESSION_FILES,
   type SessionStep,
-} from '../../../src/record-replay/example/client-session.js';
-import { binaryBytes, send } from '../../../src/record-replay/example/http-client.js';
+} from '../../support/example-client/client-session.js';
+import { binaryBytes, send } from '../../support/example-client/http-client.js';
 import {
   basic,
   CREDS,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, readRecording, recordingToState, seedFromRecording, type MockApp } from '../../../src/index.js';
-import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
+import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { EXAMPLE_RECORDING } from './support.js';
 
 const byName = <T extends { name?: string }>(objects: Iterable<T>, name: string): T | undefined =>

@@ -4,8 +4,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import express from 'express';
 import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
-import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
-import { send } from '../../../src/record-replay/example/http-client.js';
+import { SESSION_FILES } from '../../support/example-client/client-session.js';
+import { send } from '../../support/example-client/http-client.js';
 import { binaryParser } from '../../helpers/cloud.js';
 import {
   CREDS,

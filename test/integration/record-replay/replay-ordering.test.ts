@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, readRecording, type MockApp, type Recording } from '../../../src/index.js';
-import { binaryBytes, multipartBody } from '../../../src/record-replay/example/http-client.js';
-import { SESSION_FILES } from '../../../src/record-replay/example/client-session.js';
+import { binaryBytes, multipartBody } from '../../support/example-client/http-client.js';
+import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { EXAMPLE_RECORDING } from './support.js';
 import { binaryParser } from '../../helpers/cloud.js';
 

@@ -1,9 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRecordingDocument } from '../../../src/record-replay/recording-io.js';
-import type { RecordingDocument, StoredBody } from '../../../src/record-replay/format.js';
-import type { SessionCredentials } from '../../../src/record-replay/example/client-session.js';
+import { readRecordingDocument } from '../../../src/recording/recording-io.js';
+import type { RecordingDocument, StoredBody } from '../../../src/recording/format.js';
+import type { SessionCredentials } from '../../support/example-client/client-session.js';
 
 /** The checked-in recording made by `npm run record:example`. */
 export const EXAMPLE_RECORDING = resolve(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compareXml, parseOrdered } from '../../../src/record-replay/xml-compare.js';
+import { compareXml, parseOrdered } from '../../../src/recording/xml-compare.js';
 import { useCloud } from '../../helpers/cloud.js';
 
 /** The real service's answer to GET /v2/files/<id> with X-Cloud-Depth: 2 after PUT …/metadata/Foo (issue 11, ids shortened). */

@@ -3,7 +3,7 @@ import { DomainError } from '../../../src/domain/errors.js';
 import { LockTable, MAX_LOCKS, type LockDepth, type LockScope, type WriteIntent } from '../../../src/domain/locks.js';
 import { newNode } from '../../../src/domain/node-records.js';
 import { Tree } from '../../../src/domain/tree.js';
-import type { NodeRecord, StateData } from '../../../src/storage/schema.js';
+import type { NodeRecord, StateData } from '../../../src/domain/model.js';
 
 /**
  * R (the root)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeRecord } from '../../../src/storage/schema.js';
+import type { NodeRecord } from '../../../src/domain/model.js';
 import { buildXml } from '../../../src/xml/codec.js';
 import {
   accountEntity,

@@ -1,11 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { InProcessHttp, type PlainRequest, type PlainResponse } from '../intercept/in-process-http.js';
-import { identify } from './exchange-record.js';
-import { clientOf, headerValue, type Exchange, type Recording } from './format.js';
+import { InProcessHttp, type PlainRequest, type PlainResponse } from '../http/in-process-http.js';
+import { identify } from '../recording/exchange-record.js';
+import { clientOf, headerValue, type Exchange, type Recording } from '../recording/format.js';
 import { missMessage, type IndexedExchange } from './miss-message.js';
-import { carriesLinks, fromToken, keptHeaders } from './normalise.js';
+import { carriesLinks, fromToken, keptHeaders } from '../recording/normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
-import type { RecordingWriter } from './recording-io.js';
+import type { RecordingWriter } from '../recording/recording-io.js';
 import {
   DEFAULT_IGNORED_QUERY,
   DEFAULT_MATCH_HEADERS,
@@ -15,8 +15,8 @@ import {
   withoutBody,
   type MatchOptions,
   type RequestKey,
-} from './request-key.js';
-import type { Upstream } from './upstream.js';
+} from '../recording/request-key.js';
+import type { Upstream } from '../record/upstream.js';
 import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 import { maxFileBytes } from '../files/contained-file.js';

@@ -1,14 +1,14 @@
 import type { Express, RequestHandler } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
-import type { Recording } from './format.js';
-import { markAwaitingContinue, createRecordingProxy } from './recorder-proxy.js';
-import { RecordingWriter, readRecording } from './recording-io.js';
-import { seedFromRecording } from './seed-from-recording.js';
-import { replayCredentials } from './replay-credentials.js';
-import { locateRecording } from './scenario-replay.js';
-import { redactedNames } from './redaction.js';
-import { createReplayHandler, type MissPolicy } from './replayer.js';
-import { parseUpstream } from './upstream.js';
+import type { CloudStore } from './domain/cloud-store.js';
+import type { Recording } from './recording/format.js';
+import { markAwaitingContinue, createRecordingProxy } from './record/recorder-proxy.js';
+import { RecordingWriter, readRecording } from './recording/recording-io.js';
+import { seedFromRecording } from './recording/seed-from-recording.js';
+import { replayCredentials } from './replay/replay-credentials.js';
+import { locateRecording } from './replay/scenario-replay.js';
+import { redactedNames } from './recording/redaction.js';
+import { createReplayHandler, type MissPolicy } from './replay/replayer.js';
+import { parseUpstream } from './record/upstream.js';
 
 /** How the mock answers: the three modes, one closed union. */
 export type MockMode =

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 export const AUTH = {
   Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
   'X-Client-Specification': '2',

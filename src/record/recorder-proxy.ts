@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from './body-capture.js';
+import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from '../recording/body-capture.js';
 import { contentCodingOf, decodeBody, encodeBody } from './content-coding.js';
-import { MULTIPART_BOUNDARY } from './format.js';
-import { linkBodyForRecording, toStoredExchange } from './exchange-record.js';
-import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from './normalise.js';
-import type { RecordingWriter } from './recording-io.js';
+import { MULTIPART_BOUNDARY } from '../recording/format.js';
+import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
+import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from '../recording/normalise.js';
+import type { RecordingWriter } from '../recording/recording-io.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
 import { readBody } from '../http/read-body.js';
 

@@ -29,6 +29,7 @@
  * in XML, uri-list bodies and Location/Content-Location headers becomes BASE_URL_TOKEN, and
  * framing and date headers (Content-Length, Transfer-Encoding, Date, ...) are not kept.
  */
+import type { HeaderMap } from '../http/in-process-http.js';
 export const RECORDING_FORMAT = 'csp-mock-recording';
 export const RECORDING_VERSION = 2;
 /** The whole-document format of earlier recordings, still read. */
@@ -36,7 +37,7 @@ export const RECORDING_VERSION_DOCUMENT = 1;
 export const BASE_URL_TOKEN = '{{baseUrl}}';
 export const MULTIPART_BOUNDARY = 'csp-mock-boundary';
 
-export type HeaderMap = Record<string, string | string[]>;
+export type { HeaderMap };
 
 export type StoredBody = { text: string } | { base64: string } | { file: string; bytes: number; sha256: string };
 

@@ -1,4 +1,4 @@
-import { startMock } from '../server.js';
+import { startMock } from 'csp-mock';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const since = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;

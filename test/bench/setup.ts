@@ -1,4 +1,4 @@
-import type { RunningMock } from '../server.js';
+import type { RunningMock } from 'csp-mock';
 import type { Canned } from './baseline-app.js';
 import { HEADERS, type Target } from './scenarios.js';
 

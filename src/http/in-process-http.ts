@@ -1,12 +1,14 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { Duplex } from 'node:stream';
-import type { HeaderMap } from '../record-replay/format.js';
+
+/** Header name (lower case) to value; a repeated header keeps its values in order. */
+export type HeaderMap = Record<string, string | string[]>;
 
 export interface PlainRequest {
   method: string;
   /** Path and query, e.g. /v2/files/abc?n=1 */
   url: string;
-  headers: Record<string, string | string[]>;
+  headers: HeaderMap;
   body: Buffer;
 }
 

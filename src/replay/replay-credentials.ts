@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { parseBasicAuth, REALM, sameSecret } from '../http/auth.js';
 import { unauthorized } from '../http/errors.js';
-import type { Recording } from './format.js';
+import type { Recording } from '../recording/format.js';
 
 /**
  * With `users` (replay --user), replay answers an unknown login or a wrong password with 401, so a

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { startMock } from '../../server.js';
+import { startMock } from 'csp-mock';
 import { EXAMPLE_CREDENTIALS, runExampleSession } from './client-session.js';
 
 /**
  * Remakes recordings/example-session.json: the emulator (empty tree) plays the real service, the
  * recorder sits in front of it, and the example client session runs through the recorder.
- * Usage: node dist/record-replay/example/make-example-recording.js [out.json]
+ * Usage: node dist/tools/support/example-client/make-example-recording.js [out.json]
  */
 const out = resolve(process.argv[2] ?? 'recordings/example-session.json');
 const upstream = await startMock({

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReplayHandlerFactory } from '../scenarios/types.js';
-import { readRecording } from './recording-io.js';
+import { readRecording } from '../recording/recording-io.js';
 import { createReplayHandler } from './replayer.js';
 
 /** The recordings shipped with the package (beside scenarios/). */

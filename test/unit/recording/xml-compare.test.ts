@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareXml, parseOrdered } from '../../../src/record-replay/xml-compare.js';
+import { compareXml, parseOrdered } from '../../../src/recording/xml-compare.js';
 
 const parsed = (text: string) => {
   const doc = parseOrdered(text);

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../app.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
-import { InProcessHttp, type PlainResponse } from '../intercept/in-process-http.js';
-import { isText } from './body-encoding.js';
-import { headerValue, type Exchange, type Recording } from './format.js';
-import { IdMap } from './id-map.js';
-import { recordingStartState, startsOnExistingAccount } from './recording-start.js';
-import { seedFromRecordedTree } from './seed-from-recording.js';
-import { carriesLinks, fromToken, toToken } from './normalise.js';
-import { compareXml, parseOrdered } from './xml-compare.js';
+import { InProcessHttp, type PlainResponse } from '../http/in-process-http.js';
+import { isText } from '../recording/body-encoding.js';
+import { headerValue, type Exchange, type Recording } from '../recording/format.js';
+import { IdMap } from '../recording/id-map.js';
+import { recordingStartState, startsOnExistingAccount } from '../recording/recording-start.js';
+import { seedFromRecordedTree } from '../recording/seed-from-recording.js';
+import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
+import { compareXml, parseOrdered } from '../recording/xml-compare.js';
 
 /** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
 export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];

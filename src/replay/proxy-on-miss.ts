@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlainRequest } from '../intercept/in-process-http.js';
-import { decodeInlineBody, encodeBody } from './body-encoding.js';
-import { linkBodyForRecording, toStoredExchange } from './exchange-record.js';
-import { headerValue, type Exchange, type Recording } from './format.js';
-import { carriesLinks, replaceOrigins } from './normalise.js';
-import { RecordingWriter } from './recording-io.js';
-import { forwardBuffered, returnedHeaders, type Upstream } from './upstream.js';
+import type { PlainRequest } from '../http/in-process-http.js';
+import { decodeInlineBody, encodeBody } from '../recording/body-encoding.js';
+import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
+import { headerValue, type Exchange, type Recording } from '../recording/format.js';
+import { carriesLinks, replaceOrigins } from '../recording/normalise.js';
+import { RecordingWriter } from '../recording/recording-io.js';
+import { forwardBuffered, returnedHeaders, type Upstream } from '../record/upstream.js';
 
 export interface MissRecorder {
   /** Sends a missed request to the upstream, answers the client, and returns the new exchange. */

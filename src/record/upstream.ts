@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { PlainRequest, PlainResponse } from '../intercept/in-process-http.js';
-import type { HeaderMap } from './format.js';
-import { SESSION_HEADER, replaceOrigins } from './normalise.js';
+import type { PlainRequest, PlainResponse } from '../http/in-process-http.js';
+import type { HeaderMap } from '../recording/format.js';
+import { SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
 
 /** Headers that belong to one connection (RFC 9110 section 7.6.1) and are never forwarded. */
 const HOP_BY_HOP = [

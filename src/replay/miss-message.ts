@@ -1,5 +1,5 @@
-import type { Exchange } from './format.js';
-import { differences, distance, keyString, type RequestKey } from './request-key.js';
+import type { Exchange } from '../recording/format.js';
+import { differences, distance, keyString, type RequestKey } from '../recording/request-key.js';
 
 export interface IndexedExchange {
   exchange: Exchange;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, recordingToState, seedFromRecording } from '../../../src/index.js';
-import type { Exchange, HeaderMap, Recording } from '../../../src/record-replay/format.js';
+import type { Exchange, HeaderMap, Recording } from '../../../src/recording/format.js';
 import { AUTH, SPEC } from '../../helpers/cloud.js';
 import request from 'supertest';
 

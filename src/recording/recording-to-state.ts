@@ -1,4 +1,4 @@
-import type { NodeKind } from '../storage/schema.js';
+import type { NodeKind } from '../domain/model.js';
 import { hrefOf, parseXml, textOf, type XmlNode, type XmlValue } from '../xml/codec.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { boundaryOf, mediaTypeOf } from './normalise.js';

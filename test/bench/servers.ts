@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMock } from '../server.js';
+import { startMock } from 'csp-mock';
 import { baselineExpress, baselineNode } from './baseline-app.js';
 import type { Target } from './scenarios.js';
 import { prepareMock } from './setup.js';

@@ -9,7 +9,7 @@ import {
   withoutBody,
   type MatchOptions,
   type RequestParts,
-} from '../../../src/record-replay/request-key.js';
+} from '../../../src/recording/request-key.js';
 
 const OPTIONS: MatchOptions = { headers: DEFAULT_MATCH_HEADERS, ignoreQuery: DEFAULT_IGNORED_QUERY, redacted: [] };
 const ORIGINS = ['http://127.0.0.1:8080', 'http://localhost:8080'];
