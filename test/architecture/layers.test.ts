@@ -5,34 +5,27 @@ import { cyclesOf, importEdges, sourceFiles, type ImportEdge } from './import-gr
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
 /**
- * The layers of src/, in request order (README "Architecture"). A module may import its own layer and the
- * layers below it, never one above. A folder ends in '/', a file is named with its extension.
+ * The layers of src/, top to bottom: the table of the README ("How it is built", "Imports point one way"),
+ * one row per step down. A module may import its own row and the rows below it, never a row above.
+ * A folder ends in '/', a file is named with its extension.
  */
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
-  { layer: 'entry', modules: ['cli/', 'index.ts', 'verify/', 'remote/', 'intercept/'] },
-  { layer: 'app assembly', modules: ['app.ts', 'server.ts', 'options.ts', 'mode.ts'] },
-  { layer: 'middleware', modules: ['http/', 'scenarios/', 'admin/', 'record/', 'replay/'] },
-  { layer: 'protocol routes', modules: ['rest/', 'dav/'] },
-  // The recording format and its IO: read by record/, replay/, verify and the CLI.
-  { layer: 'recording', modules: ['recording/'] },
-  // What routes and recordings use of HTTP: the error type, bodies in and out, the authenticated user,
-  // the secret names, the in-process request helper. None of it imports a middleware.
-  {
-    layer: 'http kit',
-    modules: [
-      'http/errors.ts',
-      'http/read-body.ts',
-      'http/send-content.ts',
-      'http/auth.ts',
-      'http/secret-names.ts',
-      'http/in-process-http.ts',
-    ],
-  },
-  { layer: 'xml edge', modules: ['xml/'] },
-  // Opens the store and builds a seed into it: used by the app at start and by a scenario switch.
-  { layer: 'starting state', modules: ['mock-state.ts'] },
-  { layer: 'domain', modules: ['domain/', 'demo/'] },
-  { layer: 'storage', modules: ['storage/', 'files/'] },
+  { layer: 'entry', modules: ['cli/', 'index.ts', 'server.ts', 'verify/', 'intercept/', 'remote/'] },
+  { layer: 'assembly: the app', modules: ['app.ts'] },
+  { layer: 'assembly: the admin API', modules: ['admin/'] },
+  { layer: 'assembly: options', modules: ['options.ts'] },
+  { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },
+  { layer: 'modes: replay', modules: ['replay/'] },
+  { layer: 'modes: record', modules: ['record/'] },
+  { layer: 'scenarios', modules: ['scenarios/'] },
+  { layer: 'scenarios: the starting state', modules: ['mock-state.ts'] },
+  { layer: 'recordings', modules: ['recording/'] },
+  { layer: 'routes', modules: ['rest/', 'dav/'] },
+  { layer: 'edge: http', modules: ['http/'] },
+  { layer: 'edge: xml', modules: ['xml/'] },
+  { layer: 'core: the demo tree', modules: ['demo/'] },
+  { layer: 'core: domain', modules: ['domain/'] },
+  { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */
@@ -42,10 +35,32 @@ const XML_EDGE = { module: 'xml/', mayImportTypesOf: ['domain/'] };
 const NOT_SERVER_CODE = ['admin/inspector-page'];
 
 /**
+ * The model rule: storage/ is reached through domain/ (which re-exports the model in domain/model.ts), and
+ * opened by the starting state. Nothing else above domain/ imports storage/.
+ */
+const STORAGE = { module: 'storage/', reachedFrom: ['storage/', 'domain/', 'mock-state.ts'] };
+
+/**
  * Known exceptions, each with the reason it is still there. An entry that no longer matches an import fails
  * the test, so this list only shrinks.
  */
-const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [];
+const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [
+  {
+    from: 'http/error-middleware.ts',
+    to: 'storage/persistence.ts',
+    why: 'maps StorageError to 500/507; goes once storage failures reach http/ as a domain error kind',
+  },
+  {
+    from: 'http/error-middleware.ts',
+    to: 'storage/storage-errors.ts',
+    why: 'isDiskFull: a raw ENOSPC from an upload stream is a 507 before the store has typed it',
+  },
+  {
+    from: 'http/send-content.ts',
+    to: 'storage/blob-store.ts',
+    why: 'streams a blob (a type only); goes once the domain hands out a content reader',
+  },
+];
 
 const TABLE_MODULES = LAYERS.flatMap((l) => l.modules);
 
@@ -95,6 +110,15 @@ describe('architecture: imports point one way', () => {
     expect(outward.map(describeEdge)).toEqual([]);
   });
 
+  it('storage/ is reached only through domain/ and the starting state', () => {
+    const around = edges.filter(
+      (e) => moduleOf(e.to) === STORAGE.module && !STORAGE.reachedFrom.includes(moduleOf(e.from)) && !isAllowed(e),
+    );
+    expect(around.map(describeEdge)).toEqual([]);
+  });
+
+  // A type-only import is gone at run time: a helper that names its host's type (domain/dead-properties.ts
+  // and domain/cloud-store.ts) is no cycle the code runs. Between folders, every import counts.
   it('no import cycle between files (imports that exist at run time)', () => {
     const cycles = cyclesOf(
       files,
