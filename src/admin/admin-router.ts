@@ -9,6 +9,7 @@ import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js
 import { adminTokenCheck } from './admin-guard.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
+import { deepJson } from './deep-json.js';
 import { DEFAULT_INLINE_LIMIT, exportedFile, seedView } from './seed-view.js';
 import { stateView } from './state-view.js';
 
@@ -123,11 +124,12 @@ export function adminRouter(deps: AdminDeps): Router {
     const format = req.query['format'] ?? 'view';
     if (format === 'seed') {
       const limit = optionalInt(req.query['inlineLimit'], 'inlineLimit') ?? DEFAULT_INLINE_LIMIT;
-      res.json(await seedView(deps.store, deps.runtime.scenario.name, limit));
+      res.type('application/json').send(deepJson(await seedView(deps.store, deps.runtime.scenario.name, limit)));
       return;
     }
     if (format !== 'view') throw new HttpError(400, 'format must be "view" (the default) or "seed"');
-    res.json(stateView(deps.store, deps.runtime.scenario.name));
+    // Trees may be thousands of levels deep: res.json (JSON.stringify) would overflow the stack.
+    res.type('application/json').send(deepJson(stateView(deps.store, deps.runtime.scenario.name)));
   });
   // The bytes of one live file, for a seed export's fixture files.
   router.get('/content/:id', (req, res) => {

@@ -19,12 +19,16 @@ export function fixturePathOf(node: NodeRecord): string {
   return `fixtures/${node.id}${ext}`;
 }
 
-async function seedNode(store: CloudStore, node: NodeRecord, inlineLimit: number): Promise<SeedNode> {
+/** One node as a seed entry, without its children (`children` given: the list to fill in later). */
+async function seedEntry(
+  store: CloudStore,
+  node: NodeRecord,
+  inlineLimit: number,
+  children: SeedNode[] | undefined,
+): Promise<SeedNode> {
   const out: SeedNode = node.kind === 'container' ? { container: node.name } : { file: node.name };
-  if (node.kind === 'container') {
-    const children = store.tree.children(node.id);
-    if (children.length) out.children = await Promise.all(children.map((c) => seedNode(store, c, inlineLimit)));
-  } else {
+  if (children) out.children = children;
+  if (node.kind === 'file') {
     out.mimeType = node.mimeType;
     if (node.public) out.public = true;
     if (node.blobId && node.bytes > 0) {
@@ -43,6 +47,21 @@ async function seedNode(store: CloudStore, node: NodeRecord, inlineLimit: number
   return out;
 }
 
+/** The seed entries of `nodes` and everything below them, built without recursion (trees may be deep). */
+async function seedTree(store: CloudStore, nodes: NodeRecord[], inlineLimit: number): Promise<SeedNode[]> {
+  const top: SeedNode[] = [];
+  // Breadth first: a container's children are queued together, in order, so each list fills in order.
+  const work: Array<{ node: NodeRecord; into: SeedNode[] }> = nodes.map((node) => ({ node, into: top }));
+  for (let i = 0; i < work.length; i++) {
+    const { node, into } = work[i]!;
+    const kids = node.kind === 'container' ? store.tree.children(node.id) : [];
+    const children: SeedNode[] | undefined = kids.length > 0 ? [] : undefined;
+    into.push(await seedEntry(store, node, inlineLimit, children));
+    for (const kid of kids) work.push({ node: kid, into: children! });
+  }
+  return top;
+}
+
 /**
  * The live state as a scenario a file can hold: every user's tree under seed.trees, contents inline
  * up to `inlineLimit` bytes, larger files as fixture references (fetch them from /__admin/content/<id>).
@@ -57,7 +76,7 @@ export async function seedView(
   const trees = Object.create(null) as Record<string, SeedNode[]>;
   for (const user of store.users()) {
     const root = store.root(user);
-    trees[user] = await Promise.all(store.tree.children(root.id).map((n) => seedNode(store, n, inlineLimit)));
+    trees[user] = await seedTree(store, store.tree.children(root.id), inlineLimit);
   }
   return { description: `state exported from scenario ${scenario} at ${new Date().toISOString()}`, seed: { trees } };
 }

@@ -42,7 +42,7 @@ export async function propfind(
   if (depth === '0' || node.kind === 'file') nodes = [node];
   else if (depth === '1') nodes = [node, ...store.children(target.user, node.id)];
   else {
-    nodes = store.tree.subtree(node.id);
+    nodes = store.tree.subtree(node.id, maxNodes); // stops soon past the bound: nothing more is built
     if (nodes.length > maxNodes) {
       sendDavError(res, 403, 'propfind-finite-depth');
       return;

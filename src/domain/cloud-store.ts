@@ -204,7 +204,7 @@ export class CloudStore {
         await this.#core.dropUnreferenced([replaced]);
         return written;
       } catch (err) {
-        await this.#core.blobs.delete(blob.blobId);
+        if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
         throw err;
       }
     });
@@ -249,21 +249,22 @@ export class CloudStore {
   }
 
   /**
-   * Marks a read. Kept in memory and written with the node's next change: a download is not a state
-   * change, and making reads durable would make them cost like writes.
+   * Marks a read: memory only, not a transaction. An access time is not a change the client asked
+   * for, and making reads durable would make every download cost an fsync; it is written with the
+   * node's next change or the next snapshot, and a crash may forget it. The record is replaced, not
+   * changed in place, so a change set already handed to the durable layer stays as committed.
    */
   touchAccessed(node: NodeRecord): void {
-    const current = this.#core.tree.node(node.id);
-    if (current) current.accessed = this.#core.now();
+    this.#core.tree.touch(node.id, this.#core.now());
   }
 
   storedBytes(user: string): number {
     return this.#core.tree.subtreeBytes(this.root(user).id);
   }
 
-  /** The whole current state as a plain document (what a durable layer compacts into a snapshot). */
+  /** The whole durable state as a plain document (what a durable layer compacts into a snapshot). */
   snapshot(): StateData {
-    return this.#core.tree.toState();
+    return this.#core.durableState();
   }
 
   /** Every blob id a node points at (what the blob sweep at start keeps). */
@@ -279,6 +280,7 @@ export class CloudStore {
   /** Swaps the built state in for the whole state, atomically; the old blobs go after the swap. */
   async replaceState(built: StateBuilder): Promise<void> {
     await this.#core.serial(async () => {
+      await this.#core.drained();
       const old = this.#core.tree.referencedBlobs();
       await this.#core.replace(built.state());
       await this.#core.dropUnreferenced(old);
@@ -310,7 +312,10 @@ export class CloudStore {
 
   /** Clean stop: the durable layer writes its snapshot; temp blobs of the memory mode go. */
   async close(): Promise<void> {
-    await this.#core.serial(() => this.#core.persistence.close());
+    await this.#core.serial(async () => {
+      await this.#core.drained();
+      await this.#core.persistence.close();
+    });
     await this.#core.blobs.close();
   }
 

@@ -18,8 +18,10 @@ export function takeLock(
   ctx?: WriteContext,
 ): Promise<{ lock: ActiveLock; created: boolean }> {
   let granted: ActiveLock | undefined;
-  const grant = (rootId: string, kind: 'container' | 'file') => (): void => {
-    granted = core.locks.add({ ...request, rootId, owner: user, depth: kind === 'file' ? '0' : request.depth });
+  const grant = (rootId: string, kind: 'container' | 'file') => (): (() => void) => {
+    const lock = core.locks.add({ ...request, rootId, owner: user, depth: kind === 'file' ? '0' : request.depth });
+    granted = lock;
+    return () => core.locks.remove(lock);
   };
   return core
     .transact(() => {

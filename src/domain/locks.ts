@@ -58,6 +58,10 @@ export class LockTable implements LockQueries {
   readonly #tree: TreeQueries;
   readonly #byToken = new Map<string, ActiveLock>();
   readonly #byRoot = new Map<string, Set<ActiveLock>>();
+  /** Node id -> the locks rooted strictly below it, so finding them costs what is found, not the table. */
+  readonly #under = new Map<string, Set<ActiveLock>>();
+  /** Lock -> the ancestors it was filed under in #under (its node's, when it was granted). */
+  readonly #filedUnder = new Map<ActiveLock, string[]>();
   readonly #clock: () => number;
 
   constructor(tree: TreeQueries, clock: () => number = () => Date.now()) {
@@ -89,12 +93,14 @@ export class LockTable implements LockQueries {
     return this.covering(parentId).filter((l) => l.depth === 'infinity');
   }
 
-  /** Locks rooted strictly below the node. */
+  /**
+   * Locks rooted strictly below the node. A lock stays filed under the ancestors its node had when it
+   * was granted: a move releases the locks below what moves (RFC 4918 7.7), so those stay true.
+   */
   below(nodeId: string): ActiveLock[] {
     const out: ActiveLock[] = [];
-    for (const [rootId, locks] of this.#byRoot) {
-      if (rootId === nodeId || !this.#tree.isWithin(rootId, nodeId)) continue;
-      for (const l of locks) if (this.#alive(l)) out.push(l);
+    for (const l of [...(this.#under.get(nodeId) ?? [])]) {
+      if (this.#alive(l) && this.#tree.isWithin(l.rootId, nodeId)) out.push(l);
     }
     return out;
   }
@@ -122,11 +128,24 @@ export class LockTable implements LockQueries {
       token: `opaquelocktoken:${randomUUID()}`,
       expires: this.#expiry(lock.timeout),
     };
-    this.#byToken.set(created.token, created);
-    let set = this.#byRoot.get(created.rootId);
-    if (!set) this.#byRoot.set(created.rootId, (set = new Set()));
-    set.add(created);
+    this.#insert(created);
     return created;
+  }
+
+  #insert(lock: ActiveLock): void {
+    this.#byToken.set(lock.token, lock);
+    let set = this.#byRoot.get(lock.rootId);
+    if (!set) this.#byRoot.set(lock.rootId, (set = new Set()));
+    set.add(lock);
+    const ancestors: string[] = [];
+    const root = this.#tree.node(lock.rootId);
+    for (let id = root?.parentId ?? null; id !== null; id = this.#tree.node(id)?.parentId ?? null) {
+      ancestors.push(id);
+      let under = this.#under.get(id);
+      if (!under) this.#under.set(id, (under = new Set()));
+      under.add(lock);
+    }
+    this.#filedUnder.set(lock, ancestors);
   }
 
   refresh(token: string, timeout: number | null): ActiveLock {
@@ -145,9 +164,21 @@ export class LockTable implements LockQueries {
     this.#drop(lock);
   }
 
-  /** A moved node does not take its locks along (RFC 4918 7.7). */
-  releaseWithin(nodeId: string): void {
-    for (const l of [...this.below(nodeId), ...(this.#byRoot.get(nodeId) ?? [])]) this.#drop(l);
+  /** A moved node does not take its locks along (RFC 4918 7.7); returns the locks dropped. */
+  releaseWithin(nodeId: string): ActiveLock[] {
+    const dropped = [...this.below(nodeId), ...(this.#byRoot.get(nodeId) ?? [])];
+    for (const l of dropped) this.#drop(l);
+    return dropped;
+  }
+
+  /** Drops a lock (a grant undone with its transaction). */
+  remove(lock: ActiveLock): void {
+    this.#drop(lock);
+  }
+
+  /** Puts back locks dropped by a transaction that was undone. */
+  restore(locks: readonly ActiveLock[]): void {
+    for (const lock of locks) this.#insert(lock);
   }
 
   /** Throws `locked` unless every lock the write touches has one of its tokens submitted. */
@@ -175,6 +206,8 @@ export class LockTable implements LockQueries {
   clear(): void {
     this.#byToken.clear();
     this.#byRoot.clear();
+    this.#under.clear();
+    this.#filedUnder.clear();
   }
 
   #alive(lock: ActiveLock): boolean {
@@ -189,6 +222,12 @@ export class LockTable implements LockQueries {
     const set = this.#byRoot.get(lock.rootId);
     set?.delete(lock);
     if (set?.size === 0) this.#byRoot.delete(lock.rootId);
+    for (const id of this.#filedUnder.get(lock) ?? []) {
+      const under = this.#under.get(id);
+      under?.delete(lock);
+      if (under?.size === 0) this.#under.delete(id);
+    }
+    this.#filedUnder.delete(lock);
   }
 
   #sweep(): void {

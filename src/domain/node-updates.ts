@@ -63,6 +63,10 @@ export function updateNode(
       if (node.parentId !== parentId) nodes.push(...core.touched(node.parentId!));
     }
     // A moved node does not take its locks along (RFC 4918 7.7).
-    return { change: { nodes }, result: next, after: moves ? () => core.locks.releaseWithin(id) : undefined };
+    const release = (): (() => void) => {
+      const released = core.locks.releaseWithin(id);
+      return () => core.locks.restore(released);
+    };
+    return { change: { nodes }, result: next, after: moves ? release : undefined };
   });
 }

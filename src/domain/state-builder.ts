@@ -96,7 +96,8 @@ export class StateBuilder {
         let blob = byContent.get(key);
         if (!blob) {
           byContent.set(key, (blob = this.#blobs.put(content)));
-          this.#written.push((await blob).blobId);
+          const { blobId } = await blob;
+          if (blobId) this.#written.push(blobId);
         }
         const { blobId, size } = await blob;
         node.blobId = blobId;

@@ -1,9 +1,9 @@
 import type { BlobStore } from '../storage/blob-store.js';
-import { StorageError, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
+import { StorageError, applyChangeSet, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { duplicateName, notFound } from './errors.js';
 import { LockTable, type WriteIntent } from './locks.js';
-import { Tree } from './tree.js';
+import { Tree, type Undo } from './tree.js';
 
 /** What a request brings to a write, checked by the domain at commit against the state then. */
 export interface WriteContext {
@@ -17,15 +17,33 @@ export interface WriteContext {
 export interface Plan<T> {
   change?: ChangeSet;
   result: T;
-  /** Runs after the change is applied, still inside the transaction (a lock granted with the file it created). */
-  after?: () => void;
+  /**
+   * Runs after the change is applied, still inside the transaction (a lock granted with the file it
+   * created); returns what undoes it, should the transaction's group fail to become durable.
+   */
+  after?: () => (() => void) | void;
+}
+
+/** A transaction applied to memory whose group is not durable yet. */
+interface Staged {
+  change: ChangeSet | undefined;
+  undo: Undo | undefined;
+  undoAfter: (() => void) | void;
+  resolve: () => void;
+  reject: (err: Error) => void;
 }
 
 /**
  * The store's insides, shared by the domain's modules and by nothing else: the tree and its indexes,
- * the locks, the blobs, and the one path every change takes — validate against the current state,
- * commit the change set, apply it to memory — one transaction at a time, so a validation always
- * sees every change committed before it.
+ * the locks, the blobs, and the one path every change takes.
+ *
+ * Transactions are validated one at a time, each against the state including every change validated
+ * before it, then applied to memory at once and staged; the staged changes go to the durable layer
+ * as one group (one write, one fsync: group commit), and each transaction is answered only once its
+ * group is durable. If a group fails, it and every transaction staged after it (each validated
+ * against it) are undone in memory, newest first, and refused: memory and disk are as before them.
+ * Reads may see a staged change during its group's fsync (milliseconds); a writer never hears of it
+ * before it is durable.
  */
 export class StoreCore {
   readonly tree: Tree;
@@ -35,6 +53,14 @@ export class StoreCore {
   readonly persistence: StatePersistence;
   #tail: Promise<unknown> = Promise.resolve();
   readonly #fileTails = new Map<string, Promise<unknown>>();
+  /** Applied, waiting for the next group. */
+  #staged: Staged[] = [];
+  /** The group being made durable. */
+  #writing: Staged[] = [];
+  #flushScheduled = false;
+  /** Resolves when the next group settles (for waiting until nothing is staged). */
+  #settled!: Promise<void>;
+  #onSettled!: () => void;
 
   constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number) {
     this.tree = new Tree(state);
@@ -42,34 +68,104 @@ export class StoreCore {
     this.blobs = blobs;
     this.now = now;
     this.persistence = persistence;
+    this.#renewSettled();
   }
 
-  /** Runs `task` after every transaction queued before it, alone. */
+  /** Runs `task` after every task queued before it, alone. */
   serial<T>(task: () => Promise<T> | T): Promise<T> {
     const run = this.#tail.then(task);
     this.#tail = run.catch(() => undefined);
     return run;
   }
 
-  /** Validate (synchronously, against the state now) -> commit -> apply -> answer. */
-  transact<T>(build: () => Plan<T>): Promise<T> {
-    return this.serial(async () => {
-      const plan = build();
-      if (plan.change) {
-        await this.commit(plan.change);
-        this.tree.apply(plan.change);
+  /**
+   * Validate (alone, against the state including staged changes) -> apply to memory and stage ->
+   * answer once the group is durable. `build` may be async: it then holds the queue while it runs.
+   */
+  async transact<T>(build: () => Plan<T> | Promise<Plan<T>>): Promise<T> {
+    const { durable, result } = await this.serial(async () => {
+      const plan = await build();
+      return { durable: this.#stage(plan), result: plan.result };
+    });
+    await durable;
+    return result;
+  }
+
+  #stage(plan: Plan<unknown>): Promise<void> {
+    const undo = plan.change ? this.tree.apply(plan.change) : undefined;
+    let undoAfter: (() => void) | void;
+    try {
+      undoAfter = plan.after?.();
+    } catch (err) {
+      if (undo) this.tree.revert(undo);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    // Nothing to write and nothing it could depend on in flight: done.
+    if (!plan.change && this.#staged.length === 0 && this.#writing.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#staged.push({ change: plan.change, undo, undoAfter, resolve, reject });
+      if (this.#writing.length === 0 && !this.#flushScheduled) {
+        // One turn later, so the transactions validated in this turn share the group.
+        this.#flushScheduled = true;
+        setImmediate(() => {
+          this.#flushScheduled = false;
+          this.#flush();
+        });
       }
-      plan.after?.();
-      return plan.result;
     });
   }
 
-  async commit(change: ChangeSet): Promise<void> {
-    try {
-      await this.persistence.commit(change);
-    } catch (err) {
-      throw asStorageError(err);
+  #flush(): void {
+    if (this.#writing.length > 0 || this.#staged.length === 0) return;
+    const group = this.#staged.splice(0);
+    this.#writing = group;
+    const changes = group.flatMap((s) => (s.change ? [s.change] : []));
+    const durable = changes.length > 0 ? this.persistence.commit(changes) : Promise.resolve();
+    durable.then(
+      () => {
+        this.#writing = [];
+        for (const s of group) s.resolve();
+        this.#groupSettled();
+      },
+      (err: unknown) => {
+        // Everything staged after the group was validated against it: it goes too, newest first.
+        const failed = [...group, ...this.#staged.splice(0)];
+        this.#writing = [];
+        for (const s of [...failed].reverse()) {
+          s.undoAfter?.();
+          if (s.undo) this.tree.revert(s.undo);
+        }
+        const failure = asStorageError(err);
+        for (const s of failed) s.reject(failure);
+        this.#groupSettled();
+      },
+    );
+  }
+
+  #groupSettled(): void {
+    this.#onSettled();
+    this.#renewSettled();
+    this.#flush();
+  }
+
+  #renewSettled(): void {
+    this.#settled = new Promise((resolve) => (this.#onSettled = resolve));
+  }
+
+  /** Resolves once no staged change is waiting for durability (call inside `serial`, so none is added). */
+  async drained(): Promise<void> {
+    while (this.#staged.length > 0 || this.#writing.length > 0) await this.#settled;
+  }
+
+  /** The durable state as a plain document: the state in memory without the staged changes. */
+  durableState(): StateData {
+    const state = this.tree.toState();
+    for (const s of [...this.#staged].reverse().concat([...this.#writing].reverse())) {
+      if (!s.undo) continue;
+      applyChangeSet(state, s.undo);
+      for (const login of s.undo.droppedUsers) delete state.users[login];
     }
+    return state;
   }
 
   /** Content writes to one file run one after another, so a block write never works on a stale base. */
@@ -109,13 +205,22 @@ export class StoreCore {
     return parent ? [{ ...parent, modified: this.now() }] : [];
   }
 
-  /** Deletes blobs no node (live or recycled) points at any more; copies share blobs. */
+  /**
+   * Deletes blobs no node (live or recycled) points at any more, nor would once the staged changes
+   * were undone; copies share blobs.
+   */
   async dropUnreferenced(blobIds: Iterable<string | null | undefined>): Promise<void> {
-    for (const id of new Set(blobIds)) if (id && !this.tree.isBlobReferenced(id)) await this.blobs.delete(id);
+    const staged = new Set<string>();
+    for (const s of [...this.#writing, ...this.#staged])
+      for (const n of s.undo?.nodes ?? []) if (n.blobId) staged.add(n.blobId);
+    for (const id of new Set(blobIds)) {
+      if (id && !this.tree.isBlobReferenced(id) && !staged.has(id)) await this.blobs.delete(id);
+    }
   }
 
-  /** Swaps a whole new state in: durable first, then memory; locks do not survive it. */
+  /** Swaps a whole new state in: durable first, then memory; locks do not survive it. Call inside `serial`. */
   async replace(state: StateData): Promise<void> {
+    await this.drained();
     try {
       await this.persistence.replace(state);
     } catch (err) {

@@ -2,7 +2,7 @@ import type { NodeRecord } from '../storage/schema.js';
 import { conflict, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { copiedNode } from './node-records.js';
-import type { StoreCore, WriteContext } from './store-core.js';
+import type { Plan, StoreCore, WriteContext } from './store-core.js';
 import { NO_TAGS, recordDict } from './tree.js';
 
 /** Nodes prepared between two turns of the event loop, so other clients are served meanwhile. */
@@ -33,19 +33,19 @@ interface Prepared<P> {
 async function sliced<P, T>(
   core: StoreCore,
   prepare: () => Promise<Prepared<P>>,
-  commit: (prepared: Prepared<P>) => Promise<T> | T,
+  commit: (prepared: Prepared<P>) => Plan<T>,
 ): Promise<T> {
   const unwatch = core.tree.watch();
   try {
     for (let attempt = 1; attempt < ATTEMPTS; attempt++) {
       const generation = core.tree.generation;
       const prepared = await prepare();
-      const outcome = await core.serial(async () =>
-        prepared.read.some((n) => core.tree.changedSince(n.id, generation)) ? STALE : commit(prepared),
+      const outcome = await core.transact<T | typeof STALE>(() =>
+        prepared.read.some((n) => core.tree.changedSince(n.id, generation)) ? { result: STALE } : commit(prepared),
       );
       if (outcome !== STALE) return outcome as T;
     }
-    return await core.serial(async () => commit(await prepare()));
+    return await core.transact(async () => commit(await prepare()));
   } finally {
     unwatch();
   }
@@ -124,14 +124,11 @@ export async function copyTree(
       }
       return { read, built: copies };
     },
-    async ({ read, built: copies }) => {
+    ({ read, built: copies }) => {
       const { source } = check();
       if (read[0]!.id !== source.id) throw notFound('object');
       const replaced = options.replaceId ? [{ ...core.tree.node(options.replaceId)!, recycled: core.now() }] : [];
-      const change = { nodes: [...replaced, ...copies, ...core.touched(targetId)] };
-      await core.commit(change);
-      core.tree.apply(change);
-      return copies[0]!;
+      return { change: { nodes: [...replaced, ...copies, ...core.touched(targetId)] }, result: copies[0]! };
     },
   );
 }
@@ -148,16 +145,14 @@ export async function purgeTree(core: StoreCore, user: string, id: string, live:
   const doomed = await sliced(
     core,
     async () => ({ read: await wholeSubtree(core, top()), built: undefined }),
-    async ({ read }) => {
+    ({ read }) => {
       const node = top();
       if (read[0]!.id !== node.id) throw notFound('recycle bin item');
       const change = {
         removed: read.map((n) => n.id),
         nodes: live && node.parentId ? core.touched(node.parentId) : [],
       };
-      await core.commit(change);
-      core.tree.apply(change);
-      return read;
+      return { change, result: read };
     },
   );
   await core.dropUnreferenced(doomed.map((n) => n.blobId));

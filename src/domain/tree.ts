@@ -2,6 +2,15 @@ import type { ChangeSet } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { TagIndex } from './tag-index.js';
 
+/** What undoes an applied change set: apply it (then drop `droppedUsers`) to get the state before. */
+export interface Undo extends ChangeSet {
+  nodes: NodeRecord[];
+  removed: string[];
+  users: Array<{ login: string; user: UserRecord }>;
+  /** Logins the change added. */
+  droppedUsers: string[];
+}
+
 /** The questions routes and views may ask about the tree; nothing here changes it. */
 export interface TreeQueries {
   node(id: string): NodeRecord | undefined;
@@ -73,8 +82,37 @@ export class Tree implements TreeQueries {
     return { schema: 1, users, nodes };
   }
 
-  /** Applies a committed change set to the nodes and every index. */
-  apply(change: ChangeSet): void {
+  /**
+   * Applies a change set to the nodes and every index; returns what undoes it (the records it
+   * replaced or removed, the ids and logins it added), for a group whose fsync fails.
+   */
+  apply(change: ChangeSet): Undo {
+    const undo: Undo = { nodes: [], removed: [], users: [], droppedUsers: [] };
+    for (const { login } of change.users ?? []) {
+      const before = this.#users.get(login);
+      if (before) undo.users.push({ login, user: before });
+      else undo.droppedUsers.push(login);
+    }
+    for (const node of change.nodes ?? []) {
+      const before = this.#nodes.get(node.id);
+      if (before) undo.nodes.push(before);
+      else undo.removed.push(node.id);
+    }
+    for (const id of change.removed ?? []) {
+      const before = this.#nodes.get(id);
+      if (before) undo.nodes.push(before);
+    }
+    this.#applyChange(change);
+    return undo;
+  }
+
+  /** Undoes an applied change (changes undone newest first give the state before them back). */
+  revert(undo: Undo): void {
+    this.#applyChange(undo);
+    for (const login of undo.droppedUsers) this.#users.delete(login);
+  }
+
+  #applyChange(change: ChangeSet): void {
     const generation = ++this.#generation;
     const stamp = (id: string | null | undefined): void => {
       if (id && this.#watchers > 0) this.#stamps.set(id, generation);
@@ -100,6 +138,12 @@ export class Tree implements TreeQueries {
       if (this.#kids.get(id)?.size === 0) this.#kids.delete(id);
       this.#named.delete(id);
     }
+  }
+
+  /** A newer access time for a node, in memory only (see CloudStore.touchAccessed); no index depends on it. */
+  touch(id: string, accessed: number): void {
+    const node = this.#nodes.get(id);
+    if (node && node.accessed < accessed) this.#nodes.set(id, { ...node, accessed });
   }
 
   /** A counter that grows with every applied change. */

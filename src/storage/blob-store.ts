@@ -19,9 +19,17 @@ const diskFullAsStorageError = (err: unknown): unknown =>
   isDiskFull(err) ? toStorageError(err, 'cannot store the content') : err;
 
 export interface StoredBlob {
-  blobId: string;
+  /** null for empty content: it needs no blob (a file without one reads as empty). */
+  blobId: string | null;
   size: number;
 }
+
+/** What `writeAt` makes: always a blob. */
+export interface WrittenBlob extends StoredBlob {
+  blobId: string;
+}
+
+const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
 
 /**
  * Immutable blobs in one directory, named by random id (never by a user's file name).
@@ -56,7 +64,9 @@ export class BlobStore {
     return join(this.dir, blobId);
   }
 
+  /** Stores content as a new blob; empty content stores nothing (one fsync and one file fewer per empty file). */
   async put(source: Readable | Buffer): Promise<StoredBlob> {
+    if (Buffer.isBuffer(source) && source.length === 0) return EMPTY;
     const tmp = this.#tmpPath();
     try {
       if (Buffer.isBuffer(source)) {
@@ -69,6 +79,10 @@ export class BlobStore {
         }
       } else {
         await pipeline(source, createWriteStream(tmp));
+        if ((await stat(tmp)).size === 0) {
+          await rm(tmp, { force: true });
+          return EMPTY;
+        }
         await this.#sync(tmp);
       }
       return await this.#commit(tmp);
@@ -79,7 +93,7 @@ export class BlobStore {
   }
 
   /** Copy-on-write block write: a new blob equal to `blobId` with `source` written at `offset`. */
-  async writeAt(blobId: string, offset: number, source: Readable | Buffer): Promise<StoredBlob> {
+  async writeAt(blobId: string, offset: number, source: Readable | Buffer): Promise<WrittenBlob> {
     const tmp = this.#tmpPath();
     try {
       await copyFile(this.pathOf(blobId), tmp);
@@ -133,7 +147,7 @@ export class BlobStore {
     }
   }
 
-  async #commit(tmp: string): Promise<StoredBlob> {
+  async #commit(tmp: string): Promise<WrittenBlob> {
     const blobId = randomBytes(16).toString('hex');
     const { size } = await stat(tmp);
     await rename(tmp, this.pathOf(blobId));

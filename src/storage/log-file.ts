@@ -111,7 +111,7 @@ export const realLogIo: LogIo = {
 };
 
 interface Pending {
-  change: ChangeSet;
+  changes: readonly ChangeSet[];
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -169,9 +169,11 @@ export class LogAppender {
     return this.#length;
   }
 
-  append(change: ChangeSet): Promise<void> {
+  /** Appends the change sets as consecutive records; they land (and fail) together. */
+  append(changes: readonly ChangeSet[]): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.#queue.push({ change, resolve, reject });
+      this.#queue.push({ changes, resolve, reject });
       this.#kick();
     });
   }
@@ -262,8 +264,9 @@ export class LogAppender {
 
   async #writeGroup(group: Pending[]): Promise<void> {
     let data = Buffer.alloc(0);
+    const changes = group.flatMap((p) => p.changes);
     try {
-      const lines = group.map(({ change }, i) => `${JSON.stringify({ seq: this.#seq + i + 1, ...change })}\n`);
+      const lines = changes.map((change, i) => `${JSON.stringify({ seq: this.#seq + i + 1, ...change })}\n`);
       data = Buffer.from(lines.join(''), 'utf8');
       if (this.#dirty) await this.#cutBack();
       await this.#io.write(this.#fh, data);
@@ -276,7 +279,7 @@ export class LogAppender {
       return;
     }
     this.#length += data.length;
-    this.#seq += group.length;
+    this.#seq += changes.length;
     for (const p of group) p.resolve();
     this.onGroupWritten();
   }

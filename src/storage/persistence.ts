@@ -42,10 +42,11 @@ export interface StatePersistence {
   /** The durable state (snapshot plus every whole log record); called once, right after opening. */
   load(): Promise<LoadedState>;
   /**
-   * Makes one change set durable (commits arriving together may share one fsync); resolves after
-   * that fsync. Rejects with StorageError when it could not, and then nothing of it is durable.
+   * Makes a group of change sets durable together, in order, with one write and one fsync; resolves
+   * after that fsync. Rejects with StorageError when it could not, and then nothing of the group is
+   * durable. The caller sends the next group only once this one settled.
    */
-  commit(change: ChangeSet): Promise<void>;
+  commit(group: readonly ChangeSet[]): Promise<void>;
   /** Replaces the whole durable state at once (a reset or a scenario switch); all or nothing. */
   replace(state: StateData): Promise<void>;
   /** Clean stop: writes a snapshot (compaction) and releases the file lock. */

@@ -47,7 +47,7 @@ class MemoryStatePersistence implements StatePersistence {
   async load(): Promise<LoadedState> {
     return { state: emptyPlainState(), notes: [] };
   }
-  commit(_change: ChangeSet): Promise<void> {
+  commit(_group: readonly ChangeSet[]): Promise<void> {
     return Promise.resolve();
   }
   replace(_state: StateData): Promise<void> {
@@ -117,13 +117,13 @@ class FileStatePersistence implements StatePersistence {
     }
   }
 
-  commit(change: ChangeSet): Promise<void> {
+  commit(group: readonly ChangeSet[]): Promise<void> {
     if (!this.#log || this.#closed) {
       return Promise.reject(
         new StorageError('io', `the state file ${this.file} is ${this.#closed ? 'closed' : 'not loaded yet'}`),
       );
     }
-    return this.#log.append(change);
+    return this.#log.append(group);
   }
 
   replace(state: StateData): Promise<void> {

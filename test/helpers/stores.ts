@@ -12,9 +12,15 @@ import type { StateData } from '../../src/domain/model.js';
 export type StoreKind = 'memory' | 'file';
 export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
 
-/** Set `failing` to make the durable layer refuse every commit and replace, as a full disk would. */
+/**
+ * Set `failing` to make the durable layer refuse every commit and replace, as a full disk would.
+ * `groups` counts what reached the durable layer: the size of each commit group (one fsync each);
+ * while `hold` is set, a group waits for it before it is written (a slow fsync).
+ */
 export interface FaultSwitch {
   failing: 'full' | 'io' | undefined;
+  groups: number[];
+  hold?: Promise<void>;
 }
 
 /** A store of one kind over a fresh temp directory; `reopen` loads the same files again (file kind). */
@@ -30,7 +36,7 @@ export interface TestStore {
 export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): Promise<TestStore> {
   const dir = await mkdtemp(join(tmpdir(), 'csp-mock-store-'));
   const dataFile = kind === 'file' ? join(dir, 'state.json') : undefined;
-  const faults: FaultSwitch = { failing: undefined };
+  const faults: FaultSwitch = { failing: undefined, groups: [] };
   const options = () => resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
   const open = async (): Promise<CloudStore> => {
     const resolved = options();
@@ -65,9 +71,11 @@ function faulty(inner: StatePersistence, faults: FaultSwitch): StatePersistence 
   return {
     file: inner.file,
     load: () => inner.load(),
-    commit: async (change: ChangeSet) => {
+    commit: async (group: readonly ChangeSet[]) => {
+      faults.groups.push(group.length);
+      if (faults.hold) await faults.hold;
       refuse();
-      await inner.commit(change);
+      await inner.commit(group);
     },
     replace: async (state: StateData) => {
       refuse();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
 import { resetStore, type SeedPlan } from '../../../src/mock-state.js';
 import { StorageError } from '../../../src/storage/persistence.js';
@@ -139,5 +139,23 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     expect(t.store.get('alice', f.id).name).toBe('f');
     expect(await blobFiles(t.store)).toEqual(blobsBefore);
     if (kind === 'file') expect((await t.reopen()).get('alice', f.id).name).toBe('f');
+  });
+
+  it('a read marks the access time in memory, never in a committed record, and the next change keeps it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const root = t.store.root('alice').id;
+      const f = await t.store.createFile('alice', root, { name: 'f' }, Buffer.from('x'));
+      const committed = f.accessed;
+      vi.setSystemTime(Date.now() + 60_000);
+      t.store.touchAccessed(f);
+      expect(f.accessed, 'the record the change set held is unchanged').toBe(committed);
+      const read = t.store.get('alice', f.id).accessed;
+      expect(read).toBeGreaterThanOrEqual(committed + 60);
+      await t.store.annotations.setMetadata('alice', f.id, 'k', 'v');
+      if (kind === 'file') expect((await t.reopen()).get('alice', f.id).accessed).toBe(read);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -58,7 +58,7 @@ class Caller {
     return notes;
   }
   async commit(change: ChangeSet): Promise<void> {
-    await this.persistence.commit(change);
+    await this.persistence.commit([change]);
     applyChangeSet(this.memory, change);
   }
 }
@@ -161,7 +161,7 @@ describe('state persistence in a file (snapshot + log)', () => {
     await c.commit(userChange('alice'));
     syncs = 0;
     await Promise.all(
-      Array.from({ length: 50 }, (_, i) => c.persistence.commit(fileChange(i)).then(() => synced.push(syncs))),
+      Array.from({ length: 50 }, (_, i) => c.persistence.commit([fileChange(i)]).then(() => synced.push(syncs))),
     );
     expect(syncs).toBe(2);
     expect(synced.every((s) => s >= 1)).toBe(true);
