@@ -7,7 +7,6 @@ import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
-import { notFoundError } from './http/errors.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog } from './http/request-log.js';
 import { openStore } from './mock-state.js';
@@ -21,6 +20,8 @@ import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import { seedPlanOf } from './scenarios/seed-tree.js';
 import type { ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { Links } from './xml/links.js';
+import { requestOrigin } from './http/request-origin.js';
+import { notFound } from './domain/errors.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {
@@ -70,7 +71,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   emulator.set('case sensitive routing', true);
   // E1. absolute links from --public-url or the request's Host
   emulator.use((req, res, next) => {
-    res.locals['links'] = new Links(resolved.publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+    res.locals.links = new Links(requestOrigin(req, resolved.publicUrl));
     next();
   });
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
@@ -80,7 +81,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   emulator.use('/dav', auth, davRouter(store));
   emulator.options('/', (_req, res) => sendOptions(res));
   // E4. anything else is 404; every error becomes one text/plain answer
-  emulator.use((req, _res, next) => next(notFoundError(`no resource at ${req.path}`)));
+  emulator.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   emulator.use(errorMiddleware(resolved.log));
 
   const mode = await dispatchMode(resolved.mode, {

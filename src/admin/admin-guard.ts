@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
+import { mediaTypeOf } from '../http/media-type.js';
 
 export interface AdminGuardOptions {
   publicUrl?: string;
@@ -56,7 +57,7 @@ function jsonBodiesOnly(): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return next();
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = mediaTypeOf(req.headers['content-type']);
     if (type === 'application/json') return next();
     next(new HttpError(415, `admin bodies must be Content-Type: application/json (got "${type}")`));
   };

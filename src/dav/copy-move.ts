@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { HttpError, badRequest, notFoundError } from '../http/errors.js';
+import { HttpError, badRequest } from '../http/errors.js';
 import { preconditionFailed, writeContext } from './conditions.js';
 import { namesOfUri } from './paths.js';
 import { baseOf, leafName, resolveNames, targetOf } from './target.js';
+import { notFound } from '../domain/errors.js';
 
 /**
  * COPY and MOVE (RFC 4918 9.8, 9.9): Destination as an absolute URI or path under /dav, Overwrite T
@@ -14,7 +15,7 @@ export async function copyOrMove(store: CloudStore, req: Request, res: Response,
   const source = targetOf(store, req, res);
   const { user } = source;
   const node = source.node;
-  if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const header = req.get('destination');
   if (!header) throw badRequest('COPY and MOVE need a Destination header');
   const dest = resolveNames(store, user, namesOfUri(header, baseOf(req), req.headers.host));

@@ -1,13 +1,14 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ActiveLock, LockDepth, LockScope } from '../domain/locks.js';
-import { HttpError, badRequest, notFoundError } from '../http/errors.js';
+import { HttpError, badRequest } from '../http/errors.js';
 import { elementsOf, isDav, serializeChildren } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { checkIfHeader, preconditionFailed, writeContext } from './conditions.js';
 import { lockDiscoveryXml } from './lock-xml.js';
 import { DAV_XMLNS, XML_DECL, sendDavXml } from './multistatus.js';
 import { baseOf, leafName, targetOf } from './target.js';
+import { notFound } from '../domain/errors.js';
 
 /** Inferred: leases last an hour by default and at most a week; "Infinite" is kept as asked. */
 const DEFAULT_TIMEOUT = 3600;
@@ -25,7 +26,7 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
   const base = baseOf(req);
 
   if (!body) {
-    if (!target.node) throw notFoundError(`nothing at ${req.originalUrl}`);
+    if (!target.node) throw notFound('resource', `nothing at ${req.originalUrl}`);
     const tokens = checkIfHeader(store, req, user, target.node);
     const held = store.locks.covering(target.node.id).find((l) => tokens.has(l.token));
     if (!held) throw preconditionFailed('If', 'a lock refresh needs an If header with a lock token of this resource');
@@ -59,7 +60,7 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
 /** UNLOCK with Lock-Token: <token>; 204, or 409 when the token is not a lock on this resource. */
 export function unlock(store: CloudStore, req: Request, res: Response): void {
   const target = targetOf(store, req, res);
-  if (!target.node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (!target.node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const header = req.get('lock-token');
   // RFC 4918 wants "<token>"; some clients (the npm webdav client) send the bare token.
   const match = /^\s*<?([^<>\s]+)>?\s*$/.exec(header ?? '');

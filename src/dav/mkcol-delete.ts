@@ -1,10 +1,11 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { HttpError, badRequest, notFoundError } from '../http/errors.js';
+import { HttpError, badRequest } from '../http/errors.js';
 import { hasBody } from './body.js';
 import { writeContext } from './conditions.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
+import { notFound } from '../domain/errors.js';
 
 /** MKCOL: 201; 405 when something is there; 409 without a parent; 415 with a body (RFC 4918 9.3). */
 export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<void> {
@@ -24,7 +25,7 @@ export async function mkcol(store: CloudStore, req: Request, res: Response): Pro
 export async function remove(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   const { node } = target;
-  if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   if (node.parentId === null) throw new HttpError(403, 'the root collection cannot be deleted');
   const depth = req.get('depth')?.trim().toLowerCase();
   if (node.kind === 'container' && depth !== undefined && depth !== 'infinity')

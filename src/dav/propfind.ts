@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { badRequest, notFoundError } from '../http/errors.js';
+import { badRequest } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
 import { DAV_NS, clarkName, elementsOf, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
@@ -14,6 +14,7 @@ import {
 } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
+import { notFound } from '../domain/errors.js';
 
 /** Inferred bound: a Depth: infinity PROPFIND over more nodes than this is refused (RFC 4918 9.1). */
 export const MAX_INFINITE_PROPFIND = 10_000;
@@ -37,7 +38,7 @@ export async function propfind(
   const depth = parseDepth(req.get('depth'));
   const request = parsePropfind(await readXmlBody(req));
   const node = target.node;
-  if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   let nodes: NodeRecord[];
   if (depth === '0' || node.kind === 'file') nodes = [node];
   else if (depth === '1') nodes = [node, ...store.children(target.user, node.id)];

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { changeDeadProps, type DeadPropChange } from '../domain/dead-properties.js';
-import { badRequest, notFoundError } from '../http/errors.js';
+import { badRequest } from '../http/errors.js';
 import { DAV_NS, clarkName, elementsOf, isDav, serializeElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { writeContext } from './conditions.js';
@@ -9,13 +9,14 @@ import { isLiveProp } from './live-props.js';
 import { emptyPropElement, sendMultistatus } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
+import { notFound } from '../domain/errors.js';
 
 /** PROPPATCH: dead properties set/removed in document order, all or nothing (RFC 4918 9.2). */
 export async function proppatch(store: CloudStore, req: Request, res: Response): Promise<void> {
   const target = targetOf(store, req, res);
   const body = await readXmlBody(req);
   const node = target.node;
-  if (!node) throw notFoundError(`nothing at ${req.originalUrl}`);
+  if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   if (!body || !isDav(body, 'propertyupdate'))
     throw badRequest('the PROPPATCH body must be a DAV:propertyupdate element');
   const ctx = writeContext(store, req, target.user, target.names);

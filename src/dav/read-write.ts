@@ -1,17 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { HttpError, notFoundError } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
+import { mediaTypeOf } from '../http/media-type.js';
 import { contentEtag, sendContent } from '../http/send-content.js';
 import { userOf } from '../http/auth.js';
 import { writeContext } from './conditions.js';
 import { prefersHtml, sendHtmlListing } from './html-listing.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
+import { notFound } from '../domain/errors.js';
 
 /** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line (an HTML page for browsers). */
 export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
   const { node, names } = targetOf(store, req, res);
-  if (!node) throw notFoundError(`nothing at /dav${req.path}`);
+  if (!node) throw notFound('resource', `nothing at /dav${req.path}`);
   if (node.kind === 'file') {
     store.touchAccessed(node);
     sendContent(res, next, node, store.blobs);
@@ -45,6 +47,5 @@ export async function put(store: CloudStore, req: Request, res: Response): Promi
 }
 
 function mimeOf(req: Request): string | undefined {
-  const type = req.headers['content-type'];
-  return type ? type.split(';')[0]!.trim() || undefined : undefined;
+  return mediaTypeOf(req.headers['content-type'], { keepCase: true }) || undefined;
 }

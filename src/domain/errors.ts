@@ -28,7 +28,9 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string): DomainError => new DomainError('not-found', `${what} not found`);
+/** The one not-found error (404): "<what> not found", or `message` as given (a URL that names nothing). */
+export const notFound = (what: string, message = `${what} not found`): DomainError =>
+  new DomainError('not-found', message);
 export const invalid = (message: string): DomainError => new DomainError('invalid', message);
 export const duplicateName = (name: string): DomainError =>
   new DomainError('duplicate', `an object named "${name}" already exists in this container`);

@@ -6,7 +6,7 @@ export const REALM = 'csp-mock';
 
 /** The login basicAuth accepted for this request. */
 export function userOf(res: Response): string {
-  return res.locals['user'] as string;
+  return res.locals.user!;
 }
 
 /** Decodes "Authorization: Basic ..." into a login and password, or undefined. */
@@ -26,7 +26,7 @@ export function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** HTTP Basic against the configured users; sets res.locals.user. */
+/** HTTP Basic against the configured users; sets res.locals.user (declared in src/request-locals.ts). */
 export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHandler {
   return (req, res, next) => {
     const creds = parseBasicAuth(req.headers.authorization);
@@ -42,7 +42,7 @@ export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHand
       next(err);
       return;
     }
-    res.locals['user'] = creds.user;
+    res.locals.user = creds.user;
     next();
   };
 }

@@ -6,6 +6,7 @@ import { isDiskFull } from '../storage/storage-errors.js';
 import { EntityError } from '../xml/requests.js';
 import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
+import { sendPlainError } from './plain-text.js';
 
 const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   'not-found': 404,
@@ -40,10 +41,12 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   const status = (err as { status?: unknown } | null | undefined)?.status;
   const type = (err as { type?: unknown } | null | undefined)?.type;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    // body-parser and busboy errors: too large, aborted, malformed multipart
+    // http-errors from body-parser and raw-body carry their status: too large, aborted
     const message = type === 'entity.too.large' ? 'request body too large' : (err as Error).message;
     return new HttpError(status, message);
   }
+  // busboy's own errors carry no code or status, only a message; multipart-upload.ts turns them into 400s
+  // where it runs busboy, and this is the fallback for one that arrives unconverted.
   if (err instanceof Error && /Multipart|Unexpected end of form|boundary/i.test(err.message)) {
     return new HttpError(400, `multipart: ${err.message}`);
   }
@@ -52,16 +55,8 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
 }
 
 export function sendHttpError(res: Response, error: HttpError): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.status(error.status);
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
-  if (error.closeConnection) closeAfterResponse(res);
-  // A Buffer keeps express from rewriting the charset to lower case.
-  res.send(Buffer.from(`${error.status} ${error.message}\n`, 'utf8'));
+  if (error.closeConnection && !res.headersSent) closeAfterResponse(res);
+  sendPlainError(res, error.status, error.message, error.headers);
 }
 
 export function errorMiddleware(log: (line: string) => void): ErrorRequestHandler {

@@ -17,7 +17,6 @@ export class HttpError extends Error {
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 export const unauthorized = (realm: string, message = 'authentication required'): HttpError =>
   new HttpError(401, message, { headers: { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` } });
-export const notFoundError = (message = 'not found'): HttpError => new HttpError(404, message);
 export const methodNotAllowed = (allow: string[]): HttpError =>
   new HttpError(405, `method not allowed; allowed: ${allow.join(', ')}`, { headers: { Allow: allow.join(', ') } });
 export const unsupportedMediaType = (got: string | undefined, accepted: string[]): HttpError =>

@@ -26,11 +26,10 @@ export interface JournalMarks {
 
 export function marksOf(res: Response): JournalMarks {
   // The replayer also runs as a plain Node listener, where a response has no locals.
-  const locals = (res.locals as Record<string, unknown> | undefined) ?? {};
-  const existing = locals['journal'] as JournalMarks | undefined;
-  if (existing) return existing;
+  const locals = res.locals as Express.Locals | undefined;
+  if (locals?.journal) return locals.journal;
   const created: JournalMarks = {};
-  if (res.locals) res.locals['journal'] = created;
+  if (locals) locals.journal = created;
   return created;
 }
 

@@ -39,7 +39,7 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
     if (responseBytes) tapResponse(res, responseBytes);
     res.on('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const user = typeof res.locals['user'] === 'string' ? res.locals['user'] : undefined;
+      const user = res.locals.user;
       const fault = marksOf(res).fault;
       const outcome = outcomeOf(res);
       const status = res.headersSent ? res.statusCode : null;

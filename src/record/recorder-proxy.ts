@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from '../recording/body-capture.js';
 import { contentCodingOf, decodeBody, encodeBody } from './content-coding.js';
@@ -8,6 +8,8 @@ import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from '../recor
 import type { RecordingWriter } from '../recording/recording-io.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
 import { readBody } from '../http/read-body.js';
+import { requestOrigin } from '../http/request-origin.js';
+import { sendPlainError } from '../http/plain-text.js';
 
 export interface RecorderOptions {
   upstream: Upstream;
@@ -43,166 +45,241 @@ export interface RecordingProxy {
 
 export function createRecordingProxy(options: RecorderOptions): RecordingProxy {
   const pending = new Set<Promise<void>>();
-  const threshold = options.sidecarThreshold ?? DEFAULT_SIDECAR_THRESHOLD;
   const log = options.log ?? (() => undefined);
-  const { upstream, writer } = options;
-
+  const ctx: ProxyContext = {
+    ...options,
+    threshold: options.sidecarThreshold ?? DEFAULT_SIDECAR_THRESHOLD,
+    log,
+    track: (id, written) => {
+      const tracked = written.catch((err: Error) => log(`record: exchange ${id} not written: ${err.message}`));
+      pending.add(tracked);
+      void tracked.finally(() => pending.delete(tracked));
+    },
+  };
   const proxy = ((req: IncomingMessage, res: ServerResponse) => {
-    const id = writer.reserveId();
-    const clientOrigin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
-    const origins = [upstream.origin, clientOrigin];
-    const url = req.url ?? '/';
-    const method = req.method ?? 'GET';
-    const requestType = req.headers['content-type'];
-    const headers = forwardedHeaders(req.headers, clientOrigin, upstream);
-    // A compressed request body goes through untouched (rare; its links stay as the client wrote them).
-    const linkRequest = carriesLinks(requestType) && contentCodingOf(req.headers['content-encoding']) === 'identity';
-    // Rewriting links changes the entity's length; Node sends the headers of an Expect request at
-    // once, so such a body goes chunked rather than under a length set later.
-    if (linkRequest) delete headers['content-length'];
-    const fail = (status: number, message: string): void => {
-      log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
-      if (res.writableFinished) return; // the client has its whole answer already
-      if (!res.headersSent)
-        res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8' }).end(`${status} ${message}\n`);
-      else res.destroy();
-    };
-
-    const out = upstreamRequest(upstream, method, url, headers);
-    const requestCapture = new BodyCapture(threshold, () => writer.sidecar(id, 'request'));
-    let responseCapture: BodyCapture | undefined;
-    let linkRequestBody: Buffer | undefined;
-    // Expect: 100-continue: the client holds its body until we say 100, and we say it when the
-    // upstream does (or after a second, as RFC 9110 lets a client go on without it).
-    const expecting = awaitingContinue.has(req);
-    let continued = false;
-    const sayContinue = (): void => {
-      if (!expecting || continued || res.headersSent) return;
-      continued = true;
-      res.writeContinue();
-    };
-    const fallback = expecting ? setTimeout(sayContinue, 1000).unref() : undefined;
-    out.on('continue', () => {
-      clearTimeout(fallback);
-      sayContinue();
-    });
-    out.on('error', (err) => fail(502, `upstream ${upstream.origin} did not answer: ${err.message}`));
-
-    const requestDone: Promise<void> = linkRequest
-      ? readBody(req, MAX_LINK_BODY).then((body) => {
-          linkRequestBody = body;
-          const forwarded = Buffer.from(replaceOrigins(body.toString('utf8'), [clientOrigin], upstream.origin), 'utf8');
-          if (!out.headersSent) out.setHeader('content-length', String(forwarded.length));
-          out.end(forwarded);
-        })
-      : (() => {
-          const boundary = boundaryOf(requestType);
-          req.pipe(out);
-          // The copy for the recording: the boundary replaced by the fixed one as it streams.
-          const capture = boundary
-            ? pipeline(req, new ByteReplacer(boundary, MULTIPART_BOUNDARY), requestCapture)
-            : pipeline(req, requestCapture);
-          return capture;
-        })();
-    requestDone.catch((err: Error) => {
-      if (res.headersSent) return; // the answer is under way; a body the client stopped sending does not matter
-      out.destroy();
-      fail(400, `request body: ${err.message}`);
-    });
-
-    out.on('response', (upstreamRes) => {
-      const status = upstreamRes.statusCode ?? 502;
-      const responseHeaders = returnedHeaders(upstreamRes.headers, upstream.origin, clientOrigin);
-      clearTimeout(fallback);
-      if (!req.readableEnded) {
-        // The upstream answered before the whole body arrived (a refusal): stop forwarding it, which
-        // would stall on a request the upstream no longer reads, but keep capturing it.
-        req.unpipe(out);
-        upstreamRes.once('end', () => out.destroy());
-      }
-      // A final answer before 100 Continue: the client never sends the body it announced, so the
-      // connection cannot carry another request (RFC 9110 section 10.1.1): close it after the answer.
-      const bodySent = !expecting || continued;
-      if (!bodySent) responseHeaders['connection'] = 'close';
-      const finish = async (
-        responseBody: ReturnType<BodyCapture['stored']>,
-        storedHeaders = upstreamRes.headers,
-      ): Promise<void> => {
-        // The whole body, unless the upstream answered early and the client went away without it.
-        const whole = bodySent && (await bodyArrives(req));
-        if (whole) await requestDone;
-        // A sidecar that could not be written (a full disk): the client had its answer, the recording stops.
-        const failure = requestCapture.failure ?? responseCapture?.failure;
-        if (failure) return writer.stop(`exchange ${id} (${method} ${url.split('?')[0]}): ${failure.message}`);
-        const requestBody = !whole
-          ? undefined
-          : linkRequestBody
-            ? linkBodyForRecording(linkRequestBody, origins, options.redacted)
-            : requestCapture.failure
-              ? undefined
-              : requestCapture.stored();
-        await writer.add(
-          toStoredExchange(
-            {
-              id,
-              method,
-              url,
-              requestHeaders: req.headers,
-              requestBody,
-              status,
-              responseHeaders: storedHeaders,
-              responseBody,
-              partialBody: !whole,
-            },
-            options.redacted,
-            origins,
-          ),
-        );
-      };
-      const recorded = (p: Promise<void>): void => {
-        const tracked = p.catch((err: Error) => log(`record: exchange ${id} not written: ${err.message}`));
-        pending.add(tracked);
-        void tracked.finally(() => pending.delete(tracked));
-      };
-
-      // Links are rewritten in XML and uri-list answers, decoded first if compressed (gzip, deflate,
-      // br) and encoded again for the client; the recording keeps the decoded text. An encoding we
-      // cannot open passes through untouched.
-      const coding = contentCodingOf(upstreamRes.headers['content-encoding']);
-      if (carriesLinks(upstreamRes.headers['content-type']) && coding !== undefined) {
-        recorded(
-          readBody(upstreamRes, MAX_LINK_BODY).then(async (raw) => {
-            const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
-            const rewritten = Buffer.from(
-              replaceOrigins(body.toString('utf8'), [upstream.origin], clientOrigin),
-              'utf8',
-            );
-            const forClient = await encodeBody(rewritten, coding);
-            const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
-            res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
-            res.end(method === 'HEAD' ? undefined : forClient);
-            const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
-            await finish(
-              linkBodyForRecording(body, origins, options.redacted),
-              coding === 'identity' ? upstreamRes.headers : storedHeaders,
-            );
-          }),
-        );
-        return;
-      }
-      const length = upstreamRes.headers['content-length'];
-      res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
-      responseCapture = new BodyCapture(threshold, () => writer.sidecar(id, 'response'));
-      upstreamRes.pipe(res);
-      const capture = responseCapture;
-      recorded(pipeline(upstreamRes, capture).then(() => finish(capture.failure ? undefined : capture.stored())));
-    });
+    const flight = forward(ctx, req, res);
+    flight.out.on('response', (upstreamRes) => tap(ctx, flight, upstreamRes));
   }) as RecordingProxy;
   proxy.settled = async () => {
     await Promise.all([...pending]);
-    await writer.flush();
+    await ctx.writer.flush();
   };
   return proxy;
+}
+
+/** What every exchange shares: the options, with defaults, and where a pending write is tracked. */
+interface ProxyContext extends RecorderOptions {
+  threshold: number;
+  log: (line: string) => void;
+  track(id: number, written: Promise<void>): void;
+}
+
+/** One exchange in flight, from the client's request to the recording's line. */
+interface Flight {
+  id: number;
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: string;
+  clientOrigin: string;
+  /** The upstream's origin and ours: both become the base-URL token in the recording. */
+  origins: string[];
+  out: ClientRequest;
+  /** Whether the client waits for our 100 Continue before it sends its body, and whether it had it. */
+  expecting: boolean;
+  continued: boolean;
+  continueFallback: NodeJS.Timeout | undefined;
+  /** The request body as recorded: held whole when it carries links, else streamed into a capture. */
+  linkRequestBody?: Buffer;
+  requestCapture: BodyCapture;
+  responseCapture?: BodyCapture;
+  requestDone: Promise<void>;
+  fail(status: number, message: string): void;
+}
+
+/** Step 1, forward: the request goes to the upstream, its body streamed (or rewritten, if it carries links). */
+function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Flight {
+  const { upstream, writer } = ctx;
+  const id = writer.reserveId();
+  const clientOrigin = requestOrigin(req, ctx.publicUrl);
+  const url = req.url ?? '/';
+  const method = req.method ?? 'GET';
+  const headers = forwardedHeaders(req.headers, clientOrigin, upstream);
+  // A compressed request body goes through untouched (rare; its links stay as the client wrote them).
+  const linkRequest =
+    carriesLinks(req.headers['content-type']) && contentCodingOf(req.headers['content-encoding']) === 'identity';
+  // Rewriting links changes the entity's length; Node sends the headers of an Expect request at
+  // once, so such a body goes chunked rather than under a length set later.
+  if (linkRequest) delete headers['content-length'];
+  const flight: Flight = {
+    id,
+    req,
+    res,
+    method,
+    url,
+    clientOrigin,
+    origins: [upstream.origin, clientOrigin],
+    out: upstreamRequest(upstream, method, url, headers),
+    expecting: awaitingContinue.has(req),
+    continued: false,
+    continueFallback: undefined,
+    requestCapture: new BodyCapture(ctx.threshold, () => writer.sidecar(id, 'request')),
+    requestDone: Promise.resolve(),
+    fail: (status, message) => {
+      ctx.log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
+      if (res.writableFinished) return; // the client has its whole answer already
+      sendPlainError(res, status, message);
+    },
+  };
+  relayContinue(flight);
+  flight.out.on('error', (err) => flight.fail(502, `upstream ${upstream.origin} did not answer: ${err.message}`));
+  flight.requestDone = linkRequest ? forwardLinkBody(ctx, flight) : forwardStreamedBody(flight);
+  flight.requestDone.catch((err: Error) => {
+    if (res.headersSent) return; // the answer is under way; a body the client stopped sending does not matter
+    flight.out.destroy();
+    flight.fail(400, `request body: ${err.message}`);
+  });
+  return flight;
+}
+
+/**
+ * Expect: 100-continue: the client holds its body until we say 100, and we say it when the upstream
+ * does (or after a second, as RFC 9110 lets a client go on without it).
+ */
+function relayContinue(flight: Flight): void {
+  if (!flight.expecting) return;
+  const sayContinue = (): void => {
+    if (flight.continued || flight.res.headersSent) return;
+    flight.continued = true;
+    flight.res.writeContinue();
+  };
+  flight.continueFallback = setTimeout(sayContinue, 1000).unref();
+  flight.out.on('continue', () => {
+    clearTimeout(flight.continueFallback);
+    sayContinue();
+  });
+}
+
+/** A body that carries links is held (it is small), our origin swapped for the upstream's, then sent. */
+async function forwardLinkBody(ctx: ProxyContext, flight: Flight): Promise<void> {
+  const body = await readBody(flight.req, MAX_LINK_BODY);
+  flight.linkRequestBody = body;
+  const forwarded = Buffer.from(
+    replaceOrigins(body.toString('utf8'), [flight.clientOrigin], ctx.upstream.origin),
+    'utf8',
+  );
+  if (!flight.out.headersSent) flight.out.setHeader('content-length', String(forwarded.length));
+  flight.out.end(forwarded);
+}
+
+/** Any other body streams through; the copy for the recording has its multipart boundary made fixed. */
+function forwardStreamedBody(flight: Flight): Promise<void> {
+  const { req, out, requestCapture } = flight;
+  const boundary = boundaryOf(req.headers['content-type']);
+  req.pipe(out);
+  return boundary
+    ? pipeline(req, new ByteReplacer(boundary, MULTIPART_BOUNDARY), requestCapture)
+    : pipeline(req, requestCapture);
+}
+
+/** Step 2, tap: the upstream's answer goes to the client, and a copy of it to the recording. */
+function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): void {
+  const { req, res, out, method } = flight;
+  const status = upstreamRes.statusCode ?? 502;
+  const responseHeaders = returnedHeaders(upstreamRes.headers, ctx.upstream.origin, flight.clientOrigin);
+  clearTimeout(flight.continueFallback);
+  if (!req.readableEnded) {
+    // The upstream answered before the whole body arrived (a refusal): stop forwarding it, which
+    // would stall on a request the upstream no longer reads, but keep capturing it.
+    req.unpipe(out);
+    upstreamRes.once('end', () => out.destroy());
+  }
+  // A final answer before 100 Continue: the client never sends the body it announced, so the
+  // connection cannot carry another request (RFC 9110 section 10.1.1): close it after the answer.
+  const bodySent = !flight.expecting || flight.continued;
+  if (!bodySent) responseHeaders['connection'] = 'close';
+
+  // Links are rewritten in XML and uri-list answers, decoded first if compressed (gzip, deflate,
+  // br) and encoded again for the client; the recording keeps the decoded text. An encoding we
+  // cannot open passes through untouched.
+  const coding = contentCodingOf(upstreamRes.headers['content-encoding']);
+  if (carriesLinks(upstreamRes.headers['content-type']) && coding !== undefined) {
+    ctx.track(
+      flight.id,
+      readBody(upstreamRes, MAX_LINK_BODY).then(async (raw) => {
+        const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
+        const rewritten = Buffer.from(
+          replaceOrigins(body.toString('utf8'), [ctx.upstream.origin], flight.clientOrigin),
+          'utf8',
+        );
+        const forClient = await encodeBody(rewritten, coding);
+        const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
+        res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
+        res.end(method === 'HEAD' ? undefined : forClient);
+        const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
+        await persist(ctx, flight, bodySent, status, {
+          body: linkBodyForRecording(body, flight.origins, ctx.redacted),
+          headers: coding === 'identity' ? upstreamRes.headers : storedHeaders,
+        });
+      }),
+    );
+    return;
+  }
+  const length = upstreamRes.headers['content-length'];
+  res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
+  const capture = new BodyCapture(ctx.threshold, () => ctx.writer.sidecar(flight.id, 'response'));
+  flight.responseCapture = capture;
+  upstreamRes.pipe(res);
+  ctx.track(
+    flight.id,
+    pipeline(upstreamRes, capture).then(() =>
+      persist(ctx, flight, bodySent, status, {
+        body: capture.failure ? undefined : capture.stored(),
+        headers: upstreamRes.headers,
+      }),
+    ),
+  );
+}
+
+/** Step 3, persist: once both sides are complete, the exchange becomes one line of the recording. */
+async function persist(
+  ctx: ProxyContext,
+  flight: Flight,
+  bodySent: boolean,
+  status: number,
+  response: { body: ReturnType<BodyCapture['stored']>; headers: IncomingHttpHeaders },
+): Promise<void> {
+  const { id, req, method, url, requestCapture } = flight;
+  // The whole body, unless the upstream answered early and the client went away without it.
+  const whole = bodySent && (await bodyArrives(req));
+  if (whole) await flight.requestDone;
+  // A sidecar that could not be written (a full disk): the client had its answer, the recording stops.
+  const failure = requestCapture.failure ?? flight.responseCapture?.failure;
+  if (failure) return ctx.writer.stop(`exchange ${id} (${method} ${url.split('?')[0]}): ${failure.message}`);
+  const requestBody = !whole
+    ? undefined
+    : flight.linkRequestBody
+      ? linkBodyForRecording(flight.linkRequestBody, flight.origins, ctx.redacted)
+      : requestCapture.failure
+        ? undefined
+        : requestCapture.stored();
+  await ctx.writer.add(
+    toStoredExchange(
+      {
+        id,
+        method,
+        url,
+        requestHeaders: req.headers,
+        requestBody,
+        status,
+        responseHeaders: response.headers,
+        responseBody: response.body,
+        partialBody: !whole,
+      },
+      ctx.redacted,
+      flight.origins,
+    ),
+  );
 }
 
 /** True once the request body has ended; false if its connection closes first. */

@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { mediaTypeOf } from '../http/media-type.js';
 import { BASE_URL_TOKEN, MULTIPART_BOUNDARY, type HeaderMap } from './format.js';
 
 /** Connection-level and per-message framing: recomputed by whoever sends the message, never replayed. */
@@ -23,10 +24,6 @@ export const SESSION_HEADER = 'x-mock-session';
 export function boundaryOf(contentType: string | undefined): string | undefined {
   const match = /^\s*multipart\/[^;]+;(?:.*;)?\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
   return match ? (match[1] ?? match[2]) : undefined;
-}
-
-export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** Bodies whose absolute links name the server: XML entities and the uri-list of a create. */

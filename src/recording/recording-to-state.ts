@@ -1,7 +1,8 @@
 import type { NodeKind } from '../domain/model.js';
 import { hrefOf, parseXml, textOf, type XmlNode, type XmlValue } from '../xml/codec.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
-import { boundaryOf, mediaTypeOf } from './normalise.js';
+import { mediaTypeOf } from '../http/media-type.js';
+import { boundaryOf } from './normalise.js';
 import { fileFromMultipart } from './recorded-multipart.js';
 
 /** One object as the recording shows it at its end. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isSecretName } from '../http/secret-names.js';
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap } from './format.js';
-import { boundaryOf, carriesLinks, mediaTypeOf, replaceBytes, toToken } from './normalise.js';
+import { mediaTypeOf } from '../http/media-type.js';
+import { boundaryOf, carriesLinks, replaceBytes, toToken } from './normalise.js';
 
 /** Request headers that change the answer, compared by default (configurable). */
 export const DEFAULT_MATCH_HEADERS = [

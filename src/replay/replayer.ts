@@ -2,17 +2,16 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { InProcessHttp, type PlainRequest, type PlainResponse } from '../http/in-process-http.js';
 import { identify } from '../recording/exchange-record.js';
 import { clientOf, headerValue, type Exchange, type Recording } from '../recording/format.js';
-import { missMessage, type IndexedExchange } from './miss-message.js';
+import { missMessage } from './miss-message.js';
+import { RecordedExchanges } from './recorded-exchanges.js';
 import { carriesLinks, fromToken, keptHeaders } from '../recording/normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from '../recording/recording-io.js';
 import {
   DEFAULT_IGNORED_QUERY,
   DEFAULT_MATCH_HEADERS,
-  keyString,
   requestKey,
   splitUrl,
-  withoutBody,
   type MatchOptions,
   type RequestKey,
 } from '../recording/request-key.js';
@@ -20,6 +19,8 @@ import type { Upstream } from '../record/upstream.js';
 import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 import { maxFileBytes } from '../files/contained-file.js';
+import { requestOrigin } from '../http/request-origin.js';
+import { sendPlainError, sendPlainText } from '../http/plain-text.js';
 
 /** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
 export type MissPolicy = 'error' | 'emulate' | 'proxy';
@@ -57,9 +58,9 @@ export const MISS_STATUS = 404;
 export const MISS_HEADER = 'x-csp-mock-replay';
 
 /**
- * Serves a recording. Identical requests get their recorded answers in order, the last one
- * repeating; the order is kept per client (X-Mock-Session, else the Basic login) so parallel
- * clients replay deterministically.
+ * Serves a recording: each request is matched (RecordedExchanges), answered with its recorded
+ * response, or, if it matches nothing, handed to the miss policy. The order of repeated answers is
+ * kept per client (X-Mock-Session, else the Basic login).
  */
 export function createReplayHandler(recording: Recording, options: ReplayOptions = {}): ReplayHandler {
   const onMiss = options.onMiss ?? 'error';
@@ -71,105 +72,93 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     redacted: recording.redacted,
   };
   const log = options.log ?? (() => undefined);
-  const indexed: IndexedExchange[] = [];
-  const byKey = new Map<string, IndexedExchange[]>();
-  // Early refusals recorded without their body: they match whatever body comes.
-  const partialByKey = new Map<string, IndexedExchange[]>();
-  const add = (exchange: Exchange): void => {
-    const entry = { exchange, key: requestKey(exchange.request, match) };
-    indexed.push(entry);
-    const k = keyString(exchange.request.partialBody ? withoutBody(entry.key) : entry.key);
-    const map = exchange.request.partialBody ? partialByKey : byKey;
-    const list = map.get(k);
-    if (list) list.push(entry);
-    else map.set(k, [entry]);
-  };
-  for (const e of recording.exchanges) add(e);
-  const served = new Map<string, number>();
-  const servedById = new Map<number, number>();
-  const emulator = onMiss === 'emulate' ? new InProcessHttp(options.emulator!) : undefined;
-  const proxyMiss = onMiss === 'proxy' ? missRecorder(options.upstream!, recording, options.writer) : undefined;
-
-  const pick = (client: string, key: RequestKey): Exchange | undefined => {
-    let k = keyString(key);
-    let all = byKey.get(k);
-    if (!all) {
-      k = keyString(withoutBody(key));
-      all = partialByKey.get(k);
-    }
-    if (!all) return undefined;
-    // The client's own recorded answers when it has any; otherwise everyone's.
-    const own = all.filter((x) => clientOf(x.exchange) === client);
-    const candidates = own.length ? own : all;
-    const counter = `${client}\n${k}`;
-    const n = served.get(counter) ?? 0;
-    served.set(counter, n + 1);
-    const exchange = candidates[Math.min(n, candidates.length - 1)]!.exchange;
-    servedById.set(exchange.id, (servedById.get(exchange.id) ?? 0) + 1);
-    return exchange;
-  };
+  const recorded = new RecordedExchanges(recording.exchanges, match);
+  const miss = missAnswer(onMiss, recording, recorded, options, log);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req, maxFileBytes());
-    const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
-    const url = req.url ?? '/';
-    const { path, query } = splitUrl(url);
-    const method = req.method ?? 'GET';
-    const headers = keptHeaders(req.headers);
-    const key = requestKey({ method, path, query, headers, body }, match, [origin]);
-    const client = clientOf(identify(req.headers));
-    const found = pick(client, key);
-    if (found) {
-      markReplay(res, { outcome: 'served', exchange: found.id });
-      sendRecorded(res, found, origin, method);
-      return;
-    }
-    const plain: PlainRequest = { method, url, headers: req.headers as Record<string, string | string[]>, body };
-    if (emulator) {
-      log(`replay miss, emulated: ${method} ${path}`);
-      markReplay(res, { outcome: 'emulated' });
-      sendPlain(res, await emulator.dispatch(plain), method);
-      return;
-    }
-    if (proxyMiss) {
-      markReplay(res, { outcome: 'proxied' });
-      const exchange = await proxyMiss(req, res, plain, origin);
-      add(exchange);
-      served.set(`${client}\n${keyString(key)}`, 1);
-      log(`replay miss, proxied and recorded as exchange ${exchange.id}: ${method} ${path}`);
-      return;
-    }
-    const text = missMessage(method, path, client, key, indexed);
-    log(`replay miss: ${method} ${path}`);
-    markReplay(res, { outcome: 'missed', nearMiss: text });
-    res.writeHead(MISS_STATUS, {
-      'Content-Type': 'text/plain; charset=UTF-8',
-      [MISS_HEADER]: 'miss',
-      'Content-Length': Buffer.byteLength(text),
-    });
-    res.end(text);
+    const request = await readRequest(req, match, options.publicUrl);
+    const found = recorded.pick(request.client, request.key);
+    if (!found) return miss(req, res, request);
+    markReplay(res, { outcome: 'served', exchange: found.id });
+    sendRecorded(res, found, request.origin, request.method);
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: Error) => {
       log(`replay failed: ${err.message}`);
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const text = `502 replay could not answer: ${err.message}\n`;
-      res
-        .writeHead(502, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) })
-        .end(text);
+      sendPlainError(res, 502, `replay could not answer: ${err.message}`);
     });
   }) as ReplayHandler;
   Object.defineProperty(handler, 'recording', { value: recording });
-  handler.reset = () => {
-    served.clear();
-    servedById.clear();
-  };
-  handler.servedCounts = () => new Map(servedById);
+  handler.reset = () => recorded.reset();
+  handler.servedCounts = () => recorded.servedCounts();
   return handler;
+}
+
+/** A request as replay sees it: read whole, keyed for matching, with its client and our origin. */
+interface ReplayRequest {
+  plain: PlainRequest;
+  method: string;
+  path: string;
+  key: RequestKey;
+  client: string;
+  origin: string;
+}
+
+async function readRequest(req: IncomingMessage, match: MatchOptions, publicUrl?: string): Promise<ReplayRequest> {
+  const body = await readBody(req, maxFileBytes());
+  const origin = requestOrigin(req, publicUrl);
+  const url = req.url ?? '/';
+  const { path, query } = splitUrl(url);
+  const method = req.method ?? 'GET';
+  const key = requestKey({ method, path, query, headers: keptHeaders(req.headers), body }, match, [origin]);
+  return {
+    plain: { method, url, headers: req.headers as Record<string, string | string[]>, body },
+    method,
+    path,
+    key,
+    client: clientOf(identify(req.headers)),
+    origin,
+  };
+}
+
+type MissAnswer = (req: IncomingMessage, res: ServerResponse, request: ReplayRequest) => Promise<void>;
+
+/** The miss step, by policy: the emulator answers, the upstream answers (and is recorded), or a 404 names the nearest. */
+function missAnswer(
+  onMiss: MissPolicy,
+  recording: Recording,
+  recorded: RecordedExchanges,
+  options: ReplayOptions,
+  log: (line: string) => void,
+): MissAnswer {
+  switch (onMiss) {
+    case 'emulate': {
+      const emulator = new InProcessHttp(options.emulator!);
+      return async (_req, res, { plain, method, path }) => {
+        log(`replay miss, emulated: ${method} ${path}`);
+        markReplay(res, { outcome: 'emulated' });
+        sendPlain(res, await emulator.dispatch(plain), method);
+      };
+    }
+    case 'proxy': {
+      const proxyMiss = missRecorder(options.upstream!, recording, options.writer);
+      return async (req, res, { plain, method, path, key, client, origin }) => {
+        markReplay(res, { outcome: 'proxied' });
+        const exchange = await proxyMiss(req, res, plain, origin);
+        recorded.add(exchange);
+        recorded.servedOnce(client, key);
+        log(`replay miss, proxied and recorded as exchange ${exchange.id}: ${method} ${path}`);
+      };
+    }
+    case 'error':
+      return async (_req, res, { method, path, key, client }) => {
+        const text = missMessage(method, path, client, key, recorded.indexed);
+        log(`replay miss: ${method} ${path}`);
+        markReplay(res, { outcome: 'missed', nearMiss: text });
+        sendPlainText(res, MISS_STATUS, text, { [MISS_HEADER]: 'miss' });
+      };
+  }
 }
 
 /** The recorded response, byte for byte, with the base-URL token turned into our origin. */

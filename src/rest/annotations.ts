@@ -3,12 +3,12 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
 import { parseTagInfo } from '../xml/requests.js';
-import { notFoundError, unsupportedMediaType } from '../http/errors.js';
+import { unsupportedMediaType } from '../http/errors.js';
 import {
   MEDIA,
   bodyBuffer,
   linksOf,
-  mediaTypeOf,
+  requestMediaType,
   only,
   pageOf,
   readEntityBody,
@@ -17,6 +17,7 @@ import {
   sendXml,
   userOf,
 } from './request-params.js';
+import { notFound } from '../domain/errors.js';
 
 const KINDS: Array<[string, NodeKind]> = [
   ['containers', 'container'],
@@ -44,7 +45,7 @@ export function annotationsRouter(store: CloudStore): Router {
         sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, [...node.tags].sort()), linksOf(res)));
       })
       .post(readEntityBody, async (req, res) => {
-        if (mediaTypeOf(req) !== MEDIA.tag) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.tag]);
+        if (requestMediaType(req) !== MEDIA.tag) throw unsupportedMediaType(requestMediaType(req), [MEDIA.tag]);
         const { name } = parseTagInfo(bodyBuffer(req));
         await store.annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
         sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
@@ -75,7 +76,7 @@ export function annotationsRouter(store: CloudStore): Router {
       .route(`${base}/metadata/:key`)
       .get((req, res) => {
         const node = subject(res, param(req, 'id'));
-        if (!Object.hasOwn(node.metadata, param(req, 'key'))) throw notFoundError('metadata item not found');
+        if (!Object.hasOwn(node.metadata, param(req, 'key'))) throw notFound('metadata item');
         res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
       })
       .put(readRawValue, async (req, res) => {

@@ -11,7 +11,7 @@ import {
   depthOf,
   parentIdFrom,
   linksOf,
-  mediaTypeOf,
+  requestMediaType,
   nameFilterOf,
   only,
   pageOf,
@@ -40,7 +40,8 @@ export function containersRouter(store: CloudStore): Router {
       sendXml(res, MEDIA.container, containerEntity(containerView(store, node, contents), linksOf(res)));
     })
     .put(readEntityBody, async (req, res) => {
-      if (mediaTypeOf(req) !== MEDIA.container) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.container]);
+      if (requestMediaType(req) !== MEDIA.container)
+        throw unsupportedMediaType(requestMediaType(req), [MEDIA.container]);
       const info = parseContainerInfo(bodyBuffer(req));
       const parentId = parentIdFrom(info.parentHref);
       await store.update(userOf(res), param(req, 'id'), { name: info.name, parentId });
@@ -70,7 +71,7 @@ export function containersRouter(store: CloudStore): Router {
 async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {
   const user = userOf(res);
   const parentId = param(req, 'id');
-  const type = mediaTypeOf(req);
+  const type = requestMediaType(req);
   store.get(user, parentId, 'container');
   const links = linksOf(res);
   let node: NodeRecord;

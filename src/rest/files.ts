@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { CloudStore } from '../domain/cloud-store.js';
 import { fileEntity, permissionsEntity } from '../xml/entities.js';
 import { parseFileInfo } from '../xml/requests.js';
-import { badRequest, notFoundError, unsupportedMediaType } from '../http/errors.js';
+import { badRequest, unsupportedMediaType } from '../http/errors.js';
 import { parseContentRangeOffset, sendContent } from '../http/send-content.js';
 import {
   MEDIA,
@@ -10,7 +10,7 @@ import {
   depthOf,
   parentIdFrom,
   linksOf,
-  mediaTypeOf,
+  requestMediaType,
   only,
   readEntityBody,
   sendXml,
@@ -19,6 +19,7 @@ import {
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
+import { notFound } from '../domain/errors.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (rows 5 and 6). */
 export function filesRouter(store: CloudStore): Router {
@@ -31,7 +32,7 @@ export function filesRouter(store: CloudStore): Router {
       sendXml(res, MEDIA.file, fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req))));
     })
     .put(readEntityBody, async (req, res) => {
-      if (mediaTypeOf(req) !== MEDIA.file) throw unsupportedMediaType(mediaTypeOf(req), [MEDIA.file]);
+      if (requestMediaType(req) !== MEDIA.file) throw unsupportedMediaType(requestMediaType(req), [MEDIA.file]);
       const info = parseFileInfo(bodyBuffer(req));
       const parentId = parentIdFrom(info.parentHref);
       await store.update(userOf(res), param(req, 'id'), {
@@ -78,7 +79,7 @@ export function filesRouter(store: CloudStore): Router {
     .route('/files/:id/thumbnail')
     .get((req, res) => {
       store.get(userOf(res), param(req, 'id'), 'file');
-      throw notFoundError('no thumbnail for this file (the mock renders none)');
+      throw notFound('thumbnail', 'no thumbnail for this file (the mock renders none)');
     })
     .all(only('GET'));
 

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { notFoundError } from '../http/errors.js';
 import { annotationsRouter } from './annotations.js';
 import { collectionsRouter } from './collections.js';
 import { containersRouter } from './containers.js';
 import { entryRouter } from './entry.js';
 import { filesRouter } from './files.js';
 import { tagsRouter } from './tags.js';
+import { notFound } from '../domain/errors.js';
 
 /** Everything under /v2, one router per resource; unknown addresses are 404. */
 export function restRouter(store: CloudStore): Router {
@@ -17,6 +17,6 @@ export function restRouter(store: CloudStore): Router {
   router.use(annotationsRouter(store));
   router.use(tagsRouter(store));
   router.use(collectionsRouter(store));
-  router.use((req, _res, next) => next(notFoundError(`no resource at /v2${req.path}`)));
+  router.use((req, _res, next) => next(notFound('resource', `no resource at /v2${req.path}`)));
   return router;
 }

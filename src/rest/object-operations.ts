@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeKind } from '../domain/model.js';
 import { badRequest, unsupportedMediaType } from '../http/errors.js';
-import { MEDIA, idFromHref, linksOf, mediaTypeOf, param, sendCreated, userOf } from './request-params.js';
+import { MEDIA, idFromHref, linksOf, requestMediaType, param, sendCreated, userOf } from './request-params.js';
 
 /** Copy: POST <resource> with Content-Location naming the destination container and an empty entity. */
 export async function copyObject(store: CloudStore, req: Request, res: Response, kind: NodeKind): Promise<void> {
-  if (mediaTypeOf(req) === MEDIA.multipart) {
+  if (requestMediaType(req) === MEDIA.multipart) {
     // Rule 1: only ContainerContents accepts a multipart POST.
     throw unsupportedMediaType(req.headers['content-type'], ['(none: copy takes an empty entity)']);
   }

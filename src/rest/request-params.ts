@@ -5,10 +5,11 @@ import type { Links } from '../xml/links.js';
 import { invalid } from '../domain/errors.js';
 export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
+import { mediaTypeOf } from '../http/media-type.js';
 
 /** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
-  return res.locals['links'] as Links;
+  return res.locals.links!;
 }
 
 /** X-Cloud-Depth: 0 (default) links only, 1 wraps entities, 2 inlines a container's contents. */
@@ -18,10 +19,8 @@ export function depthOf(req: Request): number {
 }
 
 /** The media type without parameters, lowercased; undefined when absent. */
-export function mediaTypeOf(req: Request): string | undefined {
-  const raw = req.headers['content-type'];
-  if (!raw) return undefined;
-  return raw.split(';')[0]!.trim().toLowerCase();
+export function requestMediaType(req: Request): string | undefined {
+  return mediaTypeOf(req.headers['content-type']) || undefined;
 }
 
 function nonNegativeInt(req: Request, name: string): number | undefined {

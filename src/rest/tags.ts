@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { fileListEntity, tagEntity, tagListEntity } from '../xml/entities.js';
-import { notFoundError } from '../http/errors.js';
 import { MEDIA, depthOf, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
 import { itemView } from './views.js';
+import { notFound } from '../domain/errors.js';
 
 /** Rows 7, 8 and 9: the tags in use, one tag, and the objects carrying it (as the announced fix promises). */
 export function tagsRouter(store: CloudStore): Router {
@@ -19,7 +19,7 @@ export function tagsRouter(store: CloudStore): Router {
   router
     .route('/tags/:name')
     .get((req, res) => {
-      if (!store.annotations.tagsInUse(userOf(res)).includes(req.params.name)) throw notFoundError('tag not found');
+      if (!store.annotations.tagsInUse(userOf(res)).includes(req.params.name)) throw notFound('tag');
       sendXml(res, MEDIA.tag, tagEntity(req.params.name, linksOf(res)));
     })
     .all(only('GET'));

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Condition, FaultMatch } from './types.js';
+import { mediaTypeOf } from '../http/media-type.js';
 
 export type RequestPredicate = (req: Request) => boolean;
 
@@ -91,7 +92,7 @@ function mediaTypeMatcher(wanted: string): (actual: string | undefined) => boole
   const [type, subtype] = wanted.toLowerCase().split('/');
   return (actual) => {
     if (!actual) return false;
-    const [t, s] = actual.split(';')[0]!.trim().toLowerCase().split('/');
+    const [t, s] = mediaTypeOf(actual).split('/');
     return (type === '*' || type === t) && (subtype === undefined || subtype === '*' || subtype === s);
   };
 }

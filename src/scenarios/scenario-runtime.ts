@@ -23,7 +23,7 @@ export interface ScenarioRuntimeDeps {
 
 /** The active scenario a request was admitted under (set by the runtime's admit step). */
 export function activeOf(res: Response): ActiveScenario {
-  return res.locals['scenario'] as ActiveScenario;
+  return res.locals.scenario!;
 }
 
 /**
@@ -32,12 +32,12 @@ export function activeOf(res: Response): ActiveScenario {
  * mock's close, ends the connection with `end`.
  */
 export function leaveSwitchGate(res: Response, end: () => void): void {
-  (res.locals['leaveSwitchGate'] as ((end: () => void) => void) | undefined)?.(end);
+  res.locals.leaveSwitchGate?.(end);
 }
 
 /** Calls `fn` if a switch or reset begins while this request is in flight. */
 export function onSwitch(res: Response, fn: () => void): void {
-  (res.locals['onSwitch'] as ((fn: () => void) => void) | undefined)?.(fn);
+  res.locals.onSwitch?.(fn);
 }
 
 /** Holds the active scenario and switches it atomically; reset goes back to its seed. */
@@ -153,9 +153,9 @@ export class ScenarioRuntime {
       const leave = await this.#gate.enter(() => res.destroy());
       // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
       res.once('close', leave);
-      res.locals['leaveSwitchGate'] = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
-      res.locals['onSwitch'] = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
-      res.locals['scenario'] = this.#active;
+      res.locals.leaveSwitchGate = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
+      res.locals.onSwitch = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
+      res.locals.scenario = this.#active;
       markScenario(res, this.#active.scenario.name);
       next();
     };
