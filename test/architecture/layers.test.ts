@@ -11,7 +11,8 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  */
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'entry', modules: ['cli/', 'index.ts', 'server.ts', 'verify/', 'intercept/', 'remote/'] },
-  { layer: 'assembly: the app', modules: ['app.ts'] },
+  // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
+  { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
   { layer: 'assembly: options', modules: ['options.ts'] },
   { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },

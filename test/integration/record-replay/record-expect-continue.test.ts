@@ -52,8 +52,8 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
     expect(refused.continued).toBe(false);
     await recorder.close();
     const [e] = (await readJson(out)).exchanges;
-    expect(e.request).toMatchObject({ method: 'POST', partialBody: true });
-    expect(e.request.body).toBeUndefined();
+    expect(e!.request).toMatchObject({ method: 'POST', partialBody: true });
+    expect(e!.request.body).toBeUndefined();
 
     const replay = await startMock({ mode: { kind: 'replay', recording: out } });
     open.push(replay);

@@ -72,7 +72,7 @@ describe('record mode with nock playing the upstream', () => {
 
     await recorder.close(); // waits for the exchange to be on disk
     const doc = await readJson(out);
-    const [e] = doc.exchanges;
+    const e = doc.exchanges[0]!;
     expect(e.request.query).toEqual([['n', '5']]);
     expect(Object.keys(e.request.headers)).not.toEqual(expect.arrayContaining(['x-api-token']));
     expect(e.response.headers).toEqual({ 'content-type': 'application/vnd.csp.cloud+xml' });

@@ -161,8 +161,8 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await recorder.close();
     const doc = await readJson(out);
     // The recorder talks to the upstream over keep-alive, so the close is the upstream's own.
-    expect(doc.exchanges[0].response.headers).not.toHaveProperty('connection');
-    expect(doc.exchanges[1].response.headers).toMatchObject({
+    expect(doc.exchanges[0]!.response.headers).not.toHaveProperty('connection');
+    expect(doc.exchanges[1]!.response.headers).toMatchObject({
       connection: 'close',
       'content-type': 'text/plain; charset=UTF-8',
     });
