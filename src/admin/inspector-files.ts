@@ -3,6 +3,9 @@ import { DomainError } from '../domain/errors.js';
 import { davHref } from '../dav/paths.js';
 import { HttpError } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
+import type { InspectedLock, InspectedNode, InspectedUser, Listing } from '../http/wire-types.js';
+
+export type { InspectedLock, InspectedNode, InspectedUser, Listing };
 
 /**
  * The inspector's one reader of the store: every call goes through the store's public operations
@@ -11,53 +14,6 @@ import type { NodeRecord } from '../domain/model.js';
 
 /** Listings stop here; the page says how many more there are (a tree of any size stays cheap to show). */
 export const MAX_LISTED = 500;
-
-export interface InspectedLock {
-  scope: string;
-  depth: string;
-  /** The lock sits on this node (true) or on a container above it (false). */
-  direct: boolean;
-  /** The client's <owner> XML, as sent. */
-  owner: string;
-  /** ISO time, or null for an infinite lock. */
-  expires: string | null;
-}
-
-export interface InspectedNode {
-  id: string;
-  kind: 'container' | 'file';
-  name: string;
-  bytes: number;
-  version: number;
-  created: string;
-  modified: string;
-  mimeType: string;
-  public: boolean;
-  tags: string[];
-  metadata: Record<string, string>;
-  locks: InspectedLock[];
-  /** The REST address, relative to the mock's origin. */
-  rest: string;
-  /** The WebDAV path, or null for an object in the recycle bin. */
-  dav: string | null;
-  /** Containers: how many live members. */
-  members?: number;
-  /** Recycled objects: ISO time it was moved to the recycle bin. */
-  recycled?: string;
-}
-
-export interface InspectedUser {
-  user: string;
-  rootId: string;
-  members: number;
-  recycled: number;
-}
-
-export interface Listing {
-  nodes: InspectedNode[];
-  /** Members not listed (past MAX_LISTED). */
-  more: number;
-}
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 

@@ -1,39 +1,11 @@
 import { isReplayHandler } from '../replay/replayer.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
-import type { FaultRule, Latency } from '../scenarios/types.js';
+import type { InspectedExchange, InspectedRule, InspectedScenario } from '../http/wire-types.js';
+
+export type { InspectedExchange, InspectedRule, InspectedScenario };
 
 /** Exchanges listed for a replayed recording; the page says how many more there are. */
 const MAX_EXCHANGES = 500;
-
-export interface InspectedRule {
-  label: string;
-  /** The rule as the scenario declares it. */
-  rule: FaultRule;
-  /** Requests it matched. */
-  matched: number;
-  /** Requests it fired on. */
-  applied: number;
-}
-
-export interface InspectedExchange {
-  id: number;
-  client: string | null;
-  method: string;
-  path: string;
-  status: number;
-  /** How often replay has served it since the switch or the last reset. */
-  served: number;
-}
-
-export interface InspectedScenario {
-  name: string;
-  description: string;
-  source: string;
-  latency: Latency | null;
-  seeded: boolean;
-  faults: InspectedRule[];
-  recording: { name: string; exchanges: InspectedExchange[]; more: number } | null;
-}
 
 /** The active scenario with its fault counters and replay progress, read-only. */
 export function inspectScenario(runtime: ScenarioRuntime): InspectedScenario {
@@ -62,7 +34,8 @@ export function inspectScenario(runtime: ScenarioRuntime): InspectedScenario {
     source: scenario.source,
     latency: scenario.latency ?? null,
     seeded: !!scenario.seed,
-    faults: rules.map((r) => ({ label: r.label, rule: r.rule, matched: r.matched, applied: r.applied })),
+    // The rule goes out as JSON; its copy is a plain object, read by field name on the page.
+    faults: rules.map((r) => ({ label: r.label, rule: { ...r.rule }, matched: r.matched, applied: r.applied })),
     recording,
   };
 }

@@ -10,7 +10,7 @@ import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 import { notFound } from '../domain/errors.js';
 
-/** Row 10: GET (and HEAD) of a file is its content; a collection lists its children, one a line (an HTML page for browsers). */
+/** GET (and HEAD) of a file under /dav is its content; a collection lists its children, one a line (an HTML page for browsers). */
 export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
   const { node, names } = targetOf(store, req, res);
   if (!node) throw notFound('resource', `nothing at /dav${req.path}`);

@@ -9,7 +9,7 @@ export function checkName(raw: string | undefined): string {
   const name = raw.normalize('NFC');
   if (name.length === 0 || name.trim().length === 0) throw invalid('name must not be empty');
   if (name.length > MAX_NAME_LENGTH) throw invalid(`name is longer than ${MAX_NAME_LENGTH} characters`);
-  // Both separators are refused so every name has one WebDAV address (rule 2) on every client OS.
+  // Both separators are refused so every name has one WebDAV address on every client OS.
   if (name.includes('/') || name.includes('\\')) throw invalid('name must not contain "/" or "\\"');
   if (name === '.' || name === '..') throw invalid(`"${name}" is not a valid name`);
 

@@ -1,16 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import type { NetworkRecord } from './network-record.js';
+import type { NetworkRecord, ReplayNote, RequestOutcome } from './wire-types.js';
 
-/** How a request ended on the wire. */
-export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
-
-/** Replay only: how the replayer answered. */
-export interface ReplayNote {
-  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
-  exchange?: number;
-  nearMiss?: string;
-}
+export type { ReplayNote, RequestOutcome };
 
 /** What a scenario's middleware leaves on the response for the journal and the request log. */
 export interface JournalMarks {

@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
-import { marksOf, outcomeOf, type ReplayNote, type RequestOutcome } from './journal-marks.js';
-import type { NetworkRecord } from './network-record.js';
+import { marksOf, outcomeOf } from './journal-marks.js';
+import type { JournalBody, JournalEntry } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
+export type { JournalBody, JournalEntry };
 export {
   markFault,
   markOutcome,
@@ -13,41 +14,6 @@ export {
   type ReplayNote,
   type RequestOutcome,
 } from './journal-marks.js';
-
-/** A body as the journal keeps it: the first bytes (text, redacted) and the full size. */
-export interface JournalBody {
-  bytes: number;
-  /** UTF-8 text, secrets removed; absent for binary bodies. */
-  text?: string;
-  /** True when only the first `journalBodies` bytes were kept. */
-  truncated: boolean;
-}
-
-/** One journal line: what a client sent and got, with every credential removed. */
-export interface JournalEntry {
-  seq: number;
-  /** ISO time the request arrived. */
-  time: string;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  /** The login name from Basic auth (never the password). */
-  user: string | null;
-  status: number | null;
-  outcome: RequestOutcome;
-  durationMs: number | null;
-  /** The name of the fault rule that applied, if any. */
-  fault: string | null;
-  scenario: string | null;
-  /** The network conditions that applied and the body bytes each way, if any applied. */
-  network: NetworkRecord | null;
-  /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
-  replay: ReplayNote | null;
-  /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
-  requestBody?: JournalBody;
-  responseBody?: JournalBody;
-}
 
 /** Which entries to return: every given condition must hold. */
 export interface JournalFilter {

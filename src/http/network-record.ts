@@ -1,13 +1,6 @@
-/** Which network conditions shaped a request, and how many body bytes went each way under them. */
-export interface NetworkRecord {
-  /** e.g. ["bandwidth", "hang"], in the order they apply. */
-  conditions: string[];
-  /** Request body bytes the server read from the client. */
-  bytesIn: number;
-  /** Answer body bytes the server handed to the socket. */
-  bytesOut: number;
-}
+import type { NetworkRecord } from './wire-types.js';
 
+export type { NetworkRecord };
 /** The log line's part: "network=bandwidth,hang in=1024B out=0B". */
 export function describeNetwork(record: NetworkRecord | undefined): string {
   if (!record) return '';

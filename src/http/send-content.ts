@@ -51,7 +51,10 @@ export function clampSuffixRanges(header: string, size: number): string {
   );
 }
 
-/** Content-Range on a PUT: "bytes a-b/*" or "bytes a-b/total"; only the offset is taken (see notes). */
+/**
+ * Content-Range on a PUT: "bytes a-b/*" or "bytes a-b/total"; only the offset is taken, the length is the
+ * body's (a real client sends "bytes 0-2/*" with 2 bytes, an exclusive end).
+ */
 export function parseContentRangeOffset(header: string | undefined): number | undefined | 'invalid' {
   if (header === undefined) return undefined;
   const match = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header);

@@ -26,7 +26,7 @@ import { containerView, itemView } from './views.js';
 
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 
-/** Containers and their contents: rows 2, 3 and 4, listing, rename, move, copy, delete. */
+/** Containers and their contents: create a container, a file-info or an upload; listing, rename, move, copy, delete. */
 export function containersRouter(store: CloudStore): Router {
   const router = Router();
 
@@ -67,7 +67,7 @@ export function containersRouter(store: CloudStore): Router {
   return router;
 }
 
-/** POST to ContainerContents: the three accepted media types, anything else 415 (rule 3). */
+/** POST to ContainerContents: the three accepted media types; anything else is 415, as the interface document says. */
 async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {
   const user = userOf(res);
   const parentId = param(req, 'id');

@@ -21,7 +21,7 @@ import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
 
-/** Files: entity, rename/move/public, copy, delete, content read and write (rows 5 and 6). */
+/** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
 export function filesRouter(store: CloudStore): Router {
   const router = Router();
 

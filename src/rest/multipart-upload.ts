@@ -7,7 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { guessMimeType } from '../domain/mime-types.js';
 
 /**
- * Row 4: multipart/form-data with one file part (named file, Filedata, or after the file; any name
+ * A multipart/form-data POST to a container's contents, with one file part (named file, Filedata, or after the file; any name
  * works). The part streams straight into the store; nothing is buffered whole or written twice.
  */
 export async function receiveUpload(

@@ -7,7 +7,7 @@ import { MEDIA, idFromHref, linksOf, requestMediaType, param, sendCreated, userO
 /** Copy: POST <resource> with Content-Location naming the destination container and an empty entity. */
 export async function copyObject(store: CloudStore, req: Request, res: Response, kind: NodeKind): Promise<void> {
   if (requestMediaType(req) === MEDIA.multipart) {
-    // Rule 1: only ContainerContents accepts a multipart POST.
+    // Only a container's contents accept a multipart POST (the interface document says so).
     throw unsupportedMediaType(req.headers['content-type'], ['(none: copy takes an empty entity)']);
   }
   const target = req.headers['content-location'];

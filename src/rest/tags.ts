@@ -5,7 +5,10 @@ import { MEDIA, depthOf, linksOf, only, pageOf, sendXml, userOf } from './reques
 import { itemView } from './views.js';
 import { notFound } from '../domain/errors.js';
 
-/** Rows 7, 8 and 9: the tags in use, one tag, and the objects carrying it (as the announced fix promises). */
+/**
+ * GET /v2/tags, /v2/tags/<name> and /v2/tags/<name>/objects: the tags in use, one tag, and the objects
+ * carrying it (answered, as the service's announced fix of its 500 promises).
+ */
 export function tagsRouter(store: CloudStore): Router {
   const router = Router();
 

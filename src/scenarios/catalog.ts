@@ -3,6 +3,9 @@ import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScenarioError } from './scenario-error.js';
+import type { ScenarioListing } from '../http/wire-types.js';
+
+export type { ScenarioListing };
 
 /** The built-in scenarios ship in the package's scenarios/ folder (two levels above src/ or dist/). */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -45,15 +48,6 @@ export async function locateScenario(
   if (byField) return byField.file;
   const known = listed.map((s) => s.name);
   throw new ScenarioError(referrer, undefined, `no scenario named "${spec}" (known: ${known.join(', ')})`);
-}
-
-export interface ScenarioListing {
-  name: string;
-  description: string;
-  file: string;
-  builtIn: boolean;
-  /** The file's own "name" field, when it differs from the file name. */
-  declaredName?: string;
 }
 
 /** Built-in and local (./scenarios) scenarios with their descriptions; a local one shadows a built-in. */

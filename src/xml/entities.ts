@@ -2,7 +2,7 @@ import type { NodeRecord } from '../domain/model.js';
 import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import type { Links } from './links.js';
 
-/** Entity mappers: typed views in, element trees out. Field order follows real-service-notes.md. */
+/** Entity mappers: typed views in, element trees out. Field order is the real service's (README, The /v2 interface: Fidelity). */
 
 export interface ContainerView {
   node: NodeRecord;

@@ -1,7 +1,7 @@
 import { getJson } from './api.js';
 import { byId, formatBytes, h } from './dom.js';
 import { showNodeDetails } from './node-details.js';
-import type { InspectedNode, InspectedUser, Listing } from './types.js';
+import type { InspectedNode, InspectedUser, Listing } from '../../http/wire-types.js';
 
 const childrenUrl = (user: string, id: string): string =>
   `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;

@@ -12,7 +12,7 @@ import { byId, debounce } from './dom.js';
 import { FilesPanel } from './files-panel.js';
 import { RequestsPanel } from './requests-panel.js';
 import { ScenarioPanel } from './scenario-panel.js';
-import type { JournalEntry } from './types.js';
+import type { JournalEntry } from '../../http/wire-types.js';
 
 /** Methods after which the Files tree is read again. */
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND']);

@@ -1,6 +1,6 @@
 import { getBlob } from './api.js';
 import { byId, fields, formatBytes, formatDate, h, replace } from './dom.js';
-import type { InspectedNode } from './types.js';
+import type { InspectedNode } from '../../http/wire-types.js';
 
 /** Previews read at most this much of a text file. */
 const TEXT_PREVIEW_BYTES = 64 * 1024;

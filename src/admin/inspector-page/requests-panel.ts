@@ -1,5 +1,5 @@
 import { byId, fields, formatClock, formatDate, formatDuration, h, replace } from './dom.js';
-import type { JournalEntry } from './types.js';
+import type { JournalEntry } from '../../http/wire-types.js';
 
 /** The page keeps as many requests as the journal does. */
 const MAX_ROWS = 1000;

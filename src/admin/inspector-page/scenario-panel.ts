@@ -1,11 +1,11 @@
 import { getJson, sendJson } from './api.js';
 import { byId, h } from './dom.js';
-import type { FaultRuleView, ScenarioListing, ScenarioView } from './types.js';
+import type { InspectedRule, ScenarioListing, InspectedScenario } from '../../http/wire-types.js';
 
 const RULE_KEYS = new Set(['name', 'match', 'times', 'after', 'probability', 'seed']);
 
 /** What a fault does, in a few words; fields this page does not know are shown as they are. */
-export function actionText(rule: FaultRuleView['rule']): string {
+export function actionText(rule: InspectedRule['rule']): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(rule)) {
     if (RULE_KEYS.has(key)) continue;
@@ -19,7 +19,7 @@ export function actionText(rule: FaultRuleView['rule']): string {
   return parts.join(', ') || '—';
 }
 
-function whenText(rule: FaultRuleView['rule']): string {
+function whenText(rule: InspectedRule['rule']): string {
   const parts: string[] = [];
   if (typeof rule['after'] === 'number') parts.push(`after ${rule['after']}`);
   if (typeof rule['times'] === 'number') parts.push(`${rule['times']}×`);
@@ -53,7 +53,7 @@ export class ScenarioPanel {
     try {
       if (relist || !this.#listing)
         this.#listing = (await getJson<{ scenarios: ScenarioListing[] }>('scenarios')).scenarios;
-      this.#render(await getJson<ScenarioView>('inspector/scenario'), this.#listing);
+      this.#render(await getJson<InspectedScenario>('inspector/scenario'), this.#listing);
     } catch (err) {
       this.onError(err);
     }
@@ -94,7 +94,7 @@ export class ScenarioPanel {
     byId('reset').focus();
   }
 
-  #render(view: ScenarioView, listing: ScenarioListing[]): void {
+  #render(view: InspectedScenario, listing: ScenarioListing[]): void {
     this.#active = view.name;
     const names = listing.map((s) => s.name);
     if (!names.includes(view.name)) names.unshift(view.name);
@@ -116,7 +116,7 @@ export class ScenarioPanel {
     );
   }
 
-  #faultTable(view: ScenarioView): HTMLElement {
+  #faultTable(view: InspectedScenario): HTMLElement {
     if (!view.faults.length) return h('p', { class: 'muted' }, 'No fault rules.');
     const items = view.faults.map((f) => {
       const when = whenText(f.rule);
@@ -152,7 +152,7 @@ export class ScenarioPanel {
     );
   }
 
-  #recording(view: ScenarioView): HTMLElement | string {
+  #recording(view: InspectedScenario): HTMLElement | string {
     const rec = view.recording;
     if (!rec) return '';
     const served = rec.exchanges.filter((e) => e.served > 0).length;

@@ -1,0 +1,149 @@
+/**
+ * The JSON the admin API sends: the request journal and the inspector's views. One module for both
+ * sides: the server (http/journal.ts, admin/) and the inspector page (admin/inspector-page/, compiled
+ * for the browser by its own tsconfig, which includes this file). Types only, and no imports, so
+ * the page needs nothing of Node.
+ */
+
+/** How a request ended on the wire. */
+export type RequestOutcome = 'pending' | 'answered' | 'closed' | 'reset' | 'truncated' | 'aborted';
+
+/** Replay only: how the replayer answered. */
+export interface ReplayNote {
+  outcome: 'served' | 'missed' | 'emulated' | 'proxied';
+  exchange?: number;
+  nearMiss?: string;
+}
+
+/** Which network conditions shaped a request, and how many body bytes went each way under them. */
+export interface NetworkRecord {
+  /** e.g. ["bandwidth", "hang"], in the order they apply. */
+  conditions: string[];
+  /** Request body bytes the server read from the client. */
+  bytesIn: number;
+  /** Answer body bytes the server handed to the socket. */
+  bytesOut: number;
+}
+
+/** A body as the journal keeps it: the first bytes (text, redacted) and the full size. */
+export interface JournalBody {
+  bytes: number;
+  /** UTF-8 text, secrets removed; absent for binary bodies. */
+  text?: string;
+  /** True when only the first `journalBodies` bytes were kept. */
+  truncated: boolean;
+}
+
+/** One journal line: what a client sent and got, with every credential removed. */
+export interface JournalEntry {
+  seq: number;
+  /** ISO time the request arrived. */
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  /** The login name from Basic auth (never the password). */
+  user: string | null;
+  status: number | null;
+  outcome: RequestOutcome;
+  durationMs: number | null;
+  /** The name of the fault rule that applied, if any. */
+  fault: string | null;
+  scenario: string | null;
+  /** The network conditions that applied and the body bytes each way, if any applied. */
+  network: NetworkRecord | null;
+  /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
+  replay: ReplayNote | null;
+  /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
+  requestBody?: JournalBody;
+  responseBody?: JournalBody;
+}
+
+export interface InspectedLock {
+  scope: string;
+  depth: string;
+  /** The lock sits on this node (true) or on a container above it (false). */
+  direct: boolean;
+  /** The client's <owner> XML, as sent. */
+  owner: string;
+  /** ISO time, or null for an infinite lock. */
+  expires: string | null;
+}
+
+export interface InspectedNode {
+  id: string;
+  kind: 'container' | 'file';
+  name: string;
+  bytes: number;
+  version: number;
+  created: string;
+  modified: string;
+  mimeType: string;
+  public: boolean;
+  tags: string[];
+  metadata: Record<string, string>;
+  locks: InspectedLock[];
+  /** The REST address, relative to the mock's origin. */
+  rest: string;
+  /** The WebDAV path, or null for an object in the recycle bin. */
+  dav: string | null;
+  /** Containers: how many live members. */
+  members?: number;
+  /** Recycled objects: ISO time it was moved to the recycle bin. */
+  recycled?: string;
+}
+
+export interface InspectedUser {
+  user: string;
+  rootId: string;
+  members: number;
+  recycled: number;
+}
+
+export interface Listing {
+  nodes: InspectedNode[];
+  /** Members not listed (past the inspector's listing bound). */
+  more: number;
+}
+
+/** A fault rule as its scenario declares it (scenarios/types.ts FaultRule); the page reads its fields by name. */
+export type InspectedRuleBody = { match: { method: string | string[]; path: string } } & Record<string, unknown>;
+
+export interface InspectedRule {
+  label: string;
+  rule: InspectedRuleBody;
+  /** Requests it matched. */
+  matched: number;
+  /** Requests it fired on. */
+  applied: number;
+}
+
+export interface InspectedExchange {
+  id: number;
+  client: string | null;
+  method: string;
+  path: string;
+  status: number;
+  /** How often replay has served it since the switch or the last reset. */
+  served: number;
+}
+
+export interface InspectedScenario {
+  name: string;
+  description: string;
+  source: string;
+  latency: { minMs: number; maxMs?: number; seed?: number } | null;
+  seeded: boolean;
+  faults: InspectedRule[];
+  recording: { name: string; exchanges: InspectedExchange[]; more: number } | null;
+}
+
+export interface ScenarioListing {
+  name: string;
+  description: string;
+  file: string;
+  builtIn: boolean;
+  /** The file's own "name" field, when it differs from the file name. */
+  declaredName?: string;
+}
