@@ -131,60 +131,88 @@ function isWhole(list: XmlNode): boolean {
   return count === undefined || total === undefined || String(count) === String(total);
 }
 
+/** What one exchange shows of the tree: the entry document, an object, its listing, tags or metadata. */
 function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
   const { method, path } = e.request;
+  const tagObjects = /^\/v2\/tags\/([^/?#]+)\/objects/.exec(path);
+  if (method === 'GET' && tagObjects) return readTagObjects(tree, e, user, decoded(tagObjects[1]!));
+  if (method === 'GET' && /^\/v2\/?$/.test(path)) return readEntry(tree, e, user);
   const target = idOfLink(path);
+  if (!target) return;
   const m = LINK.exec(path);
   const rest = m ? path.slice(m.index + m[0].length) : '';
-  const resXml = () => xmlOf(e.response.body);
-  const reqXml = () => xmlOf(e.request.body);
-
-  const tagObjects = /^\/v2\/tags\/([^/?#]+)\/objects/.exec(path);
-  if (method === 'GET' && tagObjects) {
-    const tag = decoded(tagObjects[1]!);
-    const list = resXml()?.['file-list'] as XmlNode | undefined;
-    for (const kind of ['container', 'file'] as const) {
-      for (const item of asArray(list?.[kind])) {
-        const tagged = idOfLink(hrefOf(item));
-        if (!tagged) continue;
-        const t = object(tree, user, kind, tagged.id);
-        if (!t.tags.includes(tag)) t.tags.push(tag);
-      }
-    }
-    return;
-  }
-  if (method === 'GET' && /^\/v2\/?$/.test(path)) {
-    const root = idOfLink(hrefOf((resXml()?.['cloud'] as XmlNode | undefined)?.['rootContainer']));
-    if (root) {
-      tree.roots.set(user, root.id);
-      object(tree, user, 'container', root.id).parentId = null;
-    }
-    return;
-  }
-  if (!target) return;
   const o = object(tree, user, target.kind, target.id);
-  if (method === 'GET' && rest === '') applyFields(o, resXml()?.[target.kind] as XmlNode | undefined);
-  else if (method === 'GET' && rest === '/contents') {
-    const list = resXml()?.['file-list'] as XmlNode | undefined;
-    for (const kind of ['container', 'file'] as const) {
-      for (const item of asArray(list?.[kind])) {
-        const child = idOfLink(hrefOf(item));
-        if (!child) continue;
-        const c = object(tree, user, kind, child.id);
-        c.parentId = target.id;
-        const inner = item && typeof item === 'object' && !Array.isArray(item) ? (item as XmlNode) : undefined;
-        applyFields(c, (inner?.[kind] as XmlNode | undefined) ?? inner);
-        c.parentId = target.id;
-      }
+  if (rest === '/tags' || rest.startsWith('/tags/')) readTags(o, e, rest);
+  else if (rest === '/metadata' || rest.startsWith('/metadata/')) readMetadata(o, e, rest);
+  else readObject(tree, e, user, target, rest);
+}
+
+const responseXml = (e: Exchange): XmlNode | undefined => xmlOf(e.response.body);
+const requestXml = (e: Exchange): XmlNode | undefined => xmlOf(e.request.body);
+
+/** GET /v2/tags/<tag>/objects: every object listed carries the tag. */
+function readTagObjects(tree: RecordedTree, e: Exchange, user: string, tag: string): void {
+  const list = responseXml(e)?.['file-list'] as XmlNode | undefined;
+  for (const kind of ['container', 'file'] as const) {
+    for (const item of asArray(list?.[kind])) {
+      const tagged = idOfLink(hrefOf(item));
+      if (!tagged) continue;
+      const t = object(tree, user, kind, tagged.id);
+      if (!t.tags.includes(tag)) t.tags.push(tag);
     }
-  } else if (method === 'POST' && rest === '/contents') readCreate(tree, e, user, target.id);
+  }
+}
+
+/** GET /v2: the user's root container. */
+function readEntry(tree: RecordedTree, e: Exchange, user: string): void {
+  const root = idOfLink(hrefOf((responseXml(e)?.['cloud'] as XmlNode | undefined)?.['rootContainer']));
+  if (root) {
+    tree.roots.set(user, root.id);
+    object(tree, user, 'container', root.id).parentId = null;
+  }
+}
+
+/** An object itself: its fields, its children, a create inside it, its content, a change, a delete. */
+function readObject(
+  tree: RecordedTree,
+  e: Exchange,
+  user: string,
+  target: { kind: NodeKind; id: string },
+  rest: string,
+): void {
+  const { method } = e.request;
+  const o = object(tree, user, target.kind, target.id);
+  if (method === 'GET' && rest === '') applyFields(o, responseXml(e)?.[target.kind] as XmlNode | undefined);
+  else if (method === 'GET' && rest === '/contents') readChildren(tree, e, user, target.id);
+  else if (method === 'POST' && rest === '/contents') readCreate(tree, e, user, target.id);
   else if (method === 'PUT' && rest === '/content') writeContent(o, e);
   else if (method === 'GET' && /^\/content(\/[^/]+)?$/.test(rest) && e.response.status === 200)
     o.content = e.response.body;
-  else if (method === 'PUT' && rest === '') applyFields(o, reqXml()?.[target.kind] as XmlNode | undefined);
+  else if (method === 'PUT' && rest === '') applyFields(o, requestXml(e)?.[target.kind] as XmlNode | undefined);
   else if (method === 'DELETE' && rest === '') o.deleted = true;
-  else if (method === 'POST' && rest === '/tags') {
-    const tag = textOf((reqXml()?.['tag'] as XmlNode | undefined)?.['name']);
+}
+
+/** GET <container>/contents: each child listed, with whatever fields the listing's depth shows. */
+function readChildren(tree: RecordedTree, e: Exchange, user: string, parentId: string): void {
+  const list = responseXml(e)?.['file-list'] as XmlNode | undefined;
+  for (const kind of ['container', 'file'] as const) {
+    for (const item of asArray(list?.[kind])) {
+      const child = idOfLink(hrefOf(item));
+      if (!child) continue;
+      const c = object(tree, user, kind, child.id);
+      c.parentId = parentId;
+      const inner = item && typeof item === 'object' && !Array.isArray(item) ? (item as XmlNode) : undefined;
+      applyFields(c, (inner?.[kind] as XmlNode | undefined) ?? inner);
+      c.parentId = parentId;
+    }
+  }
+}
+
+/** <object>/tags: a tag added, set, removed, or the object's list of tags. */
+function readTags(o: RecordedObject, e: Exchange, rest: string): void {
+  const { method } = e.request;
+  if (method === 'POST' && rest === '/tags') {
+    const tag = textOf((requestXml(e)?.['tag'] as XmlNode | undefined)?.['name']);
     if (tag && !o.tags.includes(tag)) o.tags.push(tag);
   } else if (method === 'PUT' && rest.startsWith('/tags/')) {
     const tag = decoded(rest.slice('/tags/'.length));
@@ -193,14 +221,20 @@ function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
     const tag = decoded(rest.slice('/tags/'.length));
     o.tags = o.tags.filter((t) => t !== tag);
   } else if (method === 'GET' && rest === '/tags') {
-    const list = resXml()?.['tags'] as XmlNode | undefined;
+    const list = responseXml(e)?.['tags'] as XmlNode | undefined;
     if (!list || typeof list !== 'object') return;
     const listed = asArray(list['tag'])
       .map(tagOfItem)
       .filter((t): t is string => t !== undefined);
     o.tags = isWhole(list) ? listed : [...new Set([...o.tags, ...listed])];
-  } else if (method === 'GET' && rest === '/metadata') {
-    const list = resXml()?.['metadata'] as XmlNode | undefined;
+  }
+}
+
+/** <object>/metadata: the list of keys, or one item set, read or removed. */
+function readMetadata(o: RecordedObject, e: Exchange, rest: string): void {
+  const { method } = e.request;
+  if (method === 'GET' && rest === '/metadata') {
+    const list = responseXml(e)?.['metadata'] as XmlNode | undefined;
     if (!list || typeof list !== 'object') return;
     const keys = asArray(list['metadata-item'])
       .map(keyOfItem)
