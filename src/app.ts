@@ -1,27 +1,22 @@
 import express, { type Express } from 'express';
+import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
-import { davRouter, sendOptions } from './dav/index.js';
-import { basicAuth } from './http/auth.js';
-import { clientSpecification } from './http/client-spec.js';
+import { createEmulator } from './emulator.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { hostCheck } from './http/host-check.js';
+import { hostCheck, isTrustedHost } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
-import { requestLog } from './http/request-log.js';
-import { openStore } from './mock-state.js';
-import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { dispatchMode, type ModeDispatch } from './mode.js';
-import { scenarioReplayFactory } from './replay/scenario-replay.js';
-import { restRouter } from './rest/index.js';
+import { requestLog, requestLogger } from './http/request-log.js';
+import { stdoutLine } from './http/stdout-lines.js';
+import { dispatchMode, prepareMode } from './mode.js';
+import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+import { hotRoutes } from './rest/hot-routes.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
-import { seedPlanOf } from './scenarios/seed-tree.js';
-import type { ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
-import { Links } from './xml/links.js';
-import { requestOrigin } from './http/request-origin.js';
-import { notFound } from './domain/errors.js';
+import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
+import { StartingState } from './starting-state.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {
@@ -42,8 +37,11 @@ export interface MockApp {
   requests(filter?: JournalFilter): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
-  /** Record mode: called for requests with Expect: 100-continue, whose 100 the upstream decides. */
-  onCheckContinue?: ModeDispatch['onCheckContinue'];
+  /**
+   * Makes `server` serve this mock: the request listener (the pre-dispatch in front of `app`, see
+   * rest/hot-routes.ts) and whatever the mode needs of the server (record: Expect: 100-continue).
+   */
+  attach(server: Server): void;
 }
 
 /** Builds the express app in request order, one step a line. Never listens. */
@@ -51,52 +49,64 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const resolved = resolveOptions(options);
   const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
-  const store = await openStore(resolved, seedPlanOf(initial, resolved));
+  const starting = new StartingState(resolved);
+  const prepared = await prepareMode(resolved.mode, cwd, starting);
+  const store = await starting.open(initial);
   const journal = new RequestJournal({
     size: resolved.journalSize,
     bodies: resolved.journalBodies,
     redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
   });
-  const replayHandler =
-    resolved.replayHandler ?? scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log });
+  // A scenario that names a recording loads the replayer then, not at start.
+  const replayHandler: ReplayHandlerFactory =
+    resolved.replayHandler ??
+    (async (recording, scenario) => {
+      const { scenarioReplayFactory } = await import('./replay/scenario-replay.js');
+      return scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log })(recording, scenario);
+    });
   const scenarios = await runtimeOrRelease(store, () =>
-    ScenarioRuntime.create(initial, { store, options: resolved, journal, replayHandler, cwd }),
+    ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
   );
-
-  // The emulator: the service itself, over the one store.
-  const emulator = express();
-  emulator.disable('x-powered-by');
-  emulator.set('etag', 'strong');
-  // Paths are case-sensitive on the service: /V2 is not /v2.
-  emulator.set('case sensitive routing', true);
-  // E1. absolute links from --public-url or the request's Host
-  emulator.use((req, res, next) => {
-    res.locals.links = new Links(requestOrigin(req, resolved.publicUrl));
-    next();
-  });
-  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
-  const auth = basicAuth(() => scenarios.users());
-  emulator.use('/v2', auth, clientSpecification(resolved.strict, resolved.log), restRouter(store));
-  // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
-  emulator.use('/dav', auth, davRouter(store));
-  emulator.options('/', (_req, res) => sendOptions(res));
-  // E4. anything else is 404; every error becomes one text/plain answer
-  emulator.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
-  emulator.use(errorMiddleware(resolved.log));
-
-  const mode = await dispatchMode(resolved.mode, {
-    emulator,
-    store,
-    publicUrl: resolved.publicUrl,
+  // The emulator: the service itself, over the one store (emulator.ts).
+  const emulator = createEmulator(store, {
+    users: () => scenarios.users(),
+    strict: resolved.strict,
     log: resolved.log,
-    baseDir: cwd,
+    publicUrl: resolved.publicUrl,
   });
+  const mode = await runtimeOrRelease(store, () =>
+    dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),
+  );
+  // 0. the pre-dispatch: the hottest plain REST reads answered without express when nothing else has
+  //    anything to do (the emulator answering, a quiet scenario); whatever it declines goes on below
+  const watchLog = options.log
+    ? requestLogger(resolved.log === logToConsole ? stdoutLine : resolved.log, {
+        format: resolved.logFormat,
+        verbose: resolved.verbose,
+      })
+    : undefined;
+  const hot =
+    resolved.mode.kind !== 'emulate'
+      ? undefined
+      : hotRoutes(store, {
+          hostAllowed: (host) =>
+            host === undefined ||
+            isTrustedHost(host, { allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }),
+          users: () => scenarios.users(),
+          admitQuiet: (res) => scenarios.admitQuiet(res),
+          journal: (req, res, path, scenario) => journal.open(req, res, path, scenario),
+          log: watchLog,
+          publicUrl: resolved.publicUrl,
+        });
   const app = express();
   app.disable('x-powered-by');
+  // ETags: the hot entities carry their own (made from the nodes); express hashes only the bodies of the rest.
+  app.set('etag', 'strong');
+  if (hot) app.use((req, res, next) => (hot(req, res) ? undefined : next()));
   // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
-  if (options.log) app.use(requestLog(resolved.log, { format: resolved.logFormat, verbose: resolved.verbose }));
+  if (watchLog) app.use(requestLog(watchLog));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
@@ -124,8 +134,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     reloadScenario: () => scenarios.reload(),
     journal,
     reset: async () => {
+      // One transaction: the starting state holds everything a reset goes back to (replay's recorded trees too).
       await scenarios.reset();
-      await mode.reset();
+      mode.reset();
     },
     requests: (filter) => journal.entries(filter),
     close: async () => {
@@ -133,12 +144,16 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await mode.close();
       await store.close();
     },
-    onCheckContinue: mode.onCheckContinue,
+    attach: (server) => {
+      const listener: RequestListener = hot ? (req, res) => (hot(req, res) ? undefined : app(req, res)) : app;
+      server.on('request', listener);
+      mode.attach(server, listener);
+    },
   };
 }
 
-/** Builds the runtime; if it refuses the scenario (a recording without a replayer), the store is released. */
-async function runtimeOrRelease(store: CloudStore, build: () => Promise<ScenarioRuntime>): Promise<ScenarioRuntime> {
+/** Builds a part; if it fails (a recording without a replayer, an unwritable recording), the store is released. */
+async function runtimeOrRelease<T>(store: CloudStore, build: () => Promise<T>): Promise<T> {
   try {
     return await build();
   } catch (err) {

@@ -5,10 +5,22 @@ import type { StatePersistence } from './storage/persistence.js';
 import type { StateData } from './domain/model.js';
 import { openStatePersistence } from './storage/state-log.js';
 
-/** Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent). */
+/**
+ * Who gets a root container, and what a fresh user's tree holds (nothing when `tree` is absent); the
+ * plan is decided by starting-state.ts, this module carries it out.
+ */
 export interface SeedPlan {
   users: string[];
+  /** A user's root id when it is given (a recorded one); a new id otherwise. */
+  rootOf?: (user: string) => string | undefined;
   tree?: (state: StateBuilder, user: string) => void;
+}
+
+/** The fields of ResolvedOptions the store reads; named here so this module does not import options.ts (which imports scenarios/, which imports this). */
+export interface StoreOptions {
+  data: string | undefined;
+  log: (line: string) => void;
+  compactAfterBytes: number | undefined;
 }
 
 /**
@@ -16,11 +28,19 @@ export interface SeedPlan {
  * blobs beside it, orphans dropped. `wrap` lets a test put a fault switch around the durable layer.
  */
 export async function openStore(
-  // The fields of ResolvedOptions it reads; named here so this module does not import options.ts (which imports scenarios/, which imports this).
-  options: { data: string | undefined; log: (line: string) => void; compactAfterBytes: number | undefined },
+  options: StoreOptions,
   plan: SeedPlan,
   wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
 ): Promise<CloudStore> {
+  return (await openStoreSeeded(options, plan, wrap)).store;
+}
+
+/** openStore, also saying whether the state was new (built from the plan) or kept (--data). */
+export async function openStoreSeeded(
+  options: StoreOptions,
+  plan: SeedPlan,
+  wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
+): Promise<{ store: CloudStore; seeded: boolean }> {
   let store: CloudStore | undefined;
   // Compaction snapshots what the store holds; it is only asked once the store exists.
   const snapshot = (): StateData => {
@@ -37,9 +57,10 @@ export async function openStore(
     store = new CloudStore(state, persistence, blobs);
     const dropped = await blobs.sweep(store.referencedBlobs());
     if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
-    if (store.users().length === 0) await store.replaceState(await buildSeed(store, plan));
+    const seeded = store.users().length === 0;
+    if (seeded) await store.replaceState(await buildSeed(store, plan));
     else for (const user of plan.users) await store.ensureUser(user);
-    return store;
+    return { store, seeded };
   } catch (err) {
     await persistence.close().catch(() => undefined);
     await blobs.close();
@@ -55,7 +76,7 @@ export async function buildSeed(store: CloudStore, plan: SeedPlan): Promise<Stat
   const state = store.builder();
   try {
     for (const user of plan.users) {
-      state.addUser(user);
+      state.addUser(user, plan.rootOf?.(user));
       plan.tree?.(state, user);
     }
     await state.writeBlobs();

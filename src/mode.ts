@@ -1,14 +1,11 @@
-import type { Express, RequestHandler } from 'express';
-import type { CloudStore } from './domain/cloud-store.js';
+import type { RequestHandler } from 'express';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Emulator } from './emulator.js';
 import type { Recording } from './recording/format.js';
-import { markAwaitingContinue, createRecordingProxy } from './record/recorder-proxy.js';
-import { RecordingWriter, readRecording } from './recording/recording-io.js';
-import { seedFromRecording } from './recording/seed-from-recording.js';
-import { replayCredentials } from './replay/replay-credentials.js';
-import { locateRecording } from './replay/scenario-replay.js';
-import { redactedNames } from './recording/redaction.js';
-import { createReplayHandler, type MissPolicy } from './replay/replayer.js';
-import { parseUpstream } from './record/upstream.js';
+import type { RecordedTree } from './recording/recording-to-state.js';
+import type { MissPolicy } from './replay/replayer.js';
+
+// Record and replay are loaded by the mode that uses them: serve never loads them (start-up, issue 9).
 
 /** How the mock answers: the three modes, one closed union. */
 export type MockMode =
@@ -40,29 +37,74 @@ export type MockMode =
     };
 
 export interface ModeDispatch {
-  handler: RequestHandler | Express;
-  /** Record mode forwards Expect: 100-continue itself instead of letting Node answer it. */
-  onCheckContinue?: (req: Parameters<typeof markAwaitingContinue>[0]) => void;
+  handler: RequestHandler;
+  /** Hooks the mode needs on the server itself (record: Expect: 100-continue is the upstream's to answer). */
+  attach(server: Server, listener: RequestListener): void;
   /** Back to the start of the recording (replay); nothing for the other modes. */
-  reset(): Promise<void>;
+  reset(): void;
   close(): Promise<void>;
 }
 
-interface ModeContext {
-  emulator: Express;
-  store: CloudStore;
-  publicUrl?: string;
-  log: (line: string) => void;
-  /** Where a recording name or relative path is looked up. */
-  baseDir: string;
+/** A mode ready before the store opens: a replayed recording is read (its trees are the starting state's). */
+export type PreparedMode =
+  | Exclude<MockMode, { kind: 'replay' }>
+  | (MockMode & { kind: 'replay'; recording: Recording });
+
+/**
+ * Reads what the mode needs before anything else: replay's recording. With misses emulated, the
+ * emulator starts from what the recording shows: its trees go to the starting state, which seeds
+ * them with everything else, at start and on every reset, in one transaction.
+ */
+export async function prepareMode(
+  mode: MockMode,
+  baseDir: string,
+  starting: { useRecordedTree(tree: RecordedTree): void },
+): Promise<PreparedMode> {
+  if (mode.kind !== 'replay') return mode;
+  let recording = mode.recording;
+  if (typeof recording === 'string') {
+    const [{ readRecording }, { locateRecording }] = await Promise.all([
+      import('./recording/recording-io.js'),
+      import('./replay/scenario-replay.js'),
+    ]);
+    recording = await readRecording(locateRecording(recording, baseDir));
+  }
+  if ((mode.onMiss ?? 'error') === 'emulate') {
+    const { recordingToState } = await import('./recording/recording-to-state.js');
+    starting.useRecordedTree(recordingToState(recording));
+  }
+  return { ...mode, recording };
 }
 
+interface ModeContext {
+  emulator: Emulator;
+  publicUrl?: string;
+  log: (line: string) => void;
+}
+
+const nothing = {
+  attach: () => undefined,
+  reset: () => undefined,
+  close: async () => undefined,
+};
+
 /** The one place the mode picks who answers a request. */
-export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<ModeDispatch> {
+export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promise<ModeDispatch> {
   switch (mode.kind) {
     case 'emulate':
-      return { handler: ctx.emulator, reset: async () => undefined, close: async () => undefined };
+      return { ...nothing, handler: ctx.emulator.routes };
     case 'record': {
+      const [
+        { createRecordingProxy, markAwaitingContinue },
+        { RecordingWriter },
+        { redactedNames },
+        { parseUpstream },
+      ] = await Promise.all([
+        import('./record/recorder-proxy.js'),
+        import('./recording/recording-io.js'),
+        import('./recording/redaction.js'),
+        import('./record/upstream.js'),
+      ]);
       const redacted = redactedNames(mode.redact);
       const writer = await RecordingWriter.open(mode.out, redacted, mode.append ?? false, ctx.log);
       const proxy = createRecordingProxy({
@@ -75,37 +117,39 @@ export async function dispatchMode(mode: MockMode, ctx: ModeContext): Promise<Mo
       });
       return {
         handler: ((req, res) => proxy(req, res)) satisfies RequestHandler,
-        onCheckContinue: markAwaitingContinue,
-        reset: async () => undefined,
+        // Node answers Expect: 100-continue itself unless someone listens; here the upstream decides.
+        attach: (server, listener) =>
+          server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+            markAwaitingContinue(req);
+            listener(req, res);
+          }),
+        reset: () => undefined,
         close: () => proxy.settled(),
       };
     }
     case 'replay': {
-      const recording =
-        typeof mode.recording === 'string'
-          ? await readRecording(locateRecording(mode.recording, ctx.baseDir))
-          : mode.recording;
+      const [{ createReplayHandler }, { replayCredentials }, { parseUpstream }] = await Promise.all([
+        import('./replay/replayer.js'),
+        import('./replay/replay-credentials.js'),
+        import('./record/upstream.js'),
+      ]);
       const onMiss = mode.onMiss ?? 'error';
-      // Misses go to an emulator that starts from what the recording shows.
-      if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);
-      const replay = createReplayHandler(recording, {
+      const replay = createReplayHandler(mode.recording, {
         onMiss,
-        emulator: onMiss === 'emulate' ? ctx.emulator : undefined,
+        emulator: onMiss === 'emulate' ? ctx.emulator.listener() : undefined,
         upstream: mode.upstream ? parseUpstream(mode.upstream) : undefined,
         matchHeaders: mode.matchHeaders,
         ignoreQuery: mode.ignoreQuery,
         publicUrl: ctx.publicUrl,
         log: ctx.log,
       });
-      const credentials = replayCredentials(recording, mode.users);
+      const credentials = replayCredentials(mode.recording, mode.users);
       return {
+        ...nothing,
         handler: ((req, res, next) =>
           credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
-        reset: async () => {
-          replay.reset();
-          if (onMiss === 'emulate') await seedFromRecording(ctx.store, recording);
-        },
-        close: async () => undefined,
+        // The emulator's state goes back with the scenario's reset (the starting state holds the recorded trees).
+        reset: () => replay.reset(),
       };
     }
   }

@@ -95,12 +95,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (options.logFormat !== undefined && options.logFormat !== 'text' && options.logFormat !== 'json') {
     throw new Error(`logFormat must be "text" or "json", got "${String(options.logFormat)}"`);
   }
-  const log =
-    typeof options.log === 'function'
-      ? options.log
-      : options.log
-        ? (line: string) => console.log(line)
-        : () => undefined;
+  const log = typeof options.log === 'function' ? options.log : options.log ? logToConsole : () => undefined;
   const baseDir = resolve(options.baseDir ?? process.cwd());
   return {
     baseDir,
@@ -131,6 +126,11 @@ function absoluteMode(mode: MockMode, baseDir: string): MockMode {
     return { ...mode, recording: resolve(baseDir, mode.recording) };
   }
   return mode;
+}
+
+/** `log: true`: each line to stdout (the request log batches its lines instead, see http/stdout-lines.ts). */
+export function logToConsole(line: string): void {
+  console.log(line);
 }
 
 /** "--user NAME:PASSWORD" into a users map; the password may contain colons. */

@@ -81,16 +81,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   // The name we are bound to is ours too (an IP literal passes the Host check anyway).
   const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
   const mock = await createApp({ ...options, allowedHosts });
-  const server = createServer(mock.app);
+  const server = createServer();
+  mock.attach(server);
   applyTimeouts(server, options.timeouts);
-  // Record mode lets the upstream decide on Expect: 100-continue; otherwise Node answers it.
-  const onCheckContinue = mock.onCheckContinue;
-  if (onCheckContinue) {
-    server.on('checkContinue', (req, res) => {
-      onCheckContinue(req);
-      mock.app(req, res);
-    });
-  }
   try {
     await listen(server, options.port ?? 0, host);
   } catch (err) {

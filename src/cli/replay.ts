@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { configured } from './config-file.js';
 import { parseUserSpec } from '../options.js';
-import { MISS_POLICIES, type MissPolicy } from '../replay/replayer.js';
+import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
 import { startMock } from '../server.js';
 import {
   cannotStart,

@@ -1,8 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { configured } from './config-file.js';
-import { readRecording } from '../recording/recording-io.js';
-import { locateRecording } from '../replay/scenario-replay.js';
-import { verifyRecording, type VerifySeed } from '../verify/verify-recording.js';
+import type { VerifySeed } from '../verify/verify-recording.js';
 
 interface VerifyArgs {
   recording: string;
@@ -39,6 +37,12 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         ) as never,
   ),
   handler: async (args) => {
+    // Loaded when verify runs: the other commands never need them.
+    const [{ readRecording }, { locateRecording }, { verifyRecording }] = await Promise.all([
+      import('../recording/recording-io.js'),
+      import('../replay/scenario-replay.js'),
+      import('../verify/verify-recording.js'),
+    ]);
     let recording;
     try {
       recording = await readRecording(locateRecording(args.recording, process.cwd()));

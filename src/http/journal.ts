@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
@@ -78,6 +79,13 @@ function bodyOf(captured: CappedBytes, limit: number): JournalBody | undefined {
   return body;
 }
 
+/** What an entry was made from, kept until someone reads it: redaction costs nothing while nobody looks. */
+interface Unread {
+  arrived: number;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
 /** The last requests the service saw (bounded), oldest first; subscribers hear each entry as it arrives and completes. */
 export class RequestJournal {
   #entries: JournalEntry[] = [];
@@ -86,6 +94,7 @@ export class RequestJournal {
   readonly #bodies: number;
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #redact: readonly string[];
+  readonly #unread = new WeakMap<JournalEntry, Unread>();
 
   constructor(options: JournalOptions = {}) {
     this.#size = Math.max(1, options.size ?? DEFAULT_JOURNAL_SIZE);
@@ -94,6 +103,7 @@ export class RequestJournal {
   }
 
   entries(filter: JournalFilter = {}): JournalEntry[] {
+    for (const entry of this.#entries) this.#settle(entry);
     const matching = this.#entries.filter(matchesFilter(filter));
     const limited = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
     return limited.map((e) => ({ ...e }));
@@ -111,52 +121,77 @@ export class RequestJournal {
   }
 
   #emit(event: JournalEvent): void {
+    if (this.#listeners.size === 0) return;
+    if (event.type !== 'cleared') {
+      this.#settle(event.entry);
+      event = { type: event.type, entry: { ...event.entry } };
+    }
     for (const listener of this.#listeners) listener(event);
   }
 
-  /** Records each request on arrival and completes the entry when the response is done or the socket goes. */
+  /** Fills in what the entry was made from, credentials removed (once, on the first read). */
+  #settle(entry: JournalEntry): void {
+    const unread = this.#unread.get(entry);
+    if (!unread) return;
+    this.#unread.delete(entry);
+    entry.time = new Date(unread.arrived).toISOString();
+    entry.query = redactQueryOf(unread.url, this.#redact);
+    entry.headers = redactHeaderMap(unread.headers, this.#redact);
+    entry.user = parseBasicAuth(unread.headers.authorization)?.user ?? null;
+  }
+
+  /**
+   * Records a request on arrival (`path` without the query) and completes the entry when the response
+   * is done or the socket goes. Plain node:http objects are enough (the pre-dispatch has no express).
+   */
+  open(req: IncomingMessage, res: ServerResponse, path: string, scenario: string | null = null): void {
+    const started = process.hrtime.bigint();
+    const entry: JournalEntry = {
+      seq: ++this.#seq,
+      time: '',
+      method: req.method ?? 'GET',
+      path,
+      query: {},
+      headers: {},
+      user: null,
+      status: null,
+      outcome: 'pending',
+      durationMs: null,
+      fault: null,
+      scenario,
+      network: null,
+      replay: null,
+    };
+    this.#unread.set(entry, { arrived: Date.now(), url: req.url ?? '/', headers: req.headers });
+    const limit = this.#bodies;
+    const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
+    const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
+    if (requestBytes) tapRequest(req as Request, requestBytes);
+    if (responseBytes) tapResponse(res as Response, responseBytes);
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#size) this.#entries.shift();
+    this.#emit({ type: 'added', entry });
+    res.once('close', () => {
+      const marks = marksOf(res as Response);
+      entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      entry.fault = marks.fault ?? null;
+      entry.scenario = marks.scenario ?? scenario;
+      entry.network = marks.network ? { ...marks.network, conditions: [...marks.network.conditions] } : null;
+      entry.status = res.headersSent ? res.statusCode : null;
+      entry.outcome = outcomeOf(res as Response);
+      entry.replay = marks.replay ?? null;
+      const requestBody = requestBytes && bodyOf(requestBytes, limit);
+      const responseBody = responseBytes && bodyOf(responseBytes, limit);
+      if (requestBody) entry.requestBody = requestBody;
+      if (responseBody) entry.responseBody = responseBody;
+      this.#emit({ type: 'updated', entry });
+    });
+  }
+
+  /** The journal as express middleware (every request that reaches it). */
   middleware(): RequestHandler {
     return (req, res, next) => {
-      const started = process.hrtime.bigint();
-      const entry: JournalEntry = {
-        seq: ++this.#seq,
-        time: new Date().toISOString(),
-        method: req.method,
-        path: req.path,
-        query: redactQueryOf(req.originalUrl, this.#redact),
-        headers: redactHeaderMap(req.headers, this.#redact),
-        user: parseBasicAuth(req.headers.authorization)?.user ?? null,
-        status: null,
-        outcome: 'pending',
-        durationMs: null,
-        fault: null,
-        scenario: null,
-        network: null,
-        replay: null,
-      };
-      const limit = this.#bodies;
-      const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
-      const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
-      if (requestBytes) tapRequest(req, requestBytes);
-      if (responseBytes) tapResponse(res, responseBytes);
-      this.#entries.push(entry);
-      if (this.#entries.length > this.#size) this.#entries.shift();
-      this.#emit({ type: 'added', entry: { ...entry } });
-      res.once('close', () => {
-        const marks = marksOf(res);
-        entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-        entry.fault = marks.fault ?? null;
-        entry.scenario = marks.scenario ?? null;
-        entry.network = marks.network ? { ...marks.network, conditions: [...marks.network.conditions] } : null;
-        entry.status = res.headersSent ? res.statusCode : null;
-        entry.outcome = outcomeOf(res);
-        entry.replay = marks.replay ?? null;
-        const requestBody = requestBytes && bodyOf(requestBytes, limit);
-        const responseBody = responseBytes && bodyOf(responseBytes, limit);
-        if (requestBody) entry.requestBody = requestBody;
-        if (responseBody) entry.responseBody = responseBody;
-        this.#emit({ type: 'updated', entry: { ...entry } });
-      });
+      this.open(req, res, req.path);
       next();
     };
   }

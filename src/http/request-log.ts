@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { describeOutcome, marksOf, outcomeOf } from './journal-marks.js';
 import { describeNetwork } from './network-record.js';
@@ -28,20 +29,31 @@ function shownBody(captured: CappedBytes): string | undefined {
  * One line per request once it ends: method, path (never the query, which may carry keys), status,
  * time, user, the fault rule that fired and how the connection ended when that is not a plain answer.
  */
-export function requestLog(log: (line: string) => void, options: RequestLogOptions = {}): RequestHandler {
-  const json = options.format === 'json';
+export function requestLog(watch: RequestWatch): RequestHandler {
   return (req, res, next) => {
+    watch(req, res, req.originalUrl.split('?')[0]!, () => res.locals.user);
+    next();
+  };
+}
+
+/** Watches one request and logs its line when it ends (plain node:http objects; `user` is read then). */
+export type RequestWatch = (req: IncomingMessage, res: ServerResponse, path: string, user: () => unknown) => void;
+
+export function requestLogger(log: (line: string) => void, options: RequestLogOptions = {}): RequestWatch {
+  const json = options.format === 'json';
+  return (req, res, path, userOf) => {
     const started = process.hrtime.bigint();
-    const path = req.originalUrl.split('?')[0];
     const requestBytes = options.verbose ? new CappedBytes(VERBOSE_BODY_BYTES) : undefined;
     const responseBytes = options.verbose ? new CappedBytes(VERBOSE_BODY_BYTES) : undefined;
-    if (requestBytes) tapRequest(req, requestBytes);
-    if (responseBytes) tapResponse(res, responseBytes);
+    if (requestBytes) tapRequest(req as Request, requestBytes);
+    if (responseBytes) tapResponse(res as Response, responseBytes);
     res.on('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const user = res.locals.user;
-      const fault = marksOf(res).fault;
-      const outcome = outcomeOf(res);
+      const who = userOf();
+      const user = typeof who === 'string' ? who : undefined;
+      const marks = marksOf(res as Response);
+      const fault = marks.fault;
+      const outcome = outcomeOf(res as Response);
       const status = res.headersSent ? res.statusCode : null;
       if (json) {
         const line: Record<string, unknown> = {
@@ -54,8 +66,8 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
           fault: fault ?? null,
           outcome,
         };
-        if (outcome === 'truncated') line['truncatedAfterBytes'] = marksOf(res).truncatedAfterBytes ?? null;
-        if (marksOf(res).network) line['network'] = marksOf(res).network;
+        if (outcome === 'truncated') line['truncatedAfterBytes'] = marks.truncatedAfterBytes ?? null;
+        if (marks.network) line['network'] = marks.network;
         if (options.verbose) {
           line['requestHeaders'] = redactHeaderMap(req.headers);
           line['responseHeaders'] = redactHeaderMap(res.getHeaders());
@@ -68,8 +80,8 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
       const parts = [req.method, path, String(status ?? '-'), `${ms.toFixed(1)}ms`];
       if (user) parts.push(`user=${user}`);
       if (fault) parts.push(`fault=${fault}`);
-      if (outcome !== 'answered') parts.push(`(${describeOutcome(res)})`);
-      const network = describeNetwork(marksOf(res).network);
+      if (outcome !== 'answered') parts.push(`(${describeOutcome(res as Response)})`);
+      const network = describeNetwork(marks.network);
       if (network) parts.push(network);
       log(parts.join(' '));
       if (options.verbose) {
@@ -81,6 +93,5 @@ export function requestLog(log: (line: string) => void, options: RequestLogOptio
         if (got) log(`  < ${got.replace(/\n/g, '\n  < ')}`);
       }
     });
-    next();
   };
 }

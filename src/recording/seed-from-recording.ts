@@ -1,4 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
+import type { StateBuilder } from '../domain/state-builder.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
 import { recordDict } from '../domain/tree.js';
 import type { Recording } from './format.js';
@@ -24,26 +25,10 @@ export async function seedFromRecordedTree(
   const counts = { containers: 0, files: 0 };
   const now = store.now();
   const built = store.builder();
-  const users = new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
-  for (const user of users) {
+  for (const user of recordedUsers(tree)) {
     const known = store.users().includes(user) ? store.root(user).id : undefined;
     const rootId = built.addUser(user, tree.roots.get(user) ?? known).id;
-    const live = [...tree.objects.values()].filter((o) => o.user === user && !o.deleted && o.id !== rootId);
-    const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
-    for (const o of live) {
-      const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
-      const node = {
-        ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id),
-        tags: [...o.tags],
-        metadata: recordDict(o.metadata),
-      };
-      if (o.kind === 'file') {
-        Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
-        counts.files++;
-      } else counts.containers++;
-      // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
-      built.addRecord(node, o.content ?? Buffer.alloc(o.bytes ?? 0));
-    }
+    addRecordedTree(built, tree, user, rootId, now, counts);
   }
   try {
     await built.writeBlobs();
@@ -53,4 +38,36 @@ export async function seedFromRecordedTree(
     throw err;
   }
   return counts;
+}
+
+/** The logins a recorded tree shows (a root, or an object of theirs). */
+export function recordedUsers(tree: RecordedTree): Set<string> {
+  return new Set([...tree.roots.keys(), ...[...tree.objects.values()].map((o) => o.user)]);
+}
+
+/** Adds one user's recorded objects below `rootId` (the user is already in `built`). */
+export function addRecordedTree(
+  built: StateBuilder,
+  tree: RecordedTree,
+  user: string,
+  rootId: string,
+  now: number,
+  counts = { containers: 0, files: 0 },
+): void {
+  const live = [...tree.objects.values()].filter((o) => o.user === user && !o.deleted && o.id !== rootId);
+  const liveIds = new Set([rootId, ...live.map((o) => o.id)]);
+  for (const o of live) {
+    const parentId = o.parentId && liveIds.has(o.parentId) ? o.parentId : rootId;
+    const node = {
+      ...newNode(user, o.kind, o.name ?? o.id, parentId, now, o.id),
+      tags: [...o.tags],
+      metadata: recordDict(o.metadata),
+    };
+    if (o.kind === 'file') {
+      Object.assign(node, { mimeType: o.mimeType || DEFAULT_MIME, public: o.public ?? false });
+      counts.files++;
+    } else counts.containers++;
+    // Content the recording never showed: zero bytes of the recorded size, so sizes still agree.
+    built.addRecord(node, o.content ?? Buffer.alloc(o.bytes ?? 0));
+  }
 }

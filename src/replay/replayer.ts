@@ -22,9 +22,9 @@ import { maxFileBytes } from '../files/contained-file.js';
 import { requestOrigin } from '../http/request-origin.js';
 import { sendPlainError, sendPlainText } from '../http/plain-text.js';
 
-/** What a request that matches nothing gets: a text/plain 404, the emulator's answer, or the upstream's (recorded). */
-export type MissPolicy = 'error' | 'emulate' | 'proxy';
-export const MISS_POLICIES: readonly MissPolicy[] = ['error', 'emulate', 'proxy'];
+// Its own module, so the CLI can offer the choices without loading the replayer.
+import type { MissPolicy } from './miss-policy.js';
+export { MISS_POLICIES, type MissPolicy } from './miss-policy.js';
 
 export interface ReplayOptions {
   /** Default 'error'. */

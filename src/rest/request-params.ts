@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { buildXml, type XmlNode } from '../xml/codec.js';
-import type { Page } from '../xml/entities.js';
+import { entityTagOf, type Page } from '../xml/entities.js';
 import type { Links } from '../xml/links.js';
 import { invalid } from '../domain/errors.js';
 export { userOf } from '../http/auth.js';
@@ -13,7 +14,7 @@ export function linksOf(res: Response): Links {
 }
 
 /** X-Cloud-Depth: 0 (default) links only, 1 wraps entities, 2 inlines a container's contents. */
-export function depthOf(req: Request): number {
+export function depthOf(req: { headers: IncomingHttpHeaders }): number {
   const n = Number.parseInt(String(req.headers['x-cloud-depth'] ?? '0'), 10);
   return Number.isFinite(n) && n > 0 ? Math.min(n, 2) : 0;
 }
@@ -59,8 +60,14 @@ export function nameFilterOf(req: Request): ((name: string) => boolean) | undefi
   }
 }
 
-/** Sends an entity; express adds the ETag and answers If-None-Match with 304. */
+/**
+ * Sends an entity and answers If-None-Match with 304 (express's freshness check). The ETag is the
+ * entity's own tag when it has one (made from the nodes, see entityTagOf), so express hashes no body;
+ * other entities get express's hash of the body.
+ */
 export function sendXml(res: Response, mediaType: string, entity: XmlNode, status = 200): void {
+  const tag = entityTagOf(entity);
+  if (tag) res.setHeader('ETag', tag);
   res.status(status).type(mediaType).send(buildXml(entity));
 }
 

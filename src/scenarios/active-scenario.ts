@@ -50,6 +50,8 @@ export class ActiveScenario {
   readonly scenario: ResolvedScenario;
   readonly rules: ArmedRule[];
   readonly replay: RequestHandler | undefined;
+  /** Nothing to do for any request: no fault rule, latency, network conditions or recording. */
+  readonly quiet: boolean;
   readonly #latency: (() => number) | undefined;
   readonly #sliceDraw: (() => number) | undefined;
 
@@ -58,6 +60,7 @@ export class ActiveScenario {
     this.#sliceDraw = sliceDraw(scenario.network?.slice);
     this.rules = scenario.faults.map((rule, i) => new ArmedRule(rule, i));
     this.replay = replay;
+    this.quiet = this.rules.length === 0 && !scenario.latency && !scenario.network && !replay;
     const latency = scenario.latency;
     if (latency) {
       const span = Math.max(0, (latency.maxMs ?? latency.minMs) - latency.minMs);

@@ -15,6 +15,8 @@ import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.
 export function faultMiddleware(delays: PendingDelays): RequestHandler {
   return async (req, res, next) => {
     const active = activeOf(res);
+    // Nothing armed: no promise, no rule to try.
+    if (active.quiet) return next();
     if (!(await delays.wait(active.latencyMs(), res))) return;
     const armed = active.faultFor(req);
     const conditions = active.conditionsFor(armed);

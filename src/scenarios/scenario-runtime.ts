@@ -1,19 +1,25 @@
 import type { RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import { markScenario, type RequestJournal } from '../http/journal.js';
-import { buildSeed } from '../mock-state.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
 import { ScenarioError } from './scenario-error.js';
-import { seedPlanOf, usersOf } from './seed-tree.js';
+import { usersOf } from './seed-tree.js';
 import { SwitchGate } from './switch-gate.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition, ScenarioSettings } from './types.js';
 
+/** Builds the state a reset or a switch to `scenario` swaps in (the app's StartingState). */
+export interface StateSource {
+  build(store: CloudStore, scenario: ResolvedScenario): Promise<StateBuilder>;
+}
+
 export interface ScenarioRuntimeDeps {
   store: CloudStore;
+  starting: StateSource;
   options: ScenarioSettings;
   journal: RequestJournal;
   replayHandler: ReplayHandlerFactory | undefined;
@@ -93,9 +99,7 @@ export class ScenarioRuntime {
     const scenario = await loadScenario(spec, this.#deps.cwd, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
-    const built = scenario.seed
-      ? await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options))
-      : undefined;
+    const built = scenario.seed ? await this.#deps.starting.build(this.#deps.store, scenario) : undefined;
     await this.#swap(built, async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
@@ -125,7 +129,7 @@ export class ScenarioRuntime {
   /** State back to the active scenario's seed; fault counters and the journal cleared. */
   async reset(): Promise<void> {
     const scenario = this.#active.scenario;
-    const built = await buildSeed(this.#deps.store, seedPlanOf(scenario, this.#deps.options));
+    const built = await this.#deps.starting.build(this.#deps.store, scenario);
     await this.#swap(built, async () => {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);
       this.#deps.journal.clear();
@@ -148,17 +152,36 @@ export class ScenarioRuntime {
 
   /** Admits a request under the current scenario, which it keeps until its response is done. */
   admit(): RequestHandler {
-    return async (_req, res, next) => {
+    return (_req, res, next) => {
+      // No switch under way (the common case): admitted at once, without a promise.
+      const now = this.#gate.enterNow(() => res.destroy());
+      if (now) return this.#admitted(res, now, next);
       // A request a switch gives up waiting for loses its connection (the gate's grace period).
-      const leave = await this.#gate.enter(() => res.destroy());
-      // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
-      res.once('close', leave);
-      res.locals.leaveSwitchGate = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
-      res.locals.onSwitch = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
-      res.locals.scenario = this.#active;
-      markScenario(res, this.#active.scenario.name);
-      next();
+      void this.#gate.enter(() => res.destroy()).then((leave) => this.#admitted(res, leave, next));
     };
+  }
+
+  #admitted(res: Response, leave: () => void, next: () => void): void {
+    // 'close' comes after 'finish' (or alone when the socket dies), after the journal has the outcome.
+    res.once('close', leave);
+    res.locals.leaveSwitchGate = (end: () => void) => res.once('close', this.#gate.detach(leave, end));
+    res.locals.onSwitch = (fn: () => void) => res.once('close', this.#gate.onSwitch(fn));
+    res.locals.scenario = this.#active;
+    markScenario(res, this.#active.scenario.name);
+    next();
+  }
+
+  /**
+   * For the pre-dispatch: admits a request that will be answered at once, in this tick, when the
+   * active scenario has nothing to do (no fault rule, latency, network conditions or recording) and
+   * no switch is under way; returns the scenario's name, or undefined (the request takes the full path).
+   */
+  admitQuiet(res: ServerResponse): string | undefined {
+    if (!this.#active.quiet) return undefined;
+    const leave = this.#gate.enterNow(() => res.destroy());
+    if (!leave) return undefined;
+    res.once('close', leave);
+    return this.#active.scenario.name;
   }
 
   close(): void {

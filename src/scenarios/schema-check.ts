@@ -1,17 +1,23 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { SCHEMA_FILE } from './catalog.js';
 import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
 import type { FaultRule, NetworkConditions, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
-// Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up.
+// Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up;
+// ajv itself is loaded then too (a built-in scenario never needs it).
+const load = createRequire(import.meta.url);
 let validateShape: ValidateFunction<ScenarioDefinition> | undefined;
 function shapeValidator(): ValidateFunction<ScenarioDefinition> {
-  validateShape ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile<ScenarioDefinition>(
-    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object,
-  );
+  if (!validateShape) {
+    const { Ajv } = load('ajv') as { Ajv: typeof AjvClass };
+    validateShape = new Ajv({ allErrors: true, verbose: true, strict: false }).compile<ScenarioDefinition>(
+      JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object,
+    );
+  }
   return validateShape;
 }
 

@@ -28,6 +28,12 @@ export class SwitchGate {
    */
   async enter(abort: () => void): Promise<() => void> {
     while (this.#switching) await this.#switching;
+    return this.enterNow(abort)!;
+  }
+
+  /** enter() without waiting: the leave function, or undefined while a switch is under way. */
+  enterNow(abort: () => void): (() => void) | undefined {
+    if (this.#switching) return undefined;
     const entry = (): void => abort();
     this.#inFlight.add(entry);
     return () => {

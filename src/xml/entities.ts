@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NodeRecord } from '../domain/model.js';
 import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import type { Links } from './links.js';
@@ -106,18 +107,26 @@ export function fileFields(node: NodeRecord, links: Links, metadataKeys?: string
  * Children of a listing. 'link': bare links; 'wrapped' (X-Cloud-Depth 1): each link wraps one full
  * entity of the same name; 'inline' (depth 2 inside a container): fields directly in the link element.
  */
-export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'wrapped' | 'inline'): XmlNode {
+export function itemElements(
+  items: ItemView[],
+  links: Links,
+  shape: 'link' | 'wrapped' | 'inline',
+  tags?: string[],
+): XmlNode {
   const containers: XmlNode[] = [];
   const files: XmlNode[] = [];
   for (const item of items) {
     const { node } = item;
     const href = links.resource(node.kind, node.id);
-    const element =
-      shape === 'link'
-        ? link(href)
-        : shape === 'wrapped'
-          ? wrappedItem(item, links, href)
-          : link(href, itemFields(item, links));
+    let element: XmlNode;
+    if (shape === 'wrapped') {
+      const wrapped = wrappedItem(item, links, href);
+      element = wrapped.xml;
+      tags?.push(wrapped.tag);
+    } else {
+      element = shape === 'link' ? link(href) : link(href, itemFields(item, links));
+      tags?.push(`${node.kind[0]}${node.id}`);
+    }
     (node.kind === 'container' ? containers : files).push(element);
   }
   const out: XmlNode = {};
@@ -132,29 +141,52 @@ const itemFields = (item: ItemView, links: Links): XmlNode =>
 /**
  * Depth-1 listing items, serialised once per node version: a record is replaced when it changes,
  * and the key holds every field that can differ without that (accessed, a container's bytes, the
- * links' base), so a listing is mostly concatenation.
+ * links' base), so a listing is mostly concatenation. Each fragment keeps a short tag of its key,
+ * from which the listing's ETag is made without hashing the body.
  */
-const wrappedItems = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
+const wrappedItems = new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>();
 
-function wrappedItem(item: ItemView, links: Links, href: string): XmlNode {
+function wrappedItem(item: ItemView, links: Links, href: string): { xml: XmlNode; tag: string } {
   const { node } = item;
-  const key = [
+  const key = entityKey(node, links, item.bytes, item.metadataKeys);
+  const hit = wrappedItems.get(node);
+  if (hit?.key === key) return hit;
+  const xml = rawXml(buildXml({ [node.kind]: link(href, { [node.kind]: itemFields(item, links) }) }));
+  const entry = { key, xml, tag: `${node.id}.${node.version}.${digest(key)}` };
+  wrappedItems.set(node, entry);
+  return entry;
+}
+
+/** Every field an entity's text depends on besides its id (a record is replaced when its version grows). */
+function entityKey(node: NodeRecord, links: Links, bytes: number, metadataKeys: string[] | undefined): string {
+  return [
     links.base,
     node.version,
     node.name,
     node.parentId,
     node.modified,
     node.accessed,
-    item.bytes,
+    bytes,
     node.mimeType,
     node.public,
-    JSON.stringify(item.metadataKeys ?? null),
+    JSON.stringify(metadataKeys ?? null),
   ].join('\n');
-  const hit = wrappedItems.get(node);
-  if (hit?.key === key) return hit.xml;
-  const xml = rawXml(buildXml({ [node.kind]: link(href, { [node.kind]: itemFields(item, links) }) }));
-  wrappedItems.set(node, { key, xml });
-  return xml;
+}
+
+/** A short digest of a key (not of a body): 96 bits, base64url. */
+function digest(text: string): string {
+  return createHash('sha1').update(text).digest('base64url').slice(0, 16);
+}
+
+/**
+ * Strong ETags of the entities that are sent most, made from the node (id, version and the fields
+ * the text depends on) when the entity is built, never by hashing the body: sendXml sets the header,
+ * and express then skips its own hashing. Entities without a tag get express's.
+ */
+const entityTags = new WeakMap<XmlNode, string>();
+
+export function entityTagOf(entity: XmlNode): string | undefined {
+  return entityTags.get(entity);
 }
 
 export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
@@ -164,27 +196,23 @@ export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
 const fileEntities = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
 
 export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode {
-  const key = [
-    links.base,
-    node.version,
-    node.name,
-    node.parentId,
-    node.modified,
-    node.accessed,
-    node.bytes,
-    node.mimeType,
-    node.public,
-    JSON.stringify(metadataKeys ?? null),
-  ].join('\n');
+  const key = entityKey(node, links, node.bytes, metadataKeys);
   const hit = fileEntities.get(node);
   if (hit?.key === key) return hit.xml;
   const xml = { file: rawXml(buildXml(rootElement('file', fileFields(node, links, metadataKeys)))) };
   fileEntities.set(node, { key, xml });
+  entityTags.set(xml, `"${node.id}-${node.version}-${digest(key)}"`);
   return xml;
 }
 
-export const fileListEntity = (page: Page<ItemView>, links: Links, depth: number): XmlNode =>
-  rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, depth >= 1 ? 'wrapped' : 'link') });
+/** A listing; its ETag is made from the page and each item's tag (depth 0 shows links only: kind and id). */
+export function fileListEntity(page: Page<ItemView>, links: Links, depth: number): XmlNode {
+  const shape = depth >= 1 ? 'wrapped' : 'link';
+  const tags: string[] = [links.base, shape, String(page.start), String(page.total)];
+  const entity = rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, shape, tags) });
+  entityTags.set(entity, `"L${page.items.length}-${digest(tags.join(' '))}"`);
+  return entity;
+}
 
 export function accountFields(view: AccountView): XmlNode {
   return {

@@ -1,7 +1,7 @@
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import express from 'express';
 import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
 import { SESSION_FILES } from '../../support/example-client/client-session.js';
@@ -92,6 +92,26 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const deleted = await request(mock.app).get(`${notes}/content`).auth('demo', 'demo');
     expect(deleted.status).toBe(404);
     expect(deleted.headers['x-csp-mock-replay']).toBeUndefined();
+  });
+
+  it('emulate: a reset goes back to the recorded tree in one transaction (it used to seed twice)', async () => {
+    const mock = await replayApp({
+      mode: { kind: 'replay', recording: EXAMPLE_RECORDING, onMiss: 'emulate' },
+      users: { demo: 'demo' },
+    });
+    const rootId = mock.store.root('demo').id;
+    await mock.store.createFile('demo', rootId, { name: 'after-start.txt' }, Buffer.from('x'));
+    const replaceState = vi.spyOn(mock.store, 'replaceState');
+    const replaceUsers = vi.spyOn(mock.store, 'replaceUsers');
+    await mock.reset();
+    expect(replaceState).toHaveBeenCalledTimes(1);
+    expect(replaceUsers).not.toHaveBeenCalled();
+    // The recorded tree is back (same root, the recorded file), and what came after the start is gone.
+    expect(mock.store.root('demo').id).toBe(rootId);
+    const names = mock.store.children('demo', rootId).map((n) => n.name);
+    expect(names).not.toContain('after-start.txt');
+    const logo = await request(mock.app).get('/dav/Photos/logo.bin').auth('demo', 'demo').buffer(true).parse(binary);
+    expect((logo.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
   });
 
   it('createReplayHandler is a plain factory: express middleware over a recording, misses to a given emulator app', async () => {

@@ -1,0 +1,66 @@
+import express, { Router, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import type { CloudStore } from './domain/cloud-store.js';
+import { davRouter, sendOptions } from './dav/index.js';
+import { basicAuth } from './http/auth.js';
+import { clientSpecification } from './http/client-spec.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { requestOrigin } from './http/request-origin.js';
+import { notFound } from './domain/errors.js';
+import { restRouter } from './rest/index.js';
+import { Links } from './xml/links.js';
+
+export interface EmulatorDeps {
+  /** The logins and passwords Basic auth accepts now (the active scenario's). */
+  users: () => ReadonlyMap<string, string>;
+  strict: boolean;
+  log: (line: string) => void;
+  publicUrl?: string;
+}
+
+/** The service itself, over the one store: a router for the app, and a listener of its own on demand. */
+export interface Emulator {
+  /** Mounted in the app: the common path runs through one express app. */
+  routes: RequestHandler;
+  /**
+   * The same routes as a request listener of their own. Replay with misses emulated needs it: the
+   * replayer has read the request's body to match it, so it asks the emulator again with a request of
+   * its own (http/in-process-http.ts) and keeps the answer. Built on the first call, never on the common path.
+   */
+  listener(): RequestListener;
+}
+
+/** Builds the emulator in request order, one step a line. */
+export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator {
+  // Paths are case-sensitive on the service: /V2 is not /v2.
+  const routes = Router({ caseSensitive: true });
+  // E1. absolute links from --public-url or the request's Host
+  routes.use((req, res, next) => {
+    res.locals.links = new Links(requestOrigin(req, deps.publicUrl));
+    next();
+  });
+  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
+  const auth = basicAuth(deps.users);
+  routes.use('/v2', auth, clientSpecification(deps.strict, deps.log), restRouter(store));
+  // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
+  routes.use('/dav', auth, davRouter(store));
+  routes.options('/', (_req, res) => sendOptions(res));
+  // E4. anything else is 404; every error becomes one text/plain answer
+  routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
+  routes.use(errorMiddleware(deps.log));
+
+  let own: RequestListener | undefined;
+  return {
+    routes,
+    listener: () => (own ??= emulatorApp(routes)),
+  };
+}
+
+/** The routes in an express app of their own, with the app's settings (see createApp). */
+function emulatorApp(routes: RequestHandler): RequestListener {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'strong');
+  app.use(routes);
+  return app;
+}

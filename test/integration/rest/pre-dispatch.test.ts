@@ -1,0 +1,84 @@
+import { get } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../../src/index.js';
+
+const HEADERS = {
+  Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+  'X-Client-Specification': '2',
+};
+
+/** What a client sees of an answer, minus the Date. */
+async function answer(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers: { ...HEADERS, ...headers } });
+  const { date: _date, ...rest } = Object.fromEntries(res.headers);
+  return { status: res.status, headers: rest, body: await res.text() };
+}
+
+describe('the pre-dispatch of the hottest REST reads (rest/hot-routes.ts) answers as the express path does', () => {
+  let mock: RunningMock;
+  afterEach(async () => mock?.close());
+
+  it('a file entity and a listing (depth 0 and 1): same status, headers and bytes, both journaled with the user', async () => {
+    mock = await startMock({ seed: 'empty' });
+    const root = mock.store.root('demo');
+    const file = await mock.store.createFile(
+      'demo',
+      root.id,
+      { name: 'a.txt', mimeType: 'text/plain' },
+      Buffer.from('a'),
+    );
+    await mock.store.createContainer('demo', root.id, 'folder');
+    for (const [path, extra] of [
+      [`/v2/files/${file.id}`, {}],
+      [`/v2/containers/${root.id}/contents`, {}],
+      [`/v2/containers/${root.id}/contents`, { 'X-Cloud-Depth': '1' }],
+    ] as const) {
+      const fast = await answer(`${mock.url}${path}`, extra);
+      // A query parameter the route ignores makes the pre-dispatch decline: the same request through express.
+      const full = await answer(`${mock.url}${path}?via=express`, extra);
+      expect(fast.status).toBe(200);
+      expect(full).toEqual(fast);
+    }
+    const journal = mock.requests();
+    expect(journal).toHaveLength(6);
+    for (const entry of journal) {
+      expect(entry).toMatchObject({
+        method: 'GET',
+        status: 200,
+        user: 'demo',
+        outcome: 'answered',
+        scenario: 'default',
+      });
+      expect(entry.headers['authorization']).toBe('[removed]');
+    }
+  });
+
+  it("an entity's ETag answers If-None-Match with 304 and changes when the file does", async () => {
+    mock = await startMock({ seed: 'empty' });
+    const root = mock.store.root('demo');
+    const file = await mock.store.createFile('demo', root.id, { name: 'b.txt' }, Buffer.from('b'));
+    const url = `${mock.url}/v2/files/${file.id}`;
+    const etag = (await answer(url)).headers['etag']!;
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which forbids the 304.
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(url, { headers: { ...HEADERS, 'If-None-Match': etag } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject),
+    );
+    expect(status).toBe(304);
+    await mock.store.update('demo', file.id, { name: 'renamed.txt' });
+    expect((await answer(url)).headers['etag']).not.toBe(etag);
+  });
+
+  it('declines what it does not answer: the express path words the 404 and the 401', async () => {
+    mock = await startMock({ seed: 'empty' });
+    const root = mock.store.root('demo');
+    const bad = await fetch(`${mock.url}/v2/files/${root.id}`, { headers: HEADERS });
+    expect(bad.status).toBe(404);
+    const wrong = await fetch(`${mock.url}/v2/containers/${root.id}/contents`, {
+      headers: { ...HEADERS, Authorization: `Basic ${Buffer.from('demo:nope').toString('base64')}` },
+    });
+    expect(wrong.status).toBe(401);
+  });
+});
