@@ -14,12 +14,14 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
+  { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
   { layer: 'assembly: options', modules: ['options.ts'] },
   { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },
+  { layer: 'assembly: the emulator', modules: ['emulator.ts'] },
   { layer: 'modes: replay', modules: ['replay/'] },
   { layer: 'modes: record', modules: ['record/'] },
   { layer: 'scenarios', modules: ['scenarios/'] },
-  { layer: 'scenarios: the starting state', modules: ['mock-state.ts'] },
+  { layer: 'scenarios: opening and seeding the store', modules: ['mock-state.ts'] },
   { layer: 'recordings', modules: ['recording/'] },
   { layer: 'routes', modules: ['rest/', 'dav/'] },
   { layer: 'edge: http', modules: ['http/'] },
@@ -37,7 +39,7 @@ const BROWSER_PAGE = 'admin/inspector-page/';
 
 /**
  * The model rule: storage/ is reached through domain/ (which re-exports the model in domain/model.ts), and
- * opened by the starting state. Nothing else above domain/ imports storage/.
+ * opened by mock-state.ts. Nothing else above domain/ imports storage/.
  */
 const STORAGE = { module: 'storage/', reachedFrom: ['storage/', 'domain/', 'mock-state.ts'] };
 
@@ -93,7 +95,9 @@ describe('architecture: imports point one way', () => {
   });
 
   it('no import points against the layer order', () => {
-    const upward = edges.filter((e) => layerOf(e.to) < layerOf(e.from) && !isAllowed(e));
+    // A module not in the table is reported by the test above, not here.
+    const placed = edges.filter((e) => layerOf(e.from) >= 0 && layerOf(e.to) >= 0);
+    const upward = placed.filter((e) => layerOf(e.to) < layerOf(e.from) && !isAllowed(e));
     const lines = upward.map(
       (e) => `${describeEdge(e)}: ${LAYERS[layerOf(e.from)]!.layer} imports ${LAYERS[layerOf(e.to)]!.layer}`,
     );
@@ -111,7 +115,7 @@ describe('architecture: imports point one way', () => {
     expect(outward.map(describeEdge)).toEqual([]);
   });
 
-  it('storage/ is reached only through domain/ and the starting state', () => {
+  it('storage/ is reached only through domain/ and mock-state.ts', () => {
     const around = edges.filter(
       (e) => moduleOf(e.to) === STORAGE.module && !STORAGE.reachedFrom.includes(moduleOf(e.from)) && !isAllowed(e),
     );

@@ -110,7 +110,11 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(mock.store.root('demo').id).toBe(rootId);
     const names = mock.store.children('demo', rootId).map((n) => n.name);
     expect(names).not.toContain('after-start.txt');
-    const logo = await request(mock.app).get('/dav/Photos/logo.bin').auth('demo', 'demo').buffer(true).parse(binary);
+    const logo = await request(mock.app)
+      .get('/dav/Photos/logo.bin')
+      .auth('demo', 'demo')
+      .buffer(true)
+      .parse(binaryParser);
     expect((logo.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
   });
 
