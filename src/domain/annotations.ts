@@ -2,7 +2,7 @@ import type { NodeRecord } from '../storage/schema.js';
 import { invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
 import type { StoreCore, WriteContext } from './store-core.js';
-import { plainDict } from './tree.js';
+import { plainDict } from './record-values.js';
 
 /** Tags and metadata key/values on containers and files (shapes inferred: no wire example survives). */
 export class Annotations {

@@ -11,10 +11,12 @@ import { checkName } from './names.js';
 import { DEFAULT_MIME, newNode } from './node-records.js';
 import { RecycleBin } from './recycle-bin.js';
 import { StateBuilder } from './state-builder.js';
+import { swapState, swapUsers } from './state-swaps.js';
 import { StoreCore, type WriteContext } from './store-core.js';
 import { copyTree, type CopyOptions } from './tree-operations.js';
 import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates.js';
-import { plainDict, type TreeQueries } from './tree.js';
+import { plainDict } from './record-values.js';
+import type { TreeQueries } from './tree.js';
 
 export type { WriteContext } from './store-core.js';
 export type { CopyOptions } from './tree-operations.js';
@@ -278,36 +280,13 @@ export class CloudStore {
   }
 
   /** Swaps the built state in for the whole state, atomically; the old blobs go after the swap. */
-  async replaceState(built: StateBuilder): Promise<void> {
-    await this.#core.serial(async () => {
-      await this.#core.drained();
-      const old = this.#core.tree.referencedBlobs();
-      await this.#core.replace(built.state());
-      await this.#core.dropUnreferenced(old);
-    });
+  replaceState(built: StateBuilder): Promise<void> {
+    return swapState(this.#core, built);
   }
 
-  /**
-   * Replaces the trees of the users the builder holds (ids as built) in one transaction; every other
-   * user keeps theirs. Replaced blobs are dropped after the commit.
-   */
-  async replaceUsers(built: StateBuilder): Promise<void> {
-    const dropped: Array<string | null> = [];
-    await this.#core.transact(() => {
-      const state = built.state();
-      const removed: string[] = [];
-      for (const login of Object.keys(state.users)) {
-        for (const id of this.#core.tree.idsOf(login)) {
-          if (state.nodes[id]) continue;
-          removed.push(id);
-          dropped.push(this.#core.tree.node(id)!.blobId);
-        }
-      }
-      for (const node of Object.values(state.nodes)) dropped.push(this.#core.tree.node(node.id)?.blobId ?? null);
-      const users = Object.entries(state.users).map(([login, user]) => ({ login, user }));
-      return { change: { users, nodes: Object.values(state.nodes), removed }, result: undefined };
-    });
-    await this.#core.dropUnreferenced(dropped);
+  /** Replaces the trees of the users the builder holds (ids as built) in one transaction; others keep theirs. */
+  replaceUsers(built: StateBuilder): Promise<void> {
+    return swapUsers(this.#core, built);
   }
 
   /** Clean stop: the durable layer writes its snapshot; temp blobs of the memory mode go. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NodeKind, NodeRecord } from '../storage/schema.js';
-import { NO_TAGS, recordDict } from './tree.js';
+import { NO_TAGS, recordDict } from './record-values.js';
 
 export const DEFAULT_MIME = 'application/octet-stream';
 

@@ -5,7 +5,7 @@ import { duplicateName, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { DEFAULT_MIME, newNode } from './node-records.js';
 import { SLICE, nextTurn } from './tree-operations.js';
-import { NO_TAGS, plainDict, recordDict } from './tree.js';
+import { NO_TAGS, plainDict, recordDict } from './record-values.js';
 
 export interface BuiltNodeInfo {
   tags?: string[];

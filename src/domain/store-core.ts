@@ -58,6 +58,8 @@ export class StoreCore {
   /** The group being made durable. */
   #writing: Staged[] = [];
   #flushScheduled = false;
+  /** Groups that failed so far. */
+  #failures = 0;
   /** Resolves when the next group settles (for waiting until nothing is staged). */
   #settled!: Promise<void>;
   #onSettled!: () => void;
@@ -84,8 +86,15 @@ export class StoreCore {
    */
   async transact<T>(build: () => Plan<T> | Promise<Plan<T>>): Promise<T> {
     const { durable, result } = await this.serial(async () => {
-      const plan = await build();
-      return { durable: this.#stage(plan), result: plan.result };
+      for (;;) {
+        const failures = this.#failures;
+        const built = build();
+        const plan = built instanceof Promise ? await built : built;
+        // A group failed while this was built (an async build, or between turns): what it read may
+        // have been undone since, so it is built again against the restored state (at most once more:
+        // nothing new is staged while this holds the queue).
+        if (failures === this.#failures) return { durable: this.#stage(plan), result: plan.result };
+      }
     });
     await durable;
     return result;
@@ -131,6 +140,7 @@ export class StoreCore {
         // Everything staged after the group was validated against it: it goes too, newest first.
         const failed = [...group, ...this.#staged.splice(0)];
         this.#writing = [];
+        this.#failures += 1;
         for (const s of [...failed].reverse()) {
           s.undoAfter?.();
           if (s.undo) this.tree.revert(s.undo);

@@ -3,7 +3,7 @@ import { conflict, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { copiedNode } from './node-records.js';
 import type { Plan, StoreCore, WriteContext } from './store-core.js';
-import { NO_TAGS, recordDict } from './tree.js';
+import { NO_TAGS, recordDict } from './record-values.js';
 
 /** Nodes prepared between two turns of the event loop, so other clients are served meanwhile. */
 export const SLICE = 500;

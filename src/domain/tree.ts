@@ -1,5 +1,6 @@
 import type { ChangeSet } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
+import { byName, nfc, plainNode } from './record-values.js';
 import { TagIndex } from './tag-index.js';
 
 /** What undoes an applied change set: apply it (then drop `droppedUsers`) to get the state before. */
@@ -25,8 +26,7 @@ export interface TreeQueries {
 
 /**
  * Every node and user in memory, with indexes kept live as change sets are applied (never rebuilt
- * per request): children by parent, live children by NFC name, nodes by owner, recycled nodes by
- * owner, tags, blob reference counts, and the bytes under every container. Applying a change costs
+ * per request): children by parent, live children by NFC name, recycled nodes by owner, tags, blob reference counts, and the bytes under every container. Applying a change costs
  * the size of the change (times the depth, for nodes whose byte count moves a container's sum).
  */
 export class Tree implements TreeQueries {
@@ -34,7 +34,6 @@ export class Tree implements TreeQueries {
   readonly #users = new Map<string, UserRecord>();
   readonly #kids = new Map<string, Set<string>>();
   readonly #named = new Map<string, Map<string, string>>();
-  readonly #byOwner = new Map<string, Set<string>>();
   readonly #recycled = new Map<string, Set<string>>();
   readonly #blobRefs = new Map<string, number>();
   /** Container id -> bytes of the files below it, reached through nodes that are not recycled. */
@@ -59,7 +58,6 @@ export class Tree implements TreeQueries {
       this.#users,
       this.#kids,
       this.#named,
-      this.#byOwner,
       this.#recycled,
       this.#blobRefs,
       this.#sums,
@@ -70,7 +68,13 @@ export class Tree implements TreeQueries {
     this.#stamps.clear();
     this.#loadedAt = ++this.#generation;
     for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
-    for (const node of Object.values(state.nodes)) this.#put(plainNode(node));
+    // The nodes are fresh (parsed or built for this load): no old record to unindex, no copy to make.
+    const nodes = state.nodes;
+    for (const id of Object.keys(nodes)) {
+      const node = plainNode(nodes[id]!);
+      this.#nodes.set(id, node);
+      this.#index(node);
+    }
   }
 
   /** The state as a plain document (null-prototype objects), for a snapshot. */
@@ -244,9 +248,13 @@ export class Tree implements TreeQueries {
     return names.reverse();
   }
 
-  /** Every node id of an owner (live or recycled). */
-  idsOf(owner: string): Iterable<string> {
-    return this.#byOwner.get(owner) ?? [];
+  /** Every node id of an owner's tree (live or recycled), walked down from the root (no index by owner to keep). */
+  idsOf(owner: string): string[] {
+    const rootId = this.#users.get(owner)?.rootId;
+    if (rootId === undefined || !this.#nodes.has(rootId)) return [];
+    const out = [rootId];
+    for (let i = 0; i < out.length; i++) for (const id of this.#kids.get(out[i]!) ?? []) out.push(id);
+    return out;
   }
 
   /** The owner's nodes whose own recycled mark is set (the tops of deleted subtrees). */
@@ -275,7 +283,6 @@ export class Tree implements TreeQueries {
       setOf(this.#kids, n.parentId).add(n.id);
       if (n.recycled === null) mapOf(this.#named, n.parentId).set(nfc(n.name), n.id);
     }
-    setOf(this.#byOwner, n.owner).add(n.id);
     if (n.recycled !== null) setOf(this.#recycled, n.owner).add(n.id);
     if (n.blobId) this.#blobRefs.set(n.blobId, (this.#blobRefs.get(n.blobId) ?? 0) + 1);
     this.tags.add(n);
@@ -290,7 +297,6 @@ export class Tree implements TreeQueries {
       if (named?.get(key) === n.id) named.delete(key);
       this.#propagate(n.parentId, -this.#contribution(n));
     }
-    this.#byOwner.get(n.owner)?.delete(n.id);
     this.#recycled.get(n.owner)?.delete(n.id);
     if (n.blobId) {
       const refs = (this.#blobRefs.get(n.blobId) ?? 1) - 1;
@@ -328,43 +334,4 @@ function mapOf<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
   let inner = map.get(key);
   if (!inner) map.set(key, (inner = new Map()));
   return inner;
-}
-
-/** The one empty dictionary and tag list records share (frozen: records are never changed in place). */
-const EMPTY_DICT = Object.freeze(Object.create(null) as Record<string, string>);
-export const NO_TAGS = Object.freeze([]) as unknown as string[];
-
-/** A record's dictionary: the shared empty one, or a prototype-free copy of `source`. */
-export function recordDict(source?: Record<string, string>): Record<string, string> {
-  if (!source) return EMPTY_DICT;
-  for (const key in source) if (Object.hasOwn(source, key)) return plainDict(source);
-  return Object.hasOwn(source, '__proto__') ? plainDict(source) : EMPTY_DICT;
-}
-
-/** Names are compared in NFC; most names are ASCII, which needs no normalising (and no new string). */
-export function nfc(name: string): string {
-  return /^[\u0000-\u007f]*$/.test(name) ? name : name.normalize('NFC');
-}
-
-/** A string-keyed dictionary without a prototype: any key (`__proto__`, `constructor`) is plain data. */
-export function plainDict(source?: Record<string, string>): Record<string, string> {
-  const dict = Object.create(null) as Record<string, string>;
-  if (source) for (const [k, v] of Object.entries(source)) dict[k] = v;
-  return dict;
-}
-
-/** A loaded node (a fresh object the durable layer parsed) with its user-keyed maps made prototype-free. */
-function plainNode(node: NodeRecord): NodeRecord {
-  node.tags = node.tags.length === 0 ? NO_TAGS : node.tags;
-  node.metadata = recordDict(node.metadata);
-  node.deadProps = recordDict(node.deadProps);
-  return node;
-}
-
-/** Case-insensitive name order, code points breaking ties, so listings are stable. */
-function byName(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x !== y) return x < y ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
-import { recordDict } from '../domain/tree.js';
+import { recordDict } from '../domain/record-values.js';
 import type { Recording } from './format.js';
 import { recordingToState, type RecordedTree } from './recording-to-state.js';
 

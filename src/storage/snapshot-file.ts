@@ -25,16 +25,16 @@ const nullProto = <T>(from: Record<string, T>): Record<string, T> =>
  * Users and nodes come back as null-prototype objects: their keys are user-given.
  */
 export async function readSnapshot(file: string): Promise<Snapshot | undefined> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`cannot read state file ${file}: ${(err as Error).message}`);
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new Error(
       `state file ${file} is not valid JSON (${(err as Error).message}); move it away or pick another --data file`,
@@ -52,7 +52,7 @@ export async function readSnapshot(file: string): Promise<Snapshot | undefined> 
   return {
     state: { schema: 1, users: nullProto(doc.users), nodes: nullProto(doc.nodes) },
     seq,
-    bytes: Buffer.byteLength(text),
+    bytes: bytes.length,
   };
 }
 

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { StorageError } from '../../../src/storage/persistence.js';
+import { newNode } from '../../../src/domain/node-records.js';
+import { StoreCore } from '../../../src/domain/store-core.js';
+import { BlobStore } from '../../../src/storage/blob-store.js';
+import { StorageError, type StatePersistence } from '../../../src/storage/persistence.js';
+import { emptyPlainState } from '../../../src/storage/state-log.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 
 const outcome = async (p: Promise<unknown>): Promise<string> => {
@@ -132,5 +136,46 @@ describe.each(STORE_KINDS)('group commit (%s store)', (kind) => {
     expect(await outcome(t.store.update('alice', dir.id, { name: 'moved' }, { tokens }))).toBe('storage-io');
     expect(t.store.locks.covering(file.id)).toEqual([lock]);
     expect(t.store.get('alice', dir.id).name).toBe('dir');
+  });
+});
+
+describe('group commit: a build that spans a group failure', () => {
+  it('is built again against the restored state, so nothing is staged on what was undone', async () => {
+    const blobs = await BlobStore.open();
+    let failGroup!: (err: Error) => void;
+    const persistence: StatePersistence = {
+      file: undefined,
+      load: async () => ({ state: emptyPlainState(), notes: [] }),
+      commit: () => new Promise<void>((_resolve, reject) => (failGroup = reject)),
+      replace: async () => undefined,
+      close: async () => undefined,
+    };
+    const core = new StoreCore(emptyPlainState(), persistence, blobs, () => 1);
+    try {
+      const root = newNode('alice', 'container', '/', null, 1);
+      const created = core.transact(() => ({
+        change: { users: [{ login: 'alice', user: { rootId: root.id } }], nodes: [root] },
+        result: root,
+      }));
+      await turns(3);
+      expect(core.tree.node(root.id), 'staged, so the next build sees it').toBeDefined();
+      let builds = 0;
+      const child = core.transact(async () => {
+        builds++;
+        const parent = core.tree.node(root.id);
+        if (builds === 1) {
+          failGroup(Object.assign(new Error('injected'), { code: 'ENOSPC' }));
+          await turns(2);
+        }
+        if (!parent) throw new Error('no parent');
+        return { change: { nodes: [newNode('alice', 'file', 'f', parent.id, 1)] }, result: undefined };
+      });
+      expect(await outcome(created)).toBe('storage-full');
+      await expect(child).rejects.toThrow('no parent');
+      expect(builds).toBe(2);
+      expect(core.tree.size).toBe(0);
+    } finally {
+      await blobs.close();
+    }
   });
 });
