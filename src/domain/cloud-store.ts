@@ -1,14 +1,13 @@
-import type { Readable } from 'node:stream';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { Annotations } from './annotations.js';
 import type { DeadPropChange } from './dead-properties.js';
-import { conflict, invalid, notFound } from './errors.js';
+import { notFound } from './errors.js';
+import { checkCreate, createFile, writeContent, type Content, type FileInfo } from './file-writes.js';
 import { takeLock, type LockTarget } from './lock-operations.js';
 import type { ActiveLock, LockQueries, LockRequest } from './locks.js';
-import { checkName } from './names.js';
-import { DEFAULT_MIME, newNode } from './node-records.js';
+import { newNode } from './node-records.js';
 import { RecycleBin } from './recycle-bin.js';
 import { StateBuilder } from './state-builder.js';
 import { swapState, swapUsers } from './state-swaps.js';
@@ -21,15 +20,9 @@ import type { TreeQueries } from './tree.js';
 export type { WriteContext } from './store-core.js';
 export type { CopyOptions } from './tree-operations.js';
 
-export interface FileInfo {
-  name: string;
-  mimeType?: string;
-  public?: boolean;
-}
+export type { Content, FileInfo } from './file-writes.js';
 
 export type { NodeChanges, UpdateOptions } from './node-updates.js';
-
-export type Content = Readable | Buffer;
 
 const unixNow = (): number => Math.floor(Date.now() / 1000);
 
@@ -121,7 +114,7 @@ export class CloudStore {
       const node = newNode(
         user,
         'container',
-        this.#checkCreate(user, parentId, rawName, ctx),
+        checkCreate(this.#core, user, parentId, rawName, ctx),
         parentId,
         this.#core.now(),
       );
@@ -129,10 +122,7 @@ export class CloudStore {
     });
   }
 
-  /**
-   * Creates a file; the content (if any) is streamed to a blob first, then checked and committed.
-   * A file created without content has no blob (it reads as empty).
-   */
+  /** Creates a file: the content streams to a blob first, then is checked and committed (file-writes.ts). */
   async createFile(
     user: string,
     parentId: string,
@@ -140,31 +130,10 @@ export class CloudStore {
     content?: Content,
     ctx?: WriteContext,
   ): Promise<NodeRecord> {
-    this.#checkCreate(user, parentId, info.name, ctx); // fail fast, before the body streams
-    const blob = content === undefined ? { blobId: null, size: 0 } : await this.#core.blobs.put(content);
-    try {
-      return await this.#core.transact(() => {
-        // Checked again: a lock, a competing name or a delete may have landed while the body streamed.
-        const name = this.#checkCreate(user, parentId, info.name, ctx);
-        const node: NodeRecord = {
-          ...newNode(user, 'file', name, parentId, this.#core.now()),
-          mimeType: info.mimeType?.trim() || DEFAULT_MIME,
-          public: info.public ?? false,
-          blobId: blob.blobId,
-          bytes: blob.size,
-        };
-        return { change: { nodes: [node, ...this.#core.touched(parentId)] }, result: node };
-      });
-    } catch (err) {
-      if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
-      throw err;
-    }
+    return createFile(this.#core, user, parentId, info, content, ctx);
   }
 
-  /**
-   * Replaces the content, or with `offset` writes a block into it (Content-Range). Writes to one file
-   * run one after another, so two blocks of one file both land.
-   */
+  /** Replaces the content, or with `offset` writes a block into it; writes to one file run in turn. */
   async writeContent(
     user: string,
     fileId: string,
@@ -172,44 +141,7 @@ export class CloudStore {
     offset?: number,
     ctx?: WriteContext,
   ): Promise<NodeRecord> {
-    const check = (): NodeRecord => {
-      const file = this.get(user, fileId, 'file');
-      this.#core.checkWrite({ content: fileId }, ctx);
-      if (offset !== undefined && (offset < 0 || offset > file.bytes)) {
-        throw invalid(`block offset ${offset} is beyond the end of the file (${file.bytes} bytes)`);
-      }
-      return file;
-    };
-    check();
-    return this.#core.perFile(fileId, async () => {
-      const base = check();
-      const blob =
-        offset !== undefined && base.blobId
-          ? await this.#core.blobs.writeAt(base.blobId, offset, content)
-          : await this.#core.blobs.put(content);
-      let replaced: string | null = null;
-      try {
-        const written = await this.#core.transact(() => {
-          const current = check();
-          if (offset !== undefined && current.blobId !== base.blobId)
-            throw conflict('the file changed while the block was written');
-          replaced = current.blobId;
-          const node = {
-            ...current,
-            blobId: blob.blobId,
-            bytes: blob.size,
-            version: current.version + 1,
-            modified: this.#core.now(),
-          };
-          return { change: { nodes: [node] }, result: node };
-        });
-        await this.#core.dropUnreferenced([replaced]);
-        return written;
-      } catch (err) {
-        if (blob.blobId) await this.#core.blobs.delete(blob.blobId);
-        throw err;
-      }
-    });
+    return writeContent(this.#core, user, fileId, content, offset, ctx);
   }
 
   /** Rename, move (with Overwrite: a node at the new place recycled in the same transaction), public, MIME type. */
@@ -296,13 +228,5 @@ export class CloudStore {
       await this.#core.persistence.close();
     });
     await this.#core.blobs.close();
-  }
-
-  #checkCreate(user: string, parentId: string, rawName: string, ctx: WriteContext | undefined): string {
-    this.get(user, parentId, 'container');
-    const name = checkName(rawName);
-    this.#core.checkWrite({ members: [parentId] }, ctx);
-    this.#core.assertFree(parentId, name);
-    return name;
   }
 }

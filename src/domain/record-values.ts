@@ -38,3 +38,17 @@ export function byName(a: string, b: string): number {
   if (x !== y) return x < y ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The set under `key`, made on first use. */
+export function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+/** The map under `key`, made on first use. */
+export function mapOf<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = map.get(key);
+  if (!inner) map.set(key, (inner = new Map()));
+  return inner;
+}

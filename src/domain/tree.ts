@@ -1,32 +1,16 @@
 import type { ChangeSet } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
-import { byName, nfc, plainNode } from './record-values.js';
+import { ChangeStamps } from './change-stamps.js';
+import { byName, mapOf, nfc, plainNode, setOf } from './record-values.js';
 import { TagIndex } from './tag-index.js';
+import type { TreeQueries, Undo } from './tree-queries.js';
 
-/** What undoes an applied change set: apply it (then drop `droppedUsers`) to get the state before. */
-export interface Undo extends ChangeSet {
-  nodes: NodeRecord[];
-  removed: string[];
-  users: Array<{ login: string; user: UserRecord }>;
-  /** Logins the change added. */
-  droppedUsers: string[];
-}
-
-/** The questions routes and views may ask about the tree; nothing here changes it. */
-export interface TreeQueries {
-  node(id: string): NodeRecord | undefined;
-  isLive(node: NodeRecord): boolean;
-  children(containerId: string): NodeRecord[];
-  childNamed(containerId: string, name: string): NodeRecord | undefined;
-  subtree(id: string, max?: number): NodeRecord[];
-  subtreeBytes(id: string): number;
-  isWithin(candidate: string, ancestorId: string): boolean;
-  pathNames(id: string): string[];
-}
+export type { TreeQueries, Undo } from './tree-queries.js';
 
 /**
  * Every node and user in memory, with indexes kept live as change sets are applied (never rebuilt
- * per request): children by parent, live children by NFC name, recycled nodes by owner, tags, blob reference counts, and the bytes under every container. Applying a change costs
+ * per request): children by parent, live children by NFC name, recycled nodes by owner, tags, blob
+ * reference counts, and the bytes under every container. Applying a change costs
  * the size of the change (times the depth, for nodes whose byte count moves a container's sum).
  */
 export class Tree implements TreeQueries {
@@ -38,14 +22,8 @@ export class Tree implements TreeQueries {
   readonly #blobRefs = new Map<string, number>();
   /** Container id -> bytes of the files below it, reached through nodes that are not recycled. */
   readonly #sums = new Map<string, number>();
-  /** Node id -> the generation of the last change that touched it or its list of children. */
-  readonly #stamps = new Map<string, number>();
   readonly tags = new TagIndex();
-  #generation = 0;
-  /** The generation of the last whole load: anything read before it is stale. */
-  #loadedAt = 0;
-  /** Sliced operations under way; stamps are kept only while there is one. */
-  #watchers = 0;
+  readonly #stamps = new ChangeStamps();
 
   constructor(state?: StateData) {
     if (state) this.load(state);
@@ -65,8 +43,7 @@ export class Tree implements TreeQueries {
       index.clear();
     }
     this.tags.clear();
-    this.#stamps.clear();
-    this.#loadedAt = ++this.#generation;
+    this.#stamps.loaded();
     for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
     // The nodes are fresh (parsed or built for this load): no old record to unindex, no copy to make.
     const nodes = state.nodes;
@@ -117,10 +94,7 @@ export class Tree implements TreeQueries {
   }
 
   #applyChange(change: ChangeSet): void {
-    const generation = ++this.#generation;
-    const stamp = (id: string | null | undefined): void => {
-      if (id && this.#watchers > 0) this.#stamps.set(id, generation);
-    };
+    const stamp = this.#stamps.next();
     for (const { login, user } of change.users ?? []) this.#users.set(login, user);
     for (const node of change.nodes ?? []) {
       stamp(this.#nodes.get(node.id)?.parentId);
@@ -134,7 +108,7 @@ export class Tree implements TreeQueries {
       stamp(old.parentId);
       this.#unindex(old);
       this.#nodes.delete(id);
-      this.#stamps.delete(id);
+      this.#stamps.forget(id);
     }
     for (const id of change.removed ?? []) {
       if (this.#nodes.has(id)) continue;
@@ -152,23 +126,17 @@ export class Tree implements TreeQueries {
 
   /** A counter that grows with every applied change. */
   get generation(): number {
-    return this.#generation;
+    return this.#stamps.generation;
   }
 
   /** Starts keeping stamps for `changedSince` (an operation prepared in slices); call the result when done. */
   watch(): () => void {
-    this.#watchers += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      if (--this.#watchers === 0) this.#stamps.clear();
-    };
+    return this.#stamps.watch();
   }
 
   /** True when `id` or its list of children changed after `generation` (while watched). */
   changedSince(id: string, generation: number): boolean {
-    return generation < this.#loadedAt || (this.#stamps.get(id) ?? 0) > generation;
+    return this.#stamps.changedSince(id, generation);
   }
 
   get size(): number {
@@ -322,16 +290,4 @@ export class Tree implements TreeQueries {
       id = n.parentId;
     }
   }
-}
-
-function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  return set;
-}
-
-function mapOf<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
-  let inner = map.get(key);
-  if (!inner) map.set(key, (inner = new Map()));
-  return inner;
 }

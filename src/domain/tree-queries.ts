@@ -1,0 +1,23 @@
+import type { ChangeSet } from '../storage/persistence.js';
+import type { NodeRecord, UserRecord } from '../storage/schema.js';
+
+/** What undoes an applied change set: apply it (then drop `droppedUsers`) to get the state before. */
+export interface Undo extends ChangeSet {
+  nodes: NodeRecord[];
+  removed: string[];
+  users: Array<{ login: string; user: UserRecord }>;
+  /** Logins the change added. */
+  droppedUsers: string[];
+}
+
+/** The questions routes and views may ask about the tree; nothing here changes it. */
+export interface TreeQueries {
+  node(id: string): NodeRecord | undefined;
+  isLive(node: NodeRecord): boolean;
+  children(containerId: string): NodeRecord[];
+  childNamed(containerId: string, name: string): NodeRecord | undefined;
+  subtree(id: string, max?: number): NodeRecord[];
+  subtreeBytes(id: string): number;
+  isWithin(candidate: string, ancestorId: string): boolean;
+  pathNames(id: string): string[];
+}
