@@ -21,6 +21,8 @@ export function parseIfHeader(header: string): IfList[] {
   const lists: IfList[] = [];
   let resource: string | undefined;
   let tagged: boolean | undefined;
+  // A resource tag must be followed by at least one list (RFC 4918 10.4: Resource-Tag 1*List).
+  let tagWithoutList = false;
   let i = 0;
   const fail = (why: string): never => {
     throw badRequest(`malformed If header (${why}): ${header}`);
@@ -38,7 +40,9 @@ export function parseIfHeader(header: string): IfList[] {
       i++;
     } else if (c === '<') {
       if (tagged === false) fail('a resource tag after untagged lists');
+      if (tagWithoutList) fail('a resource tag without a list');
       tagged = true;
+      tagWithoutList = true;
       resource = until('>');
     } else if (c === '(') {
       if (tagged === undefined) tagged = false;
@@ -64,11 +68,13 @@ export function parseIfHeader(header: string): IfList[] {
       }
       if (conditions.length === 0) fail('an empty list');
       lists.push({ resource: tagged ? resource : undefined, conditions });
+      tagWithoutList = false;
     } else {
       fail(`unexpected "${c}"`);
     }
   }
   if (lists.length === 0) fail('no list');
+  if (tagWithoutList) fail('a resource tag without a list');
   return lists;
 }
 

@@ -37,8 +37,9 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   if (err instanceof multer.MulterError) {
     return new HttpError(err.code === 'LIMIT_FILE_SIZE' ? 413 : 400, `multipart: ${err.message}`);
   }
-  const status = (err as { status?: unknown }).status;
-  const type = (err as { type?: unknown }).type;
+  // `throw null` and `throw undefined` reach here too: read their fields without dereferencing them.
+  const status = (err as { status?: unknown } | null | undefined)?.status;
+  const type = (err as { type?: unknown } | null | undefined)?.type;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // http-errors from body-parser and raw-body carry their status: too large, aborted
     const message = type === 'entity.too.large' ? 'request body too large' : (err as Error).message;

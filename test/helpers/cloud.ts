@@ -1,7 +1,9 @@
+import type { Stream } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import request from 'supertest';
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type MockApp, type MockOptions } from '../../src/index.js';
+import type { CspDocument } from './xml-documents.js';
 
 export const AUTH = { user: 'demo', password: 'demo' };
 /** A fixed Host: supertest listens on a new port per request, and links (so ETags) follow the Host. */
@@ -15,8 +17,8 @@ const xml = new XMLParser({
 });
 
 /** Parses an XML body into plain objects ("@_attr" for attributes). */
-export function readXml(text: string): Record<string, any> {
-  return xml.parse(text) as Record<string, any>;
+export function readXml(text: string): CspDocument {
+  return xml.parse(text) as CspDocument;
 }
 
 /** An authenticated supertest agent factory against a fresh app. */
@@ -66,7 +68,7 @@ export class CloudClient {
     const res = await this.get(`${containerPath}/contents`).set('X-Cloud-Depth', '1').expect(200);
     const list = readXml(res.text)['file-list'];
     const items = [...asArray(list.container), ...asArray(list.file)];
-    return items.map((i: any) => (i.container ?? i.file).name);
+    return items.map((i) => ('container' in i ? i.container : i.file).name);
   }
 }
 
@@ -97,7 +99,7 @@ export function useCloud(options: MockOptions = { seed: 'empty' }): { readonly c
 }
 
 /** Superagent's binary parser, for reading response bodies as Buffers. */
-export function binaryParser(res: any, callback: (err: Error | null, body: Buffer) => void): void {
+export function binaryParser(res: Stream, callback: (err: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => callback(null, Buffer.concat(chunks)));

@@ -51,13 +51,13 @@ export class HttpCloud {
   /** Row 4: multipart upload; resolves with the new file's path. */
   async upload(parentPath: string, name: string, content: Buffer): Promise<string> {
     const form = new FormData();
-    form.append('file', new Blob([content], { type: 'application/octet-stream' }), name);
+    form.append('file', new Blob([new Uint8Array(content)], { type: 'application/octet-stream' }), name);
     const res = await this.request(`${parentPath}/contents`, { method: 'POST', body: form }, 201);
     return new URL((await res.text()).trim()).pathname;
   }
 
   async putContent(filePath: string, content: Buffer): Promise<void> {
-    await this.request(`${filePath}/content`, { method: 'PUT', body: content }, 204);
+    await this.request(`${filePath}/content`, { method: 'PUT', body: new Uint8Array(content) }, 204);
   }
 
   async rename(filePath: string, name: string): Promise<void> {
@@ -85,13 +85,12 @@ export class HttpCloud {
     const res = await this.request(`${containerPath}/contents?count=10000`, { headers: { 'X-Cloud-Depth': '1' } }, 200);
     const list = readXml(await res.text())['file-list'];
     const items: ListedItem[] = [];
-    for (const kind of ['container', 'file'] as const) {
-      for (const item of asArray<any>(list[kind])) {
-        const path = new URL(item['@_xlink:href']).pathname;
-        const entity = item[kind];
-        items.push({ kind, id: path.split('/').pop()!, name: entity.name, bytes: Number(entity.bytes), path });
-      }
-    }
+    const add = (kind: ListedItem['kind'], href: string, entity: { name: string; bytes: string }) => {
+      const path = new URL(href).pathname;
+      items.push({ kind, id: path.split('/').pop()!, name: entity.name, bytes: Number(entity.bytes), path });
+    };
+    for (const item of asArray(list.container)) add('container', item['@_xlink:href'], item.container);
+    for (const item of asArray(list.file)) add('file', item['@_xlink:href'], item.file);
     return items;
   }
 }

@@ -22,10 +22,10 @@ async function restTree(base: string, containerHref: string, prefix = ''): Promi
   const out: Record<string, string> = {};
   const res = await fetch(`${containerHref}/contents`, { headers: { ...AUTH_HEADER, 'X-Cloud-Depth': '1' } });
   const list = readXml(await res.text())['file-list'];
-  for (const c of asArray(list.container) as any[]) {
+  for (const c of asArray(list.container)) {
     Object.assign(out, await restTree(base, c['@_xlink:href'], `${prefix}${c.container.name}/`));
   }
-  for (const f of asArray(list.file) as any[]) {
+  for (const f of asArray(list.file)) {
     const content = await fetch(`${f['@_xlink:href']}/content`, { headers: AUTH_HEADER });
     out[`${prefix}${f.file.name}`] = sha(Buffer.from(await content.arrayBuffer()));
   }
@@ -39,7 +39,7 @@ async function restContainer(base: string, names: string[]): Promise<string | un
   for (const name of names) {
     const res = await fetch(`${href}/contents`, { headers: { ...AUTH_HEADER, 'X-Cloud-Depth': '1' } });
     const list = readXml(await res.text())['file-list'];
-    const next = (asArray(list.container) as any[]).find((c) => c.container.name === name);
+    const next = asArray(list.container).find((c) => c.container.name === name);
     if (!next) return undefined;
     href = next['@_xlink:href'];
   }

@@ -2,6 +2,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp, type MockOptions } from '../../../src/index.js';
+import type { StateView } from '../../../src/admin/state-view.js';
+import type { ScenarioListing } from '../../../src/scenarios/catalog.js';
 
 const CHILD = fileURLToPath(new URL('../../fixtures/scenarios/child.json', import.meta.url));
 
@@ -112,19 +114,23 @@ describe('admin API: reset, requests, state, scenarios', () => {
 
   it('GET /__admin/state shows every user tree in the seed format with ids', async () => {
     const app = await open();
-    const { body } = await request(app.app).get('/__admin/state').expect(200);
+    const body = (await request(app.app).get('/__admin/state').expect(200)).body as StateView;
     expect(body.scenario).toBe('default');
-    const documents = body.users.demo.tree.find((n: any) => n.container === 'Documents');
-    const readme = documents.children.find((n: any) => n.file === 'readme.txt');
+    const documents = body.users.demo!.tree.find((n) => 'container' in n && n.container === 'Documents');
+    const readme = (documents && 'children' in documents ? documents.children : []).find(
+      (n) => 'file' in n && n.file === 'readme.txt',
+    );
     expect(readme).toMatchObject({ mimeType: 'text/plain', tags: ['important'], metadata: { author: 'demo' } });
-    expect(readme.id).toEqual(expect.any(String));
-    await service(app, `/v2/files/${readme.id}`).expect(200);
+    expect(readme!.id).toEqual(expect.any(String));
+    await service(app, `/v2/files/${readme!.id}`).expect(200);
   });
 
   it('GET /__admin/scenarios lists the built-in scenarios with descriptions', async () => {
     const app = await open();
-    const { scenarios } = (await request(app.app).get('/__admin/scenarios').expect(200)).body;
-    const names = scenarios.map((s: any) => s.name);
+    const { scenarios } = (await request(app.app).get('/__admin/scenarios').expect(200)).body as {
+      scenarios: ScenarioListing[];
+    };
+    const names = scenarios.map((s) => s.name);
     for (const name of [
       'default',
       'tag-objects-500',
@@ -137,7 +143,7 @@ describe('admin API: reset, requests, state, scenarios', () => {
     ]) {
       expect(names).toContain(name);
     }
-    expect(scenarios.every((s: any) => s.description.length > 0)).toBe(true);
+    expect(scenarios.every((s) => s.description.length > 0)).toBe(true);
   });
 
   it('unknown admin paths are 404 text/plain', async () => {

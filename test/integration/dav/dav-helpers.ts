@@ -2,26 +2,28 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import type { Express } from 'express';
 import { AUTH, asArray, readXml } from '../../helpers/cloud.js';
+import type { DavPropValue } from '../../helpers/xml-documents.js';
 
 /** A supertest request with any WebDAV method, authenticated as the demo user; bodies read as text. */
 export function dav(app: Express, method: string, path: string, auth: { user: string; password: string } = AUTH) {
-  const agent = request(app) as any;
-  const test = agent[method.toLowerCase()](path) as request.Test;
-  return test.auth(auth.user, auth.password).buffer(true);
+  const agent = request(app) as unknown as Record<string, (path: string) => request.Test>;
+  const send = agent[method.toLowerCase()];
+  if (!send) throw new Error(`supertest has no method ${method}`);
+  return send.call(agent, path).auth(auth.user, auth.password).buffer(true);
 }
 
 export interface PropResponse {
   href: string;
   /** property name (with its prefix as sent, e.g. "D:getetag") -> { status, value } */
-  props: Record<string, { status: number; value: any }>;
+  props: Record<string, { status: number; value: DavPropValue }>;
 }
 
 /** Reads a 207 multistatus into one entry per response. */
 export function readMultistatus(text: string): PropResponse[] {
   const ms = readXml(text)['D:multistatus'];
-  return asArray(ms['D:response']).map((r: any) => {
+  return asArray(ms['D:response']).map((r) => {
     const props: PropResponse['props'] = {};
-    for (const ps of asArray(r['D:propstat']) as any[]) {
+    for (const ps of asArray(r['D:propstat'])) {
       const status = Number(/HTTP\/1\.1 (\d+)/.exec(ps['D:status'])![1]);
       for (const [name, value] of Object.entries(ps['D:prop'] ?? {}))
         props[name] = { status, value: plainValue(value) };
@@ -31,7 +33,7 @@ export function readMultistatus(text: string): PropResponse[] {
 }
 
 /** A text-only element with attributes (xmlns="...") reads as its text. */
-function plainValue(value: any): any {
+function plainValue(value: DavPropValue): DavPropValue {
   if (value && typeof value === 'object' && Object.keys(value).every((k) => k === '#text' || k.startsWith('@_'))) {
     return value['#text'] ?? '';
   }

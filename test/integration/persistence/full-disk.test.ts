@@ -79,7 +79,7 @@ describe('--data on a full disk (a 4 MiB tmpfs)', { timeout: 30_000 }, () => {
 
 function uploadInit(name: string, content: Buffer): RequestInit {
   const form = new FormData();
-  form.append('file', new Blob([content]), name);
+  form.append('file', new Blob([new Uint8Array(content)]), name);
   return { method: 'POST', body: form };
 }
 

@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { readDurableState } from '../../../src/storage/state-log.js';
+import type { StateData } from '../../../src/domain/model.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/state/${name}`, import.meta.url));
 /** What a start would load: the snapshot plus the log (plain JSON for the assertions). */
-const readState = async (file: string): Promise<any> =>
+const readState = async (file: string): Promise<StateData> =>
   JSON.parse(JSON.stringify((await readDurableState(file))!.state));
 
 describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
@@ -48,11 +49,11 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     const content = Buffer.from('CONTENT-MARKER '.repeat(100));
     const file = await cloud.upload(await cloud.rootPath(), 'holiday-photo.jpg', content);
     const state = await readState(dataFile);
-    const node = state.nodes[file.split('/').pop()!];
+    const node = state.nodes[file.split('/').pop()!]!;
     expect(node.blobId).toMatch(/^[0-9a-f]{32}$/);
     const blobNames = await readdir(`${dataFile}.blobs`);
     expect(blobNames).toEqual([node.blobId]);
-    expect(await readFile(join(`${dataFile}.blobs`, node.blobId))).toEqual(content);
+    expect(await readFile(join(`${dataFile}.blobs`, node.blobId!))).toEqual(content);
     const json = await readFile(dataFile, 'utf8');
     expect(json).not.toContain('CONTENT-MARKER');
     expect(json).not.toContain(content.toString('base64').slice(0, 40));
@@ -65,7 +66,7 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     const root = await cloud.rootPath();
     const folder = await cloud.createContainer(root, 'just-created');
     const id = folder.split('/').pop()!;
-    expect((await readState(dataFile)).nodes[id].name).toBe('just-created');
+    expect((await readState(dataFile)).nodes[id]!.name).toBe('just-created');
     const lastLine = (await readFile(`${dataFile}.log`, 'utf8')).trim().split('\n').pop()!;
     expect(JSON.parse(lastLine).nodes.map((n: { name: string }) => n.name)).toContain('just-created');
     const file = await cloud.upload(folder, 'f.txt', Buffer.from('v1'));
@@ -73,9 +74,9 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     await cloud.putContent(file, Buffer.from('version two'));
     expect((await readState(dataFile)).nodes[fileId]).toMatchObject({ bytes: 11, version: 2 });
     await cloud.rename(file, 'g.txt');
-    expect((await readState(dataFile)).nodes[fileId].name).toBe('g.txt');
+    expect((await readState(dataFile)).nodes[fileId]!.name).toBe('g.txt');
     await cloud.delete(file);
-    expect((await readState(dataFile)).nodes[fileId].recycled).toEqual(expect.any(Number));
+    expect((await readState(dataFile)).nodes[fileId]!.recycled).toEqual(expect.any(Number));
   });
 
   it('drops orphaned blobs and temp files at start, before it listens', async () => {
@@ -84,7 +85,7 @@ describe('--data FILE persistence across restarts', { timeout: 30_000 }, () => {
     const file = await cloud.upload(await cloud.rootPath(), 'keep.txt', Buffer.from('keep me'));
     await first.stop('SIGTERM');
     const blobs = `${dataFile}.blobs`;
-    const kept = (await readState(dataFile)).nodes[file.split('/').pop()!].blobId;
+    const kept = (await readState(dataFile)).nodes[file.split('/').pop()!]!.blobId;
     await writeFile(join(blobs, 'ffffffffffffffffffffffffffffffff'), 'orphan');
     await writeFile(join(blobs, '.tmp-0011223344556677'), 'half a blob');
     await writeFile(join(tmp.path, '.state.json.tmp'), '{"schema":1,"users":{');

@@ -50,7 +50,7 @@ describe('interceptCloud: a Node client served in-process through nock, no port,
     const put = await fetch(`${fileHref}/content`, {
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/octet-stream' },
-      body: replaced,
+      body: new Uint8Array(replaced),
     });
     expect(put.status).toBe(204);
     const again = await fetch(`${fileHref}/content`, { headers });

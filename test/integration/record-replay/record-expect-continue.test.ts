@@ -1,13 +1,15 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../../src/index.js';
+import { startMock } from '../../../src/index.js';
 import { binaryBytes, send } from '../../support/example-client/http-client.js';
-import { readJson, useTempDir } from './support.js';
+import { readJson, storedBase64, useTempDir } from './support.js';
 
 /** An upstream whose handling of Expect: 100-continue the test chooses. */
-async function upstreamWith(onExpect: Parameters<Server['on']>[1]): Promise<{ url: string; close(): Promise<void> }> {
+async function upstreamWith(
+  onExpect: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((_req, res) => res.writeHead(500).end());
   server.on('checkContinue', onExpect);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,7 +32,7 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
   });
 
   it('an early refusal reaches the client before it sends the body, is recorded without it, and replays for any body', async () => {
-    const upstream = await upstreamWith((_req: any, res: any) => {
+    const upstream = await upstreamWith((_req: IncomingMessage, res: ServerResponse) => {
       res
         .writeHead(415, { 'Content-Type': 'text/plain; charset=UTF-8' })
         .end('415 unsupported media type "text/plain"\n');
@@ -50,8 +52,8 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
     expect(refused.continued).toBe(false);
     await recorder.close();
     const [e] = (await readJson(out)).exchanges;
-    expect(e.request).toMatchObject({ method: 'POST', partialBody: true });
-    expect(e.request.body).toBeUndefined();
+    expect(e!.request).toMatchObject({ method: 'POST', partialBody: true });
+    expect(e!.request.body).toBeUndefined();
 
     const replay = await startMock({ mode: { kind: 'replay', recording: out } });
     open.push(replay);
@@ -62,7 +64,7 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
 
   it('an upstream that never says 100 still gets the body: the recorder says it after a grace period', async () => {
     const received: Buffer[] = [];
-    const upstream = await upstreamWith((req: any, res: any) => {
+    const upstream = await upstreamWith((req: IncomingMessage, res: ServerResponse) => {
       req.on('data', (c: Buffer) => received.push(c));
       req.on('end', () => res.writeHead(204).end());
     });
@@ -82,7 +84,7 @@ describe('record mode: Expect: 100-continue decided by the upstream', () => {
     expect(Buffer.concat(received).equals(body)).toBe(true);
     await recorder.close();
     const [e] = (await readJson(out)).exchanges;
-    expect(Buffer.from(e.request.body.base64, 'base64').equals(body)).toBe(true);
-    expect(e.request.partialBody).toBeUndefined();
+    expect(Buffer.from(storedBase64(e!.request.body)!, 'base64').equals(body)).toBe(true);
+    expect(e!.request.partialBody).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, startMock, type RunningMock } from '../../../src/index.js';
 import { binaryBytes, multipartBody, send } from '../../support/example-client/http-client.js';
 import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
-import { CREDS, basic, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
+import { basic, CREDS, findInFiles, readJson, secretsOf, storedBase64, storedText, useTempDir } from './support.js';
 
 const UPSTREAM = 'http://cloud.upstream.test';
 const SECRETS = {
@@ -72,11 +72,11 @@ describe('record mode with nock playing the upstream', () => {
 
     await recorder.close(); // waits for the exchange to be on disk
     const doc = await readJson(out);
-    const [e] = doc.exchanges;
+    const e = doc.exchanges[0]!;
     expect(e.request.query).toEqual([['n', '5']]);
     expect(Object.keys(e.request.headers)).not.toEqual(expect.arrayContaining(['x-api-token']));
     expect(e.response.headers).toEqual({ 'content-type': 'application/vnd.csp.cloud+xml' });
-    expect(e.response.body.text).toContain('{{baseUrl}}/v2/containers/R1');
+    expect(storedText(e.response.body)).toContain('{{baseUrl}}/v2/containers/R1');
     expect(doc.redacted).toEqual(
       expect.arrayContaining(['authorization', 'cookie', 'set-cookie', 'x-cloud-key', 'x-api-token', 'sig']),
     );
@@ -125,11 +125,11 @@ describe('record mode with nock playing the upstream', () => {
 
     const doc = await readJson(out);
     expect(
-      Buffer.from(doc.exchanges[0].request.body.base64, 'base64').equals(
+      Buffer.from(storedBase64(doc.exchanges[0]!.request.body)!, 'base64').equals(
         multipartBody('file', 'photo.raw', 'application/octet-stream', file, 'csp-mock-boundary'),
       ),
     ).toBe(true);
-    expect(Buffer.from(doc.exchanges[1].response.body.base64, 'base64').equals(file)).toBe(true);
+    expect(Buffer.from(storedBase64(doc.exchanges[1]!.response.body)!, 'base64').equals(file)).toBe(true);
 
     const replay = await createApp({ mode: { kind: 'replay', recording: out }, allowedHosts: ['replay.test'] });
     try {

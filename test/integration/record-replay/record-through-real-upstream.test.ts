@@ -9,7 +9,19 @@ import {
   type SessionStep,
 } from '../../support/example-client/client-session.js';
 import { binaryBytes, send } from '../../support/example-client/http-client.js';
-import { CREDS, RECORDINGS_DIR, basic, eventually, findInFiles, readJson, secretsOf, useTempDir } from './support.js';
+import {
+  basic,
+  CREDS,
+  eventually,
+  findInFiles,
+  readJson,
+  RECORDINGS_DIR,
+  secretsOf,
+  storedBase64,
+  storedSidecar,
+  storedText,
+  useTempDir,
+} from './support.js';
 
 const isLinkBody = (s: SessionStep): boolean => /xml|uri-list/.test(String(s.response.headers['content-type']));
 
@@ -55,7 +67,7 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     const steps = await runExampleSession(recorder.url, CREDS);
     await recorder.close();
     const doc = await readJson(out);
-    expect(doc.exchanges.map((e: any) => `${e.request.method} ${e.response.status}`)).toEqual(
+    expect(doc.exchanges.map((e) => `${e.request.method} ${e.response.status}`)).toEqual(
       steps.map((s) => `${s.request.method} ${s.response.status}`),
     );
   });
@@ -77,17 +89,19 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await recorder.close();
     const doc = await readJson(out);
     const byMethodPath = (method: string, suffix: string) =>
-      doc.exchanges.filter((e: any) => e.request.method === method && e.request.path.endsWith(suffix));
-    const logoPut = byMethodPath('PUT', '/content').find((e: any) => e.request.body.base64);
-    expect(Buffer.from(logoPut.request.body.base64, 'base64').equals(SESSION_FILES.logo)).toBe(true);
-    const archivePut = byMethodPath('PUT', '/content').find((e: any) => e.request.body.file);
-    expect(archivePut.request.body).toMatchObject({
+      doc.exchanges.filter((e) => e.request.method === method && e.request.path.endsWith(suffix));
+    const logoPut = byMethodPath('PUT', '/content').find((e) => storedBase64(e.request.body));
+    expect(Buffer.from(storedBase64(logoPut!.request.body)!, 'base64').equals(SESSION_FILES.logo)).toBe(true);
+    const archivePut = byMethodPath('PUT', '/content').find((e) => storedSidecar(e.request.body));
+    expect(archivePut!.request.body).toMatchObject({
       bytes: SESSION_FILES.archive.length,
       file: expect.stringMatching(/^session\.bodies\//),
     });
-    expect((await readFile(join(tmp.path, archivePut.request.body.file))).equals(SESSION_FILES.archive)).toBe(true);
+    expect(
+      (await readFile(join(tmp.path, storedSidecar(archivePut!.request.body)!.file))).equals(SESSION_FILES.archive),
+    ).toBe(true);
     const entry = doc.exchanges[0];
-    expect(entry.response.body.text.startsWith('<cloud')).toBe(true);
+    expect(storedText(entry!.response.body)!.startsWith('<cloud')).toBe(true);
   });
 
   it('normalises the multipart boundary and the upstream origin, and keeps no framing or date headers', async () => {
@@ -95,11 +109,11 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await recorder.close();
     const text = await readFile(out, 'utf8');
     const doc = await readJson(out);
-    const upload = doc.exchanges.find((e: any) =>
-      /^multipart\/form-data/.test(e.request.headers['content-type'] ?? ''),
+    const upload = doc.exchanges.find((e) =>
+      /^multipart\/form-data/.test(String(e.request.headers['content-type'] ?? '')),
     );
-    expect(upload.request.headers['content-type']).toBe('multipart/form-data; boundary=csp-mock-boundary');
-    expect(upload.request.body.text).toContain('--csp-mock-boundary\r\n');
+    expect(upload!.request.headers['content-type']).toBe('multipart/form-data; boundary=csp-mock-boundary');
+    expect(storedText(upload!.request.body)).toContain('--csp-mock-boundary\r\n');
     const sentBoundary = /boundary=(\S+)/.exec(
       steps.find((s) => s.name.includes('multipart'))!.request.headers!['Content-Type']!,
     )![1]!;
@@ -121,7 +135,7 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await runExampleSession(recorder.url, CREDS);
     await recorder.close();
     const doc = await readJson(out);
-    const headerNames = doc.exchanges.flatMap((e: any) => [
+    const headerNames = doc.exchanges.flatMap((e) => [
       ...Object.keys(e.request.headers),
       ...Object.keys(e.response.headers),
     ]);
@@ -147,8 +161,8 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     await recorder.close();
     const doc = await readJson(out);
     // The recorder talks to the upstream over keep-alive, so the close is the upstream's own.
-    expect(doc.exchanges[0].response.headers).not.toHaveProperty('connection');
-    expect(doc.exchanges[1].response.headers).toMatchObject({
+    expect(doc.exchanges[0]!.response.headers).not.toHaveProperty('connection');
+    expect(doc.exchanges[1]!.response.headers).toMatchObject({
       connection: 'close',
       'content-type': 'text/plain; charset=UTF-8',
     });
@@ -160,7 +174,7 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
       const replayed = await fetch(`${replay.url}${fault.path}`, {
         method: 'POST',
         headers: fault.headers,
-        body: fault.body,
+        body: new Uint8Array(fault.body),
       });
       expect(replayed.status).toBe(500);
       expect(replayed.headers.get('connection')).toBe('close');

@@ -4,7 +4,8 @@ import { createApp, readRecording, recordingToState, seedFromRecording, type Moc
 import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { EXAMPLE_RECORDING } from './support.js';
 
-const byName = (objects: Iterable<{ name?: string }>, name: string) => [...objects].find((o) => o.name === name);
+const byName = <T extends { name?: string }>(objects: Iterable<T>, name: string): T | undefined =>
+  [...objects].find((o) => o.name === name);
 
 describe('recording -> state: the emulator tree a recording shows', () => {
   let mock: MockApp | undefined;
@@ -19,23 +20,23 @@ describe('recording -> state: the emulator tree a recording shows', () => {
     expect(rootId).toBeTruthy();
     const objects = tree.objects.values();
     const all = [...objects];
-    const projects = byName(all, 'Projects') as any;
-    const photos = byName(all, 'Photos') as any;
+    const projects = byName(all, 'Projects')!;
+    const photos = byName(all, 'Photos')!;
     expect(projects).toMatchObject({ kind: 'container', parentId: rootId, deleted: false });
     expect(photos).toMatchObject({ kind: 'container', parentId: rootId });
-    const logo = byName(all, 'logo.bin') as any;
+    const logo = byName(all, 'logo.bin')!;
     expect(logo).toMatchObject({
       kind: 'file',
       parentId: photos.id,
       mimeType: 'application/octet-stream',
       public: false,
     });
-    expect(logo.content.equals(SESSION_FILES.logo)).toBe(true);
-    const archive = byName(all, 'archive.bin') as any;
-    expect(archive.content.equals(SESSION_FILES.archive)).toBe(true);
-    const notes = byName(all, 'notes.txt') as any;
+    expect(logo.content!.equals(SESSION_FILES.logo)).toBe(true);
+    const archive = byName(all, 'archive.bin')!;
+    expect(archive.content!.equals(SESSION_FILES.archive)).toBe(true);
+    const notes = byName(all, 'notes.txt')!;
     expect(notes).toMatchObject({ parentId: projects.id, deleted: true, tags: ['important'], mimeType: 'text/plain' });
-    expect(notes.content.equals(SESSION_FILES.notes)).toBe(true);
+    expect(notes.content!.equals(SESSION_FILES.notes)).toBe(true);
   });
 
   it('seeds an emulator with that tree, keeping the recorded ids so recorded links stay valid', async () => {

@@ -6,6 +6,7 @@ import express from 'express';
 import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
 import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { send } from '../../support/example-client/http-client.js';
+import { binaryParser } from '../../helpers/cloud.js';
 import {
   CREDS,
   EXAMPLE_RECORDING,
@@ -14,6 +15,7 @@ import {
   findInFiles,
   readJson,
   secretsOf,
+  storedText,
   useTempDir,
 } from './support.js';
 
@@ -79,7 +81,11 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const root = await request(mock.app).get(rootPath).auth('demo', 'demo').set('X-Client-Specification', '2');
     expect(root.status).toBe(200);
     expect(root.text).toContain('<name>/</name>');
-    const logo = await request(mock.app).get('/dav/Photos/logo.bin').auth('demo', 'demo').buffer(true).parse(binary);
+    const logo = await request(mock.app)
+      .get('/dav/Photos/logo.bin')
+      .auth('demo', 'demo')
+      .buffer(true)
+      .parse(binaryParser);
     expect(logo.status).toBe(200);
     expect((logo.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
     // notes.txt was deleted in the session: the emulator does not have it either.
@@ -104,7 +110,11 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(mock.store.root('demo').id).toBe(rootId);
     const names = mock.store.children('demo', rootId).map((n) => n.name);
     expect(names).not.toContain('after-start.txt');
-    const logo = await request(mock.app).get('/dav/Photos/logo.bin').auth('demo', 'demo').buffer(true).parse(binary);
+    const logo = await request(mock.app)
+      .get('/dav/Photos/logo.bin')
+      .auth('demo', 'demo')
+      .buffer(true)
+      .parse(binaryParser);
     expect((logo.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
   });
 
@@ -114,7 +124,9 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     const app = express().use(createReplayHandler(recording, { onMiss: 'emulate', emulator: emulator.app }));
     const recorded = await request(app).get('/v2');
     expect(recorded.text).toBe(
-      recording.exchanges[0]!.response.body.toString().split('{{baseUrl}}').join(`http://${recorded.request.host}`),
+      recording.exchanges[0]!.response.body.toString()
+        .split('{{baseUrl}}')
+        .join(`http://${new URL(recorded.request.url).host}`),
     );
     const demoFile = await request(app).get('/dav/Documents/readme.txt').auth('demo', 'demo');
     expect(demoFile.status).toBe(200);
@@ -150,8 +162,8 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
       request: { method: 'GET', path: '/v2/account' },
       response: { status: 200 },
     });
-    expect(doc.exchanges.filter((e: any) => e.request.path === '/v2/account')).toHaveLength(1);
-    expect(added.response.body.text).toContain('<authkey>[redacted]</authkey>');
+    expect(doc.exchanges.filter((e) => e.request.path === '/v2/account')).toHaveLength(1);
+    expect(storedText(added!.response.body)).toContain('<authkey>[redacted]</authkey>');
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
 
     await open.shift()!.close(); // the upstream is gone; the new exchange replays from the recording
@@ -189,9 +201,3 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(await findInFiles(tmp.path, [...secretsOf(CREDS), 's3cr3t-cookie'])).toEqual([]);
   });
 });
-
-function binary(res: any, callback: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-}

@@ -4,6 +4,7 @@ import { createApp, readRecording, type MockApp, type Recording } from '../../..
 import { binaryBytes, multipartBody } from '../../support/example-client/http-client.js';
 import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { EXAMPLE_RECORDING } from './support.js';
+import { binaryParser } from '../../helpers/cloud.js';
 
 /** The notes file's entity path: GET twice in the example session (200, then 404 after its DELETE). */
 function notesPath(recording: Recording): string {
@@ -59,15 +60,19 @@ describe('replay: ordered answers to repeated requests, per client', () => {
       (e) => e.request.method === 'GET' && e.request.path.endsWith('/content'),
     );
     const logo = contentGets.find((e) => e.response.body.length === SESSION_FILES.logo.length)!;
-    const full = await request(mock.app).get(logo.request.path).buffer(true).parse(binary);
+    const full = await request(mock.app).get(logo.request.path).buffer(true).parse(binaryParser);
     expect(full.status).toBe(200);
     expect((full.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
-    const ranged = await request(mock.app).get(logo.request.path).set('Range', 'bytes=0-99').buffer(true).parse(binary);
+    const ranged = await request(mock.app)
+      .get(logo.request.path)
+      .set('Range', 'bytes=0-99')
+      .buffer(true)
+      .parse(binaryParser);
     expect(ranged.status).toBe(206);
     expect(ranged.headers['content-range']).toBe(`bytes 0-99/${SESSION_FILES.logo.length}`);
     expect((ranged.body as Buffer).equals(SESSION_FILES.logo.subarray(0, 100))).toBe(true);
     const archive = contentGets.find((e) => e.response.body.length === SESSION_FILES.archive.length)!;
-    const big = await request(mock.app).get(archive.request.path).buffer(true).parse(binary);
+    const big = await request(mock.app).get(archive.request.path).buffer(true).parse(binaryParser);
     expect((big.body as Buffer).equals(SESSION_FILES.archive)).toBe(true);
   });
 
@@ -93,7 +98,10 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     const reordered = await request(mock.app).get(`${paged.request.path}?n=1&count=50&start=0`);
     expect(reordered.status).toBe(200);
     expect(reordered.text).toBe(
-      paged.response.body.toString().split('{{baseUrl}}').join(`http://${reordered.request.host}`),
+      paged.response.body
+        .toString()
+        .split('{{baseUrl}}')
+        .join(`http://${new URL(reordered.request.url).host}`),
     );
     const otherPage = await request(mock.app).get(`${paged.request.path}?start=1&count=50`);
     expect(otherPage.status).toBe(404);
@@ -113,9 +121,3 @@ describe('replay: ordered answers to repeated requests, per client', () => {
     expect(res.headers['transfer-encoding']).toBeUndefined();
   });
 });
-
-function binary(res: any, callback: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-}

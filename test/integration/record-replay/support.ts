@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'vitest';
 import { readRecordingDocument } from '../../../src/recording/recording-io.js';
+import type { RecordingDocument, StoredBody } from '../../../src/recording/format.js';
 import type { SessionCredentials } from '../../support/example-client/client-session.js';
 
 /** The checked-in recording made by `npm run record:example`. */
@@ -59,6 +58,17 @@ export async function eventually(probe: () => Promise<boolean>): Promise<boolean
 }
 
 /** A recording as stored (header fields and exchanges), whichever format version the file is in. */
-export async function readJson(file: string): Promise<any> {
+export async function readJson(file: string): Promise<RecordingDocument> {
   return readRecordingDocument(file);
+}
+
+/** A stored body's text, base64 or sidecar reference; undefined when the body is absent or stored another way. */
+export function storedText(body: StoredBody | undefined): string | undefined {
+  return body && 'text' in body ? body.text : undefined;
+}
+export function storedBase64(body: StoredBody | undefined): string | undefined {
+  return body && 'base64' in body ? body.base64 : undefined;
+}
+export function storedSidecar(body: StoredBody | undefined): { file: string; bytes: number } | undefined {
+  return body && 'file' in body ? body : undefined;
 }

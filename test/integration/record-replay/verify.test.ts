@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { readRecording, verifyRecording } from '../../../src/index.js';
-import { EXAMPLE_RECORDING, RECORDINGS_DIR, readJson, useTempDir } from './support.js';
+import { EXAMPLE_RECORDING, readJson, RECORDINGS_DIR, storedText, useTempDir } from './support.js';
 
 const CLI = resolve(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
 const run = promisify(execFile);
@@ -14,8 +14,9 @@ async function verifyCli(file: string, ...extra: string[]): Promise<{ code: numb
   try {
     const { stdout } = await run(process.execPath, [CLI, 'verify', '--recording', file, ...extra]);
     return { code: 0, stdout };
-  } catch (err: any) {
-    return { code: err.code, stdout: err.stdout };
+  } catch (err) {
+    const failed = err as { code: number; stdout: string };
+    return { code: failed.code, stdout: failed.stdout };
   }
 }
 
@@ -25,16 +26,14 @@ async function alteredCopy(dir: string): Promise<{ file: string; renamedId: numb
   const file = join(dir, 'example-session.json');
   const doc = await readJson(file);
   const entity = doc.exchanges.find(
-    (e: any) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path) && e.response.status === 200,
+    (e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path) && e.response.status === 200,
   );
-  entity.response.body.text = entity.response.body.text.replace(
-    '<name>notes.txt</name>',
-    '<name>notes-renamed.txt</name>',
-  );
-  const refused = doc.exchanges.find((e: any) => e.response.status === 415);
+  const text = storedText(entity!.response.body)!;
+  entity!.response.body = { text: text.replace('<name>notes.txt</name>', '<name>notes-renamed.txt</name>') };
+  const refused = doc.exchanges.find((e) => e.response.status === 415)!;
   refused.response.status = 400;
   await writeFile(file, JSON.stringify(doc, null, 2));
-  return { file, renamedId: entity.id, statusId: refused.id };
+  return { file, renamedId: entity!.id, statusId: refused.id };
 }
 
 describe('verify: the emulator against a recording', () => {

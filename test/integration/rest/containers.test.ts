@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asArray, pathOf, readXml, useCloud } from '../../helpers/cloud.js';
+import { only } from '../../helpers/xml-documents.js';
 
 const CONTAINER_INFO = 'application/vnd.csp.container-info+xml';
 const CONTAINER_FIELDS = [
@@ -57,7 +58,8 @@ describe('containers (row 2, rule 5)', () => {
     expect(Number(el.created)).toBeGreaterThanOrEqual(before - 2);
     expect(String(el.created)).toMatch(/^\d+$/);
     expect(el.contents['@_xlink:href']).toMatch(new RegExp(`${docs}/contents$`));
-    for (const link of ['contents', 'tags', 'metadata', 'parent']) expect(el[link]['@_xlink:type']).toBe('simple');
+    for (const link of ['contents', 'tags', 'metadata', 'parent'] as const)
+      expect(el[link]['@_xlink:type']).toBe('simple');
   });
 
   it('the root container is named "/" and its parent link points to itself', async () => {
@@ -84,10 +86,10 @@ describe('containers (row 2, rule 5)', () => {
     const el = readXml((await cloud.client.get(a).set('X-Cloud-Depth', '2').expect(200)).text).container;
     expect(el.contents['@_count']).toBe('2');
     expect(el.contents['@_total']).toBe('2');
-    expect(el.contents.container.name).toBe('sub');
-    expect(el.contents.container['@_xlink:href']).toMatch(/\/v2\/containers\//);
-    expect(el.contents.file.name).toBe('f.txt');
-    expect(el.contents.file.bytes).toBe('5');
+    expect(only(el.contents.container).name).toBe('sub');
+    expect(only(el.contents.container)['@_xlink:href']).toMatch(/\/v2\/containers\//);
+    expect(only(el.contents.file).name).toBe('f.txt');
+    expect(only(el.contents.file).bytes).toBe('5');
   });
 
   it('duplicate name in the same container answers 422; the same name elsewhere is fine', async () => {

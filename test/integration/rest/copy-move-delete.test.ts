@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asArray, pathOf, readXml, useCloud } from '../../helpers/cloud.js';
+import { only } from '../../helpers/xml-documents.js';
 
 const FILE_INFO = 'application/vnd.csp.file-info+xml';
 
@@ -109,7 +110,7 @@ describe('rename, move, copy and delete (inferred from the notes)', () => {
     await cloud.client.delete(file).expect(204);
     const bin = readXml((await cloud.client.get('/v2/recyclebin').expect(200)).text).recyclebin;
     expect(bin['@_total']).toBe('1');
-    const item = asArray(bin['recycled-item'])[0] as any;
+    const item = asArray(bin['recycled-item'])[0]!;
     expect(item.originalname).toBe('bin.txt');
     expect(Number(item.recycleddate)).toBeGreaterThanOrEqual(before - 2);
     const itemPath = pathOf(item['@_xlink:href']);
@@ -127,7 +128,7 @@ describe('rename, move, copy and delete (inferred from the notes)', () => {
     const file = await cloud.client.uploadFile(root, 'back.txt', 'back');
     await cloud.client.delete(file).expect(204);
     const bin = readXml((await cloud.client.get('/v2/recyclebin')).text).recyclebin;
-    await cloud.client.post(pathOf(bin['recycled-item']['@_xlink:href'])).expect(204);
+    await cloud.client.post(pathOf(only(bin['recycled-item'])['@_xlink:href'])).expect(204);
     expect((await cloud.client.get(`${file}/content`).expect(200)).text).toBe('back');
   });
 });

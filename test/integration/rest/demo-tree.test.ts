@@ -8,7 +8,7 @@ describe('the demo tree of a default start', () => {
     const root = await cloud.client.rootPath();
     expect(await cloud.client.childNames(root)).toEqual(['Documents', 'Music', 'Photos', 'hello.json']);
     const tags = readXml((await cloud.client.get('/v2/tags')).text).tags;
-    expect(asArray(tags.tag).map((t: any) => new URL(t['@_xlink:href']).pathname)).toEqual([
+    expect(asArray(tags.tag).map((t) => new URL(t['@_xlink:href']).pathname)).toEqual([
       '/v2/tags/holiday',
       '/v2/tags/important',
     ]);

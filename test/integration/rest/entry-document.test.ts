@@ -2,7 +2,16 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AUTH, readXml, useCloud } from '../../helpers/cloud.js';
 
-const LINKS = ['rootContainer', 'contacts', 'shares', 'projects', 'metacontainers', 'account', 'tags', 'recyclebin'];
+const LINKS = [
+  'rootContainer',
+  'contacts',
+  'shares',
+  'projects',
+  'metacontainers',
+  'account',
+  'tags',
+  'recyclebin',
+] as const;
 
 describe('GET /v2 entry document (row 1, rule 1)', () => {
   const cloud = useCloud();

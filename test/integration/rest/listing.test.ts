@@ -26,19 +26,19 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
       expect(item['@_xlink:type']).toBe('simple');
       expect(Object.keys(item).filter((k) => !k.startsWith('@_'))).toEqual([]); // depth 0: links only
     }
-    expect(containers[0]['@_xlink:href']).toMatch(/\/v2\/containers\//);
-    expect(files[0]['@_xlink:href']).toMatch(/\/v2\/files\//);
+    expect(containers[0]!['@_xlink:href']).toMatch(/\/v2\/containers\//);
+    expect(files[0]!['@_xlink:href']).toMatch(/\/v2\/files\//);
   });
 
   it('X-Cloud-Depth 1 wraps one full entity inside each link element', async () => {
     const root = await cloud.client.rootPath();
     await fill(cloud.client, root);
     const list = readXml((await cloud.client.get(`${root}/contents`).set('X-Cloud-Depth', '1')).text)['file-list'];
-    const file = asArray(list.file)[0];
+    const file = asArray(list.file)[0]!;
     expect(file['@_xlink:href']).toMatch(/\/v2\/files\//);
     expect(file.file.name).toBe('apple.txt');
     expect(file.file.mime_type).toBe('text/plain');
-    expect(asArray(list.container)[0].container.name).toBe('Music');
+    expect(asArray(list.container)[0]!.container.name).toBe('Music');
   });
 
   it('pages with ?start=N&count=M, total staying the full size', async () => {
@@ -48,7 +48,9 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
       'file-list'
     ];
     expect([list['@_count'], list['@_start'], list['@_total']]).toEqual(['3', '1', '6']);
-    const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
+    const names = [...asArray(list.container), ...asArray(list.file)].map(
+      (i) => ('container' in i ? i.container : i.file).name,
+    );
     expect(names).toEqual(['Pictures', 'apple.txt', 'pie.txt']);
     const past = readXml((await cloud.client.get(`${root}/contents?start=10`)).text)['file-list'];
     expect([past['@_count'], past['@_total']]).toEqual(['0', '6']);
@@ -70,7 +72,9 @@ describe('GET contents: the file-list (inferred from the notes)', () => {
           .set('X-Cloud-Depth', '1')
       ).text,
     )['file-list'];
-    const names = [...asArray(list.container), ...asArray(list.file)].map((i: any) => (i.container ?? i.file).name);
+    const names = [...asArray(list.container), ...asArray(list.file)].map(
+      (i) => ('container' in i ? i.container : i.file).name,
+    );
     expect(names).toEqual(['Pictures', 'pie.txt', 'PIN.txt']);
     expect(list['@_total']).toBe('3');
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readXml, useCloud } from '../../helpers/cloud.js';
+import { only } from '../../helpers/xml-documents.js';
 
 describe('metadata (inferred), account and the other collections', () => {
   const cloud = useCloud();
@@ -16,8 +17,8 @@ describe('metadata (inferred), account and the other collections', () => {
     expect((await cloud.client.get(`${file}/metadata/colour`).expect(200)).text).toBe('deep blue');
     expect((await cloud.client.get(`${root}/metadata/owner-note`).expect(200)).text).toBe('root note');
     const list = readXml((await cloud.client.get(`${file}/metadata`).expect(200)).text).metadata;
-    expect(list['metadata-item'].name).toBe('colour');
-    expect(list['metadata-item']['@_xlink:href']).toMatch(/\/metadata\/colour$/);
+    expect(only(list['metadata-item']).name).toBe('colour');
+    expect(only(list['metadata-item'])['@_xlink:href']).toMatch(/\/metadata\/colour$/);
     await cloud.client.delete(`${file}/metadata/colour`).expect(204);
     await cloud.client.get(`${file}/metadata/colour`).expect(404);
   });
@@ -38,7 +39,7 @@ describe('metadata (inferred), account and the other collections', () => {
     expect(Object.keys(after.bandwidth)).toEqual(['allocated', 'total', 'public', 'private']);
   });
 
-  it.each([['contacts'], ['shares'], ['projects'], ['metacontainers']])(
+  it.each([['contacts'], ['shares'], ['projects'], ['metacontainers']] as const)(
     'GET /v2/%s answers a valid empty list',
     async (name) => {
       const res = await cloud.client.get(`/v2/${name}`).expect(200);

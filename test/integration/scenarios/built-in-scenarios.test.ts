@@ -16,7 +16,7 @@ async function readmeId(url: string): Promise<string> {
   return state.users.demo.tree.find((n) => n.container === 'Documents')!.children!.find((n) => n.file === 'readme.txt')!
     .id;
 }
-function post(url: string, contentType: string, body: Uint8Array | string): Promise<Response> {
+function post(url: string, contentType: string, body: Uint8Array<ArrayBuffer> | string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { ...HEADERS, 'Content-Type': contentType }, body });
 }
 /** One multipart upload; 'reset' when the connection was reset instead of answered. */

@@ -67,7 +67,7 @@ export function rawRequest(method: string, path: string, extra: Record<string, s
 }
 
 /** Deterministic bytes that are not one repeated value (so a lost or doubled piece shows). */
-export function patternBytes(size: number): Buffer {
+export function patternBytes(size: number): Buffer<ArrayBuffer> {
   const out = Buffer.alloc(size);
   for (let i = 0; i < size; i++) out[i] = (i * 31 + (i >> 8)) & 0xff;
   return out;

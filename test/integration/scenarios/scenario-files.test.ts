@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type ScenarioDefinition } from '../../../src/index.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
+import { binaryParser } from '../../helpers/cloud.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/scenarios/', import.meta.url));
 const BUILTIN = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
@@ -58,7 +59,7 @@ describe('seeding the state from a scenario file', () => {
           .get(`/v2/files/${id}/content`)
           .auth('alice', 'wonderland')
           .buffer(true)
-          .parse(binary)
+          .parse(binaryParser)
           .expect(200)
       ).body;
     expect((await content(plan!.id)).toString()).toBe('step one\n');
@@ -236,12 +237,6 @@ describe('a scenario that names a recording', () => {
     expect((await request(app.app).get('/v2/tags')).status).toBe(503);
   });
 });
-
-function binary(res: any, callback: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-}
 
 describe('scenario file messages', () => {
   const tmp = useTempDir('scenario-messages');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { resetStore } from '../../../src/mock-state.js';
+import { resetStore, type SeedPlan } from '../../../src/mock-state.js';
 import { StorageError } from '../../../src/storage/persistence.js';
 import { blobFiles, contentOf, openTestStore, slowStream, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 
@@ -121,16 +121,15 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     const f = await t.store.createFile('alice', t.store.root('alice').id, { name: 'f' }, Buffer.from('data'));
     const blobsBefore = await blobFiles(t.store);
     for (const bad of ['x'.repeat(256), 'back\\slash']) {
-      const plan = {
+      const plan: SeedPlan = {
         users: ['alice', 'carol'],
-        tree: (state: any, user: string) =>
-          state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')),
+        tree: (state, user) => state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')),
       };
       expect(await outcome(resetStore(t.store, plan))).toBe('invalid');
     }
-    const badTag = {
+    const badTag: SeedPlan = {
       users: ['alice'],
-      tree: (state: any, user: string) => state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }),
+      tree: (state, user) => state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }),
     };
     expect(await outcome(resetStore(t.store, badTag))).toBe('invalid');
     t.faults.failing = 'io';

@@ -33,22 +33,22 @@ describe('BlobStore', () => {
     expect(a).toEqual({ blobId: expect.stringMatching(/^[0-9a-f]{32}$/), size: 13 });
     expect(b.size).toBe(13);
     expect(a.blobId).not.toBe(b.blobId);
-    expect(await readAll(blobs.read(a.blobId))).toBe('from a buffer');
-    expect(await readFile(blobs.pathOf(b.blobId), 'utf8')).toBe('from a stream');
+    expect(await readAll(blobs.read(a.blobId!))).toBe('from a buffer');
+    expect(await readFile(blobs.pathOf(b.blobId!), 'utf8')).toBe('from a stream');
     expect((await readdir(blobs.dir)).sort()).toEqual([a.blobId, b.blobId].sort());
   });
 
   it('reads an inclusive byte range', async () => {
     const { blobId } = await blobs.put(Buffer.from('0123456789'));
-    expect(await readAll(blobs.read(blobId, { start: 2, end: 5 }))).toBe('2345');
+    expect(await readAll(blobs.read(blobId!, { start: 2, end: 5 }))).toBe('2345');
   });
 
   it('writes a block copy-on-write: a new blob, the original untouched', async () => {
     const original = await blobs.put(Buffer.from('abcdef'));
-    const patched = await blobs.writeAt(original.blobId, 4, Readable.from([Buffer.from('XYZ')]));
+    const patched = await blobs.writeAt(original.blobId!, 4, Readable.from([Buffer.from('XYZ')]));
     expect(patched.size).toBe(7);
     expect(await readAll(blobs.read(patched.blobId))).toBe('abcdXYZ');
-    expect(await readAll(blobs.read(original.blobId))).toBe('abcdef');
+    expect(await readAll(blobs.read(original.blobId!))).toBe('abcdef');
   });
 
   it('leaves no blob and no temp file when the source stream fails midway', async () => {
@@ -66,16 +66,16 @@ describe('BlobStore', () => {
     const keep = await blobs.put(Buffer.from('keep'));
     const drop = await blobs.put(Buffer.from('drop'));
     await writeFile(join(blobs.dir, '.tmp-0123456789abcdef'), 'half a write');
-    const dropped = await blobs.sweep(new Set([keep.blobId]));
+    const dropped = await blobs.sweep(new Set([keep.blobId!]));
     expect(dropped).toBe(2);
     expect(await readdir(blobs.dir)).toEqual([keep.blobId]);
-    expect(existsSync(blobs.pathOf(drop.blobId))).toBe(false);
+    expect(existsSync(blobs.pathOf(drop.blobId!))).toBe(false);
   });
 
   it('deletes idempotently', async () => {
     const { blobId } = await blobs.put(Buffer.from('x'));
-    await blobs.delete(blobId);
-    await blobs.delete(blobId);
+    await blobs.delete(blobId!);
+    await blobs.delete(blobId!);
     expect(await readdir(blobs.dir)).toEqual([]);
   });
 
@@ -103,7 +103,7 @@ describe('BlobStore', () => {
         this.destroy(Object.assign(new Error('EDQUOT: disk quota exceeded'), { code: 'EDQUOT' }));
       },
     });
-    await expect(blobs.writeAt(blobId, 1, failingBlock)).rejects.toMatchObject({ name: 'StorageError', kind: 'full' });
+    await expect(blobs.writeAt(blobId!, 1, failingBlock)).rejects.toMatchObject({ name: 'StorageError', kind: 'full' });
     expect(await readdir(blobs.dir)).toEqual([blobId]);
   });
 
