@@ -1,3 +1,6 @@
+import { StorageError } from '../storage/persistence.js';
+import { isDiskFull } from '../storage/storage-errors.js';
+
 /** What went wrong, in the service's terms; the HTTP layer maps each code to a status. */
 export type DomainErrorCode =
   | 'not-found' // unknown or recycled id, or a path that names nothing
@@ -35,3 +38,14 @@ export const invalid = (message: string): DomainError => new DomainError('invali
 export const duplicateName = (name: string): DomainError =>
   new DomainError('duplicate', `an object named "${name}" already exists in this container`);
 export const conflict = (message: string): DomainError => new DomainError('conflict', message);
+
+/**
+ * Why the store could not keep a change, when that is the reason: 'full' for a full disk or quota
+ * (a raw ENOSPC too: an upload's stream may report the failed blob write before the store types it),
+ * 'io' for any other failure of the durable layer; undefined for anything else.
+ */
+export function storageFailure(err: unknown): { kind: 'full' | 'io'; message: string } | undefined {
+  if (err instanceof StorageError) return { kind: err.kind, message: err.message };
+  if (isDiskFull(err)) return { kind: 'full', message: (err as Error).message };
+  return undefined;
+}

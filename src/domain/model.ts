@@ -4,3 +4,5 @@
  * and imports nothing above itself); everything above domain/ imports the model from here, never from storage/.
  */
 export type { NodeKind, NodeRecord, StateData, UserRecord } from '../storage/schema.js';
+/** The bytes of files, by blob id (what routes stream content from; the store hands it out as `store.blobs`). */
+export type { BlobStore } from '../storage/blob-store.js';

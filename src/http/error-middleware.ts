@@ -1,8 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import multer from 'multer';
-import { DomainError, type DomainErrorCode } from '../domain/errors.js';
-import { StorageError } from '../storage/persistence.js';
-import { isDiskFull } from '../storage/storage-errors.js';
+import { DomainError, storageFailure, type DomainErrorCode } from '../domain/errors.js';
 import { EntityError } from '../xml/requests.js';
 import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
@@ -22,10 +20,10 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(DOMAIN_STATUS[err.code], err.message);
   // Nothing of the change was kept; a full disk is the protocol's 507 (RFC 4918), anything else a 500.
-  // A raw ENOSPC counts too: an upload's stream may report the failed blob write before the store does.
-  if (err instanceof StorageError || isDiskFull(err)) {
-    log(`storage error: ${(err as Error).message}`);
-    return err instanceof StorageError && err.kind === 'io'
+  const failure = storageFailure(err);
+  if (failure) {
+    log(`storage error: ${failure.message}`);
+    return failure.kind === 'io'
       ? new HttpError(500, 'internal error: the change could not be stored')
       : new HttpError(507, "insufficient storage: the server's disk is full");
   }

@@ -1,5 +1,5 @@
 import type { NextFunction, Response } from 'express';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../domain/model.js';
 import type { NodeRecord } from '../domain/model.js';
 
 /**
