@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { BlobCache } from './blob-cache.js';
 import { onProcessExit } from './exit-cleanup.js';
 import { isDiskFull, processAlive, toStorageError } from './storage-errors.js';
 
@@ -42,6 +43,8 @@ export class BlobStore {
   readonly #ephemeral: boolean;
   /** Memory mode: removes the folder if the process ends without close(). */
   readonly #unregisterCleanup: () => void;
+  /** Bytes of recently served small blobs (bounded; see BlobCache). */
+  readonly cache = new BlobCache();
 
   private constructor(dir: string, ephemeral: boolean) {
     this.dir = dir;
@@ -121,7 +124,13 @@ export class BlobStore {
     return createReadStream(this.pathOf(blobId), range);
   }
 
+  /** A blob's whole bytes from the cache (read into it on a miss); undefined for one too large to cache. */
+  whole(blobId: string, size: number): Promise<Buffer | undefined> {
+    return this.cache.read(blobId, this.pathOf(blobId), size);
+  }
+
   async delete(blobId: string): Promise<void> {
+    this.cache.delete(blobId);
     await rm(this.pathOf(blobId), { force: true });
   }
 
@@ -130,6 +139,7 @@ export class BlobStore {
     let dropped = 0;
     for (const name of await readdir(this.dir)) {
       if (name.startsWith(TMP_PREFIX) || !referenced.has(name)) {
+        this.cache.delete(name);
         await rm(join(this.dir, name), { force: true, recursive: true });
         dropped++;
       }
@@ -138,6 +148,7 @@ export class BlobStore {
   }
 
   async close(): Promise<void> {
+    this.cache.clear();
     if (!this.#ephemeral) return;
     await rm(this.dir, { recursive: true, force: true });
     this.#unregisterCleanup();
