@@ -34,9 +34,14 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   }
   const range = res.req.headers.range;
   if (range !== undefined) res.req.headers.range = clampSuffixRanges(range, node.bytes);
-  res.sendFile(blobs.pathOf(node.blobId), SEND_OPTIONS, (err?: Error) => {
-    if (err && !res.headersSent) next(err);
-  });
+  // send serves files: a blob memory mode holds is written to its file first (blob-store.ts fileOf).
+  blobs.fileOf(node.blobId).then(
+    (path) =>
+      res.sendFile(path, SEND_OPTIONS, (err?: Error) => {
+        if (err && !res.headersSent) next(err);
+      }),
+    next,
+  );
 }
 
 /**
