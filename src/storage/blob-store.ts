@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rmSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -61,8 +61,12 @@ export class BlobStore {
       await mkdir(dir, { recursive: true });
       return new BlobStore(dir, false);
     }
-    await sweepAbandonedFolders(tmpdir());
-    return new BlobStore(await mkdtemp(join(tmpdir(), `${EPHEMERAL_PREFIX}${process.pid}-`)), true);
+    // Side by side: the sweep passes over this process's own folders.
+    const [, made] = await Promise.all([
+      sweepAbandonedFolders(tmpdir()),
+      mkdtemp(join(tmpdir(), `${EPHEMERAL_PREFIX}${process.pid}-`)),
+    ]);
+    return new BlobStore(made, true);
   }
 
   /** Where a blob's file is; a blob held in memory has none until fileOf writes it. */
@@ -181,7 +185,8 @@ export class BlobStore {
   async close(): Promise<void> {
     this.#held.clear();
     if (!this.#ephemeral) return;
-    await rm(this.dir, { recursive: true, force: true });
+    // Mostly empty now that small blobs are held: one rmdir, the recursive walk only when it is not.
+    await rmdir(this.dir).catch(() => rm(this.dir, { recursive: true, force: true }));
     this.#unregisterCleanup();
   }
 
