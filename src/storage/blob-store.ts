@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rmSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { onProcessExit } from './exit-cleanup.js';
 import { HeldBlobs } from './held-blobs.js';
-import { isDiskFull, processAlive, toStorageError } from './storage-errors.js';
+import { PrivateFolder } from './private-folder.js';
+import { isDiskFull, toStorageError } from './storage-errors.js';
 
 const TMP_PREFIX = '.tmp-';
-/** Memory mode's private folders: csp-mock-blobs-<owner pid>-<random>, so a later start can sweep a killed owner's. */
-const EPHEMERAL_PREFIX = 'csp-mock-blobs-';
-const EPHEMERAL_NAME = /^csp-mock-blobs-(\d+)-/;
 
 /** A full disk while writing a blob is a StorageError('full') (507); anything else is left as it is. */
 const diskFullAsStorageError = (err: unknown): unknown =>
@@ -41,32 +36,31 @@ const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
 export class BlobStore {
   readonly dir: string;
   readonly #ephemeral: boolean;
-  /** Memory mode: removes the folder if the process ends without close(). */
-  readonly #unregisterCleanup: () => void;
+  /** Memory mode's folder, made when a blob first needs a file. */
+  readonly #folder: PrivateFolder | undefined;
   /** Memory mode's small blobs (no file until a reader needs one, see fileOf). */
   readonly #held = new HeldBlobs();
   /** Held blobs being written to their file, so a delete waits for the file it removes. */
   readonly #spilling = new Map<string, Promise<string>>();
 
-  private constructor(dir: string, ephemeral: boolean) {
+  private constructor(dir: string, folder?: PrivateFolder) {
     this.dir = dir;
-    this.#ephemeral = ephemeral;
-    this.#unregisterCleanup = ephemeral
-      ? onProcessExit(() => rmSync(dir, { recursive: true, force: true }))
-      : () => undefined;
+    this.#ephemeral = folder !== undefined;
+    this.#folder = folder;
   }
 
-  static async open(dir?: string): Promise<BlobStore> {
+  /**
+   * `dir`: the blobs of a data file, kept. None: memory mode, a private folder in the temp dir, made
+   * now or, with `folder: 'when-needed'`, when a blob first needs a file (the mock's choice).
+   */
+  static async open(dir?: string, options: { folder?: 'now' | 'when-needed' } = {}): Promise<BlobStore> {
     if (dir) {
       await mkdir(dir, { recursive: true });
-      return new BlobStore(dir, false);
+      return new BlobStore(dir);
     }
-    // Side by side: the sweep passes over this process's own folders.
-    const [, made] = await Promise.all([
-      sweepAbandonedFolders(tmpdir()),
-      mkdtemp(join(tmpdir(), `${EPHEMERAL_PREFIX}${process.pid}-`)),
-    ]);
-    return new BlobStore(made, true);
+    const folder = new PrivateFolder();
+    if (options.folder !== 'when-needed') await folder.ready();
+    return new BlobStore(folder.path, folder);
   }
 
   /** Where a blob's file is; a blob held in memory has none until fileOf writes it. */
@@ -82,7 +76,8 @@ export class BlobStore {
     let spilling = this.#spilling.get(blobId);
     if (!spilling) {
       // Held until the file is whole; a failed write leaves no file and the blob still held.
-      spilling = writeFile(path, bytes)
+      spilling = Promise.resolve(this.#folder?.ready())
+        .then(() => writeFile(path, bytes))
         .then(
           () => (this.#held.delete(blobId), path),
           async (err: unknown) => {
@@ -115,6 +110,7 @@ export class BlobStore {
       return { blobId: direct, size: source.length };
     const tmp = direct ? this.pathOf(direct) : this.#tmpPath();
     try {
+      await this.#folder?.ready();
       let size: number;
       if (Buffer.isBuffer(source)) {
         const fh = await open(tmp, 'w');
@@ -146,6 +142,7 @@ export class BlobStore {
   async writeAt(blobId: string, offset: number, source: Readable | Buffer): Promise<WrittenBlob> {
     const tmp = this.#tmpPath();
     try {
+      await this.#folder?.ready();
       const held = this.#held.get(blobId);
       if (held) await writeFile(tmp, held);
       else await copyFile(this.pathOf(blobId), tmp);
@@ -170,8 +167,15 @@ export class BlobStore {
     await rm(this.pathOf(blobId), { force: true });
   }
 
+  /** Everything this store holds: the names in its folder (temp files too) and the blobs held in memory. */
+  async stored(): Promise<string[]> {
+    const files = this.#folder?.made === false ? [] : await readdir(this.dir);
+    return [...files, ...this.#held.ids()];
+  }
+
   /** Drops temp files and blobs nothing points at (left by a crash between blob and metadata writes). */
   async sweep(referenced: Set<string>): Promise<number> {
+    if (this.#folder?.made === false) return 0; // a folder not made yet holds nothing
     let dropped = 0;
     for (const name of await readdir(this.dir)) {
       if (name.startsWith(TMP_PREFIX) || !referenced.has(name)) {
@@ -184,10 +188,7 @@ export class BlobStore {
 
   async close(): Promise<void> {
     this.#held.clear();
-    if (!this.#ephemeral) return;
-    // Mostly empty now that small blobs are held: one rmdir, the recursive walk only when it is not.
-    await rmdir(this.dir).catch(() => rm(this.dir, { recursive: true, force: true }));
-    this.#unregisterCleanup();
+    await this.#folder?.remove();
   }
 
   #tmpPath(): string {
@@ -225,16 +226,4 @@ function newBlobId(): string {
   }
   idOffset += BLOB_ID_BYTES;
   return idPool.toString('hex', idOffset - BLOB_ID_BYTES, idOffset);
-}
-
-/** Removes the memory-mode folders whose owner process is gone (killed before it could clean up). */
-export async function sweepAbandonedFolders(parent: string): Promise<number> {
-  let swept = 0;
-  for (const name of await readdir(parent).catch(() => [] as string[])) {
-    const owner = EPHEMERAL_NAME.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
-    await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
-    swept++;
-  }
-  return swept;
 }

@@ -43,6 +43,10 @@ export class HeldBlobs {
     return true;
   }
 
+  ids(): string[] {
+    return [...this.#blobs.keys()];
+  }
+
   get(blobId: string): Buffer | undefined {
     return this.#blobs.get(blobId);
   }
