@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { BlobCache } from './blob-cache.js';
 import { HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
+import { countStreamedBytes } from './young-garbage.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -42,6 +44,8 @@ export class BlobStore {
   readonly #held = new HeldBlobs();
   /** Held blobs being written to their file, so a delete waits for the file it removes. */
   readonly #spilling = new Map<string, Promise<string>>();
+  /** Bytes of recently served small blobs (bounded; see BlobCache). */
+  readonly cache = new BlobCache();
 
   private constructor(dir: string, folder?: PrivateFolder) {
     this.dir = dir;
@@ -123,7 +127,7 @@ export class BlobStore {
         size = source.length;
       } else {
         const out = createWriteStream(tmp);
-        await pipeline(source, out);
+        await streamInto(source, out);
         size = out.bytesWritten;
         if (size === 0) {
           await rm(tmp, { force: true });
@@ -147,7 +151,7 @@ export class BlobStore {
       if (held) await writeFile(tmp, held);
       else await copyFile(this.pathOf(blobId), tmp);
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
-      await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
+      await streamInto(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
       await this.#sync(tmp);
       return await this.#commit(tmp);
     } catch (err) {
@@ -160,7 +164,19 @@ export class BlobStore {
     return this.#held.read(blobId, range) ?? createReadStream(this.pathOf(blobId), range);
   }
 
+  /** A blob's bytes if memory has them (held, or in the cache), without reading anything. */
+  inMemory(blobId: string): Buffer | undefined {
+    return this.#held.get(blobId) ?? this.cache.get(blobId);
+  }
+
+  /** A blob's whole bytes: held, or from the cache (read into it on a miss); undefined for one too large to cache. */
+  whole(blobId: string, size: number): Promise<Buffer | undefined> {
+    const held = this.#held.get(blobId);
+    return held ? Promise.resolve(held) : this.cache.read(blobId, this.pathOf(blobId), size);
+  }
+
   async delete(blobId: string): Promise<void> {
+    this.cache.delete(blobId);
     const spilling = this.#spilling.get(blobId);
     if (spilling) await spilling.catch(() => undefined);
     if (this.#held.delete(blobId)) return;
@@ -179,6 +195,7 @@ export class BlobStore {
     let dropped = 0;
     for (const name of await readdir(this.dir)) {
       if (name.startsWith(TMP_PREFIX) || !referenced.has(name)) {
+        this.cache.delete(name);
         await rm(join(this.dir, name), { force: true, recursive: true });
         dropped++;
       }
@@ -187,6 +204,7 @@ export class BlobStore {
   }
 
   async close(): Promise<void> {
+    this.cache.clear();
     this.#held.clear();
     await this.#folder?.remove();
   }
@@ -226,4 +244,11 @@ function newBlobId(): string {
   }
   idOffset += BLOB_ID_BYTES;
   return idPool.toString('hex', idOffset - BLOB_ID_BYTES, idOffset);
+}
+
+/** pipeline, counting the bytes for countStreamedBytes (a listener added once pipe has attached its own). */
+function streamInto(source: Readable, out: Writable): Promise<void> {
+  const done = pipeline(source, out);
+  source.on('data', (chunk: Buffer | string) => countStreamedBytes(chunk.length));
+  return done;
 }

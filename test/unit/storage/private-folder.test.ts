@@ -69,6 +69,31 @@ describe("memory mode's private folder, made when a blob first needs a file", ()
     }
   });
 
+  it('a mock answers a plain GET or HEAD of a small file from memory; a Range GET writes its file, once', async () => {
+    const mock = await startMock({ seed: 'empty', log: false });
+    const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` };
+    try {
+      const root = mock.store.root('demo');
+      const file = await mock.store.createFile('demo', root.id, { name: 'small.txt' }, Buffer.from('0123456789'));
+      const url = `${mock.url}/v2/files/${file.id}/content`;
+      const got = await fetch(url, { headers: auth });
+      expect(got.status).toBe(200);
+      expect(await got.text()).toBe('0123456789');
+      const head = await fetch(url, { method: 'HEAD', headers: auth });
+      expect(head.headers.get('content-length')).toBe('10');
+      expect(existsSync(mock.store.blobs.dir)).toBe(false);
+      for (let i = 0; i < 2; i++) {
+        const part = await fetch(url, { headers: { ...auth, Range: 'bytes=2-5' } });
+        expect(part.status).toBe(206);
+        expect(await part.text()).toBe('2345');
+      }
+      expect(await readdir(mock.store.blobs.dir)).toEqual([file.blobId]);
+      expect(await (await fetch(url, { headers: auth })).text()).toBe('0123456789');
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('a mock that stores only small files makes no folder; a large upload makes it, close removes it', async () => {
     const mock = await startMock({ seed: 'demo', log: false });
     const dir = mock.store.blobs.dir;
