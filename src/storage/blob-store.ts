@@ -4,7 +4,7 @@ import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'nod
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobCache } from './blob-cache.js';
+import { BlobCache, type BlobLease } from './blob-cache.js';
 import { HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
@@ -164,15 +164,16 @@ export class BlobStore {
     return this.#held.read(blobId, range) ?? createReadStream(this.pathOf(blobId), range);
   }
 
-  /** A blob's bytes if memory has them (held, or in the cache), without reading anything. */
-  inMemory(blobId: string): Buffer | undefined {
-    return this.#held.get(blobId) ?? this.cache.get(blobId);
+  /** A blob's bytes if memory has them (held, or in the cache, leased), without reading anything. */
+  inMemory(blobId: string): BlobLease | undefined {
+    const held = this.#held.get(blobId);
+    return held ? heldLease(held) : this.cache.take(blobId);
   }
 
-  /** A blob's whole bytes: held, or from the cache (read into it on a miss); undefined for one too large to cache. */
-  whole(blobId: string, size: number): Promise<Buffer | undefined> {
+  /** A blob's whole bytes: held, or leased from the cache (read into it on a miss); undefined when they do not fit. */
+  whole(blobId: string, size: number): Promise<BlobLease | undefined> {
     const held = this.#held.get(blobId);
-    return held ? Promise.resolve(held) : this.cache.read(blobId, this.pathOf(blobId), size);
+    return held ? Promise.resolve(heldLease(held)) : this.cache.read(blobId, this.pathOf(blobId), size);
   }
 
   async delete(blobId: string): Promise<void> {
@@ -252,3 +253,6 @@ function streamInto(source: Readable, out: Writable): Promise<void> {
   source.on('data', (chunk: Buffer | string) => countStreamedBytes(chunk.length));
   return done;
 }
+
+/** Held bytes stay as long as their blob does, whoever reads them: nothing to release. */
+const heldLease = (bytes: Buffer): BlobLease => ({ bytes, release: () => undefined });
