@@ -15,7 +15,7 @@ export function isContentUrl(url: string): boolean {
 }
 
 /**
- * A file's content whose bytes the blob cache holds, by /v2/files/<id>/content or by its /dav path,
+ * A file's content whose bytes are in memory (held, or in the blob cache), by /v2/files/<id>/content or by its /dav path,
  * answered without express with the headers the express path gives (http/send-content.ts, and DAV
  * from dav/index.ts): with the bytes in memory, express's routers were about a quarter of an 8 MiB
  * GET's CPU. hotRoutes calls it for a GET with the spec header, good credentials (`user`) and an
@@ -40,7 +40,7 @@ export function hotContent(
     return false; // not found, someone else's, a bad name: express words the error
   }
   if (node?.kind !== 'file' || !node.blobId) return false;
-  const lease = store.blobs.cache.take(node.blobId);
+  const lease = store.blobs.inMemory(node.blobId);
   if (!lease) return false;
   const scenario = path.admitQuiet(res);
   if (scenario === undefined) {

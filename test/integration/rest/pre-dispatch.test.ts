@@ -53,32 +53,39 @@ describe('the pre-dispatch of the hottest REST reads (rest/hot-routes.ts) answer
     }
   });
 
-  it('content the blob cache holds, by /v2 and by /dav: same status, headers and bytes as through express', async () => {
+  it('content in memory (held small, or in the blob cache), by /v2 and by /dav: same status, headers and bytes as through express', async () => {
     mock = await startMock({ seed: 'empty' });
     const root = mock.store.root('demo');
-    const bytes = Buffer.from('content served from memory\n'.repeat(1000));
-    const file = await mock.store.createFile('demo', root.id, { name: 'c d.txt', mimeType: 'text/plain' }, bytes);
-    const urls = ['/dav/c%20d.txt', `/v2/files/${file.id}/content`];
-    // The first GET goes through express and fills the cache; the pre-dispatch answers hits only.
-    for (const path of urls) await answer(`${mock.url}${path}`);
+    const large = Buffer.from('content served from memory\n'.repeat(4000)); // above memory mode's held size
+    const small = Buffer.from('small\n');
+    const big = await mock.store.createFile('demo', root.id, { name: 'c d.txt', mimeType: 'text/plain' }, large);
+    const tiny = await mock.store.createFile('demo', root.id, { name: 'tiny.txt' }, small);
+    const cases = [
+      { bytes: large, urls: ['/dav/c%20d.txt', `/v2/files/${big.id}/content`] },
+      { bytes: small, urls: ['/dav/tiny.txt', `/v2/files/${tiny.id}/content`] },
+    ];
+    // The first GET of the large file goes through express and fills the cache; the pre-dispatch answers hits only.
+    await answer(`${mock.url}${cases[0]!.urls[0]}`);
     expect(mock.store.blobs.cache.size).toBe(1);
-    for (const path of urls) {
-      const fast = await answer(`${mock.url}${path}`);
-      const full = await answer(`${mock.url}${path}?via=express`);
-      expect(fast.status).toBe(200);
-      expect(fast.body).toBe(bytes.toString());
-      expect(full).toEqual(fast);
-      expect(Object.keys(full.headers)).toEqual(Object.keys(fast.headers));
+    for (const { bytes, urls } of cases) {
+      for (const path of urls) {
+        const fast = await answer(`${mock.url}${path}`);
+        const full = await answer(`${mock.url}${path}?via=express`);
+        expect(fast.status).toBe(200);
+        expect(fast.body).toBe(bytes.toString());
+        expect(full).toEqual(fast);
+        expect(Object.keys(full.headers)).toEqual(Object.keys(fast.headers));
+      }
     }
     const journal = mock.requests();
-    expect(journal).toHaveLength(6);
+    expect(journal).toHaveLength(9);
     for (const entry of journal) expect(entry).toMatchObject({ method: 'GET', status: 200, user: 'demo' });
-    // Declined with nothing done: a Range, someone else's or a missing path, a container.
-    const ranged = await answer(`${mock.url}${urls[0]}`, { Range: 'bytes=0-6' });
+    // Declined with nothing done: a Range, a missing path, a container.
+    const ranged = await answer(`${mock.url}/v2/files/${big.id}/content`, { Range: 'bytes=0-6' });
     expect(ranged).toMatchObject({ status: 206, body: 'content' });
     expect((await answer(`${mock.url}/dav/missing.txt`)).status).toBe(404);
     expect((await answer(`${mock.url}/v2/files/${root.id}/content`)).status).toBe(404);
-    expect(mock.store.blobs.cache.bytes).toBe(bytes.length); // every lease given back
+    expect(mock.store.blobs.cache.bytes).toBe(large.length); // every lease given back
   });
 
   it("an entity's ETag answers If-None-Match with 304 and changes when the file does", async () => {
