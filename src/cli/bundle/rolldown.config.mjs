@@ -8,23 +8,39 @@ const YARGS_SHIM = /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
 const LAZY_FOR_YARGS = { cliui: here('./lazy-cliui.cjs'), 'string-width': here('./lazy-string-width.cjs') };
 /**
  * Packages that do heavy work when loaded but are only called later: importers get a facade that loads the
- * package on first use. mime-types indexes all of mime-db when loaded (about 8 ms, twice: multer has its own).
+ * package on first use. Profiled costs at load: mime-types indexes all of mime-db (about 8 ms, twice: multer
+ * has its own copy); http-errors builds a class per status code (about 5 ms); qs pulls in side-channel and
+ * object-inspect (about 3 ms). `callable`: the package is a function (createError(...)); every importer
+ * only calls it or reads the listed members, so the facade forwards exactly those.
  */
 const LAZY_FACADES = {
   'mime-types': {
     functions: ['lookup', 'contentType', 'extension', 'charset'],
     values: ['types', 'extensions', 'charsets'],
   },
+  'http-errors': { callable: true, functions: ['isHttpError'], values: ['HttpError'] },
+  qs: { functions: ['parse', 'stringify'], values: ['formats'] },
 };
 const FACADE = '\0lazy-facade:';
 
-function facadeSource(realPath, { functions, values }) {
-  const load = `let real;\nconst load = () => (real ??= require(${JSON.stringify(realPath)}));\n`;
+function facadeSource(realPath, { callable = false, functions, values }) {
   const members = [
-    ...functions.map((name) => `  ${name}: (...args) => load().${name}(...args),`),
-    ...values.map((name) => `  get ${name}() { return load().${name}; },`),
+    ...functions.map(
+      (name) =>
+        `Object.defineProperty(facade, '${name}', { enumerable: true, value: (...args) => load().${name}(...args) });`,
+    ),
+    ...values.map(
+      (name) => `Object.defineProperty(facade, '${name}', { enumerable: true, get: () => load().${name} });`,
+    ),
   ];
-  return `${load}module.exports = {\n${members.join('\n')}\n};\n`;
+  return [
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(realPath)}));`,
+    callable ? 'const facade = function (...args) { return load().apply(this, args); };' : 'const facade = {};',
+    ...members,
+    'module.exports = facade;',
+    '',
+  ].join('\n');
 }
 
 const lazyLoading = {

@@ -61,6 +61,18 @@ describe('the bundled csp-mock command', () => {
     expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
   });
 
+  it('refuses a body over its limit with 413 (http-errors is loaded on first use)', async () => {
+    const mock = await serve(['--empty']);
+    const cloud = new HttpCloud(mock.url);
+    const file = await cloud.upload(await cloud.rootPath(), 'notes.txt', Buffer.from('notes'));
+    const res = await cloud.request(file, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/vnd.csp.file-info+xml' },
+      body: Buffer.alloc(1024 * 1024 + 1, 'a'),
+    });
+    expect(res.status).toBe(413);
+  });
+
   it('runs a command that loads a split-off chunk (verify of the example recording)', async () => {
     const { stdout } = await run(process.execPath, [BIN, 'verify', '--recording', 'example-session']);
     expect(stdout).toBe('verify: 21 exchange(s), 21 match, 0 differ (start state: empty)\n');
