@@ -4,8 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const YARGS_SHIM = /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
-/** yargs needs these only to lay out help text; loading them creates an Intl.Segmenter (about 10 ms). */
-const LAZY_FOR_YARGS = { cliui: here('./lazy-cliui.cjs'), 'string-width': here('./lazy-string-width.cjs') };
+/** yargs needs cliui and string-width only to lay out help text (loading them creates an Intl.Segmenter,
+ * about 10 ms), and node:assert only to report a broken invariant (about 5 ms to load). */
+const LAZY_FOR_YARGS = {
+  cliui: here('./lazy-cliui.cjs'),
+  'string-width': here('./lazy-string-width.cjs'),
+  assert: here('./lazy-assert.cjs'),
+};
 /**
  * Packages that do heavy work when loaded but are only called later: importers get a facade that loads the
  * package on first use. Profiled costs at load: mime-types indexes all of mime-db (about 8 ms, twice: multer
