@@ -3,12 +3,16 @@
 import assert from 'node:assert';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import cliui from 'cliui';
 import stringWidth from 'string-width';
 
 const load = createRequire(new URL('../../../src/cli/bundle/', import.meta.url));
 const lazyAssert = load('./lazy-assert.cjs') as Pick<typeof assert, 'notStrictEqual' | 'strictEqual'>;
-const lazyCliui = load('./lazy-cliui.cjs') as typeof cliui;
+/** The part of cliui (untyped) the test uses. */
+type Cliui = (opts: { width: number }) => {
+  div: (...columns: Array<{ text: string; width?: number } | string>) => void;
+};
+const cliui = (await import('cliui' as string)) as { default: Cliui };
+const lazyCliui = load('./lazy-cliui.cjs') as Cliui;
 const lazyWidth = load('./lazy-string-width.cjs') as typeof stringWidth;
 
 /** The error `fn` throws, or undefined. */
@@ -48,7 +52,7 @@ describe('lazy-cliui and lazy-string-width', () => {
     const text = 'csp-mock serve  run the emulator (REST /v2 and WebDAV /dav over one store)';
     for (const width of [40, 80]) {
       const ours = lazyCliui({ width });
-      const real = cliui({ width });
+      const real = cliui.default({ width });
       for (const ui of [ours, real]) ui.div({ text, width: 20 }, { text: 'wide: 漢字 and an emoji 👍' });
       expect(ours.toString()).toBe(real.toString());
     }
