@@ -15,7 +15,7 @@ const LAZY_FOR_YARGS = {
  * Packages that do heavy work when loaded but are only called later: importers get a facade that loads the
  * package on first use. Profiled costs at load: mime-types indexes all of mime-db (about 8 ms, twice: multer
  * has its own copy); http-errors builds a class per status code (about 5 ms); qs pulls in side-channel and
- * object-inspect (about 3 ms). `callable`: the package is a function (createError(...)); every importer
+ * object-inspect (about 3 ms); body-parser (with raw-body, iconv-lite, zlib) 3-5 ms. `callable`: the package is a function (createError(...)); every importer
  * only calls it or reads the listed members, so the facade forwards exactly those.
  */
 const LAZY_FACADES = {
@@ -25,6 +25,8 @@ const LAZY_FACADES = {
   },
   'http-errors': { callable: true, functions: ['isHttpError'], values: ['HttpError'] },
   qs: { functions: ['parse', 'stringify'], values: ['formats'] },
+  // express only copies these four to express.json() etc.; body-parser loads raw-body, iconv-lite and zlib.
+  'body-parser': { functions: ['json', 'raw', 'text', 'urlencoded'], values: [] },
 };
 const FACADE = '\0lazy-facade:';
 
