@@ -13,13 +13,14 @@ export class CappedBytes {
 
   add(chunk: unknown, encoding?: unknown): void {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buf =
+    // Only the kept part is copied: a tapped 8 MiB answer must not cost an 8 MiB copy per request.
+    const view =
       typeof chunk === 'string'
         ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    this.total += buf.length;
+        : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+    this.total += view.length;
     if (this.#kept >= this.#limit) return;
-    const part = buf.subarray(0, this.#limit - this.#kept);
+    const part = Buffer.from(view.subarray(0, this.#limit - this.#kept));
     this.#chunks.push(part);
     this.#kept += part.length;
   }

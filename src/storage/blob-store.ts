@@ -4,10 +4,12 @@ import { rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { BlobCache } from './blob-cache.js';
 import { onProcessExit } from './exit-cleanup.js';
 import { isDiskFull, processAlive, toStorageError } from './storage-errors.js';
+import { countStreamedBytes } from './young-garbage.js';
 
 const TMP_PREFIX = '.tmp-';
 /** Memory mode's private folders: csp-mock-blobs-<owner pid>-<random>, so a later start can sweep a killed owner's. */
@@ -42,6 +44,8 @@ export class BlobStore {
   readonly #ephemeral: boolean;
   /** Memory mode: removes the folder if the process ends without close(). */
   readonly #unregisterCleanup: () => void;
+  /** Bytes of recently served small blobs (bounded; see BlobCache). */
+  readonly cache = new BlobCache();
 
   private constructor(dir: string, ephemeral: boolean) {
     this.dir = dir;
@@ -87,7 +91,7 @@ export class BlobStore {
         size = source.length;
       } else {
         const out = createWriteStream(tmp);
-        await pipeline(source, out);
+        await streamInto(source, out);
         size = out.bytesWritten;
         if (size === 0) {
           await rm(tmp, { force: true });
@@ -108,7 +112,7 @@ export class BlobStore {
     try {
       await copyFile(this.pathOf(blobId), tmp);
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
-      await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
+      await streamInto(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
       await this.#sync(tmp);
       return await this.#commit(tmp);
     } catch (err) {
@@ -121,7 +125,13 @@ export class BlobStore {
     return createReadStream(this.pathOf(blobId), range);
   }
 
+  /** A blob's whole bytes from the cache (read into it on a miss); undefined for one too large to cache. */
+  whole(blobId: string, size: number): Promise<Buffer | undefined> {
+    return this.cache.read(blobId, this.pathOf(blobId), size);
+  }
+
   async delete(blobId: string): Promise<void> {
+    this.cache.delete(blobId);
     await rm(this.pathOf(blobId), { force: true });
   }
 
@@ -130,6 +140,7 @@ export class BlobStore {
     let dropped = 0;
     for (const name of await readdir(this.dir)) {
       if (name.startsWith(TMP_PREFIX) || !referenced.has(name)) {
+        this.cache.delete(name);
         await rm(join(this.dir, name), { force: true, recursive: true });
         dropped++;
       }
@@ -138,6 +149,7 @@ export class BlobStore {
   }
 
   async close(): Promise<void> {
+    this.cache.clear();
     if (!this.#ephemeral) return;
     await rm(this.dir, { recursive: true, force: true });
     this.#unregisterCleanup();
@@ -166,6 +178,13 @@ export class BlobStore {
 }
 
 const newBlobId = (): string => randomBytes(16).toString('hex');
+
+/** pipeline, counting the bytes for countStreamedBytes (a listener added once pipe has attached its own). */
+function streamInto(source: Readable, out: Writable): Promise<void> {
+  const done = pipeline(source, out);
+  source.on('data', (chunk: Buffer | string) => countStreamedBytes(chunk.length));
+  return done;
+}
 
 /** Removes the memory-mode folders whose owner process is gone (killed before it could clean up). */
 export async function sweepAbandonedFolders(parent: string): Promise<number> {
