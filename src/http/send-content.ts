@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { BlobStore } from '../domain/model.js';
+import type { BlobLease, BlobStore } from '../domain/model.js';
 import type { NodeRecord } from '../domain/model.js';
 
 /**
@@ -44,12 +44,12 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
     });
   };
   if (!isPlainWholeRead(res.req)) return stream();
-  const hit = blobs.cache.get(blobId);
+  const hit = blobs.cache.take(blobId);
   if (hit) return sendWhole(res, hit);
-  // HEAD needs no bytes; a miss of a large blob streams. A failed read goes to send for today's error.
+  // HEAD needs no bytes; a large blob, one that does not fit now or a failed read goes to send.
   if (res.req.method !== 'GET' || node.bytes > blobs.cache.maxEntryBytes) return stream();
   blobs.whole(blobId, node.bytes).then(
-    (bytes) => (bytes ? sendWhole(res, bytes) : stream()),
+    (lease) => (lease ? sendWhole(res, lease) : stream()),
     () => stream(),
   );
 }
@@ -61,13 +61,17 @@ function isPlainWholeRead(req: Request): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && SEND_DECIDES.every((h) => req.headers[h] === undefined);
 }
 
-/** What send answers to a plain GET or HEAD (its headers in its order), from bytes in memory in one write. */
-function sendWhole(res: Response, bytes: Buffer): void {
-  if (res.headersSent) return;
+/**
+ * What send answers to a plain GET or HEAD (its headers in its order), from bytes in memory in one
+ * write; the lease holds them in the cache's count until the answer is written or the client is gone.
+ */
+function sendWhole(res: Response, lease: BlobLease): void {
+  if (res.headersSent || res.closed) return lease.release();
+  res.once('close', lease.release);
   if (!res.getHeader('Accept-Ranges')) res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Content-Length', bytes.length);
+  res.setHeader('Content-Length', lease.bytes.length);
   if (res.req.method === 'HEAD') res.end();
-  else res.end(bytes);
+  else res.end(lease.bytes);
 }
 
 /**

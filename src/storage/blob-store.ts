@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobCache } from './blob-cache.js';
+import { BlobCache, type BlobLease } from './blob-cache.js';
 import { onProcessExit } from './exit-cleanup.js';
 import { isDiskFull, processAlive, toStorageError } from './storage-errors.js';
 import { countStreamedBytes } from './young-garbage.js';
@@ -125,8 +125,8 @@ export class BlobStore {
     return createReadStream(this.pathOf(blobId), range);
   }
 
-  /** A blob's whole bytes from the cache (read into it on a miss); undefined for one too large to cache. */
-  whole(blobId: string, size: number): Promise<Buffer | undefined> {
+  /** A blob's whole bytes, leased from the cache (read into it on a miss); undefined when they do not fit. */
+  whole(blobId: string, size: number): Promise<BlobLease | undefined> {
     return this.cache.read(blobId, this.pathOf(blobId), size);
   }
 

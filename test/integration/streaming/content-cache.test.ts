@@ -21,6 +21,13 @@ function withoutDate(headers: unknown): Record<string, string> {
 
 const idOf = (filePath: string): string => filePath.split('/').pop()!;
 
+/** The bytes the cache keeps for a blob (a lease taken and given back at once). */
+function held(cache: BlobCache, blobId: string): Buffer | undefined {
+  const lease = cache.take(blobId);
+  lease?.release();
+  return lease?.bytes;
+}
+
 function blobOf(client: CloudClient, filePath: string, user = 'demo'): string {
   const blobId = client.mock.store.get(user, idOf(filePath), 'file').blobId;
   if (!blobId) throw new Error('the file has no blob');
@@ -37,9 +44,9 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
 
   it('an upload does not fill the cache; the first GET does', async () => {
     const cache = cloud.client.mock.store.blobs.cache;
-    expect(cache.get(blobOf(cloud.client, file))).toBeUndefined();
+    expect(held(cache, blobOf(cloud.client, file))).toBeUndefined();
     await cloud.client.get(`${file}/content`).expect(200);
-    expect(cache.get(blobOf(cloud.client, file))?.equals(bytes)).toBe(true);
+    expect(held(cache, blobOf(cloud.client, file))?.equals(bytes)).toBe(true);
   });
 
   for (const view of ['/v2', '/dav'] as const) {
@@ -71,7 +78,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
   it('Range and conditional requests still answer 206, 304, 412 and 416 once the blob is cached', async () => {
     const path = `${file}/content`;
     const etag = (await cloud.client.get(path).expect(200)).headers['etag'] as string;
-    expect(cloud.client.mock.store.blobs.cache.get(blobOf(cloud.client, file))).toBeDefined();
+    expect(held(cloud.client.mock.store.blobs.cache, blobOf(cloud.client, file))).toBeDefined();
     for (const p of [path, '/dav/data.bin']) {
       const ranged = await answer(cloud.client.get(p).set('Range', 'bytes=2-5'));
       expect(ranged.status).toBe(206);
@@ -98,7 +105,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
       .set('Content-Type', 'application/octet-stream')
       .send(Buffer.from('second'))
       .expect(204);
-    expect(cache.get(first)).toBeUndefined();
+    expect(held(cache, first)).toBeUndefined();
     expect((await answer(cloud.client.get(path))).body.toString()).toBe('second');
     await cloud.client
       .put(path)
@@ -117,15 +124,18 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
     const path = `${file}/content`;
     await cloud.client.get(path).expect(200);
     const blobId = blobOf(cloud.client, file);
-    expect(cache.get(blobId)).toBeDefined();
+    expect(held(cache, blobId)).toBeDefined();
     await request(cloud.client.app).get(path).auth('bob', 'pw').set(SPEC).expect(404);
     await request(cloud.client.app).get('/dav/data.bin').auth('bob', 'pw').set(SPEC).expect(404);
     await cloud.client.delete(file).expect(204);
     await cloud.client.get(path).expect(404);
     await cloud.client.get('/dav/data.bin').expect(404);
     // The recycle bin may keep the node (and its blob) for a restore; emptying it drops the bytes.
+    await cloud.client.head('/dav/Documents/readme.txt').expect(200);
     await cloud.client.mock.reset();
-    expect(cache.get(blobId)).toBeUndefined();
+    expect(held(cache, blobId)).toBeUndefined();
+    // Every answer gave its lease back: nothing dropped is still counted.
+    expect(cache.bytes).toBe(0);
   });
 
   it('reset() serves the seed again, not the bytes cached before it', async () => {
@@ -139,7 +149,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
   });
 });
 
-describe('BlobCache: bounded by bytes, least recently used first', () => {
+describe('BlobCache: bounded by bytes, least recently used first, never evicting bytes still being sent', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'csp-mock-blob-cache-'));
@@ -154,23 +164,24 @@ describe('BlobCache: bounded by bytes, least recently used first', () => {
     return path;
   }
 
+  async function readAndRelease(cache: BlobCache, id: string, size: number): Promise<Buffer | undefined> {
+    const lease = await cache.read(id, await blob(id, size), size);
+    lease?.release();
+    return lease?.bytes;
+  }
+
   it('never holds more than its bound, drops the least recently used, and leaves large blobs alone', async () => {
     const cache = new BlobCache(100, 40);
-    for (const id of ['a', 'b', 'c']) await cache.read(id, await blob(id, 30), 30);
+    for (const id of ['a', 'b', 'c']) await readAndRelease(cache, id, 30);
     expect(cache.bytes).toBe(90);
-    cache.get('a'); // now b is the least recently used
-    await cache.read('d', await blob('d', 30), 30);
+    held(cache, 'a'); // now b is the least recently used
+    await readAndRelease(cache, 'd', 30);
     expect(cache.bytes).toBeLessThanOrEqual(100);
-    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')].map((b) => b !== undefined)).toEqual([
-      true,
-      false,
-      true,
-      true,
-    ]);
-    expect(await cache.read('big', await blob('big', 41), 41)).toBeUndefined();
-    expect(cache.get('big')).toBeUndefined();
+    expect(['a', 'b', 'c', 'd'].map((id) => held(cache, id) !== undefined)).toEqual([true, false, true, true]);
+    expect(await readAndRelease(cache, 'big', 41)).toBeUndefined();
+    expect(held(cache, 'big')).toBeUndefined();
     for (let i = 0; i < 20; i++) {
-      await cache.read(`n${i}`, await blob(`n${i}`, 7 + i), 7 + i);
+      expect((await readAndRelease(cache, `n${i}`, 7 + i))?.length).toBe(7 + i);
       expect(cache.bytes).toBeLessThanOrEqual(100);
     }
     cache.clear();
@@ -178,17 +189,40 @@ describe('BlobCache: bounded by bytes, least recently used first', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('bytes leased to an answer are not evicted; when nothing fits the caller streams, and a delete counts them until released', async () => {
+    const cache = new BlobCache(100, 40);
+    const a = await cache.read('a', await blob('a', 40), 40);
+    const b = await cache.read('b', await blob('b', 40), 40);
+    expect(a?.bytes.length).toBe(40);
+    // 80 of 100 bytes are being sent: a third blob of 30 does not fit, so it is not read at all.
+    expect(await cache.read('c', await blob('c', 30), 30)).toBeUndefined();
+    expect(cache.bytes).toBe(80);
+    a!.release();
+    expect((await readAndRelease(cache, 'c', 30))?.length).toBe(30);
+    expect(held(cache, 'a')).toBeUndefined();
+    expect(cache.bytes).toBe(70);
+    cache.delete('b'); // still being sent: gone from the cache, its bytes still count
+    expect(held(cache, 'b')).toBeUndefined();
+    expect(cache.bytes).toBe(70);
+    b!.release();
+    b!.release(); // releasing twice counts once
+    expect(cache.bytes).toBe(30);
+  });
+
   it('concurrent misses read a blob once; a delete during the read keeps it out', async () => {
     const cache = new BlobCache(100, 40);
     const path = await blob('x', 20);
     const [one, two] = await Promise.all([cache.read('x', path, 20), cache.read('x', path, 20)]);
-    expect(one).toBe(two);
+    expect(one?.bytes).toBe(two?.bytes);
+    one?.release();
+    two?.release();
     cache.delete('x');
     expect(cache.bytes).toBe(0);
     const reading = cache.read('x', path, 20);
+    expect(cache.bytes).toBe(20); // reserved while reading
     cache.delete('x');
-    expect((await reading)?.length).toBe(20);
-    expect(cache.get('x')).toBeUndefined();
+    expect(await reading).toBeUndefined();
+    expect(held(cache, 'x')).toBeUndefined();
     expect(cache.bytes).toBe(0);
   });
 });
