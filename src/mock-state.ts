@@ -50,7 +50,8 @@ export async function openStoreSeeded(
   const persistence = wrap(
     openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
   );
-  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined);
+  // Memory mode: no folder until a blob needs a file (most mocks of a test suite store only small ones).
+  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, { folder: 'when-needed' });
   try {
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);

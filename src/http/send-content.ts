@@ -23,8 +23,8 @@ export function contentEtag(node: NodeRecord): string {
 /**
  * Sends a file's bytes with ETag, Last-Modified and Accept-Ranges; `send` (under res.sendFile)
  * answers Range with 206/416 and If-None-Match/If-Modified-Since with 304 against these headers.
- * A plain GET of a blob of at most 16 MiB is answered from the blob cache in one write (the same
- * headers): streaming allocates the file's size in buffers per request, and that garbage, not the
+ * A plain GET or HEAD of a blob memory mode holds, and a plain GET of one of at most 16 MiB, is
+ * answered from memory (held, or the blob cache) in one write with the same headers: streaming allocates the file's size in buffers per request, and that garbage, not the
  * disk, was what bounded an 8 MiB GET (a major GC every few requests, profiled).
  */
 export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
@@ -39,12 +39,17 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   const stream = (): void => {
     const range = res.req.headers.range;
     if (range !== undefined) res.req.headers.range = clampSuffixRanges(range, node.bytes);
-    res.sendFile(blobs.pathOf(blobId), SEND_OPTIONS, (err?: Error) => {
-      if (err && !res.headersSent) next(err);
-    });
+    // send serves files: a blob memory mode holds is written to its file first (blob-store.ts fileOf).
+    blobs.fileOf(blobId).then(
+      (path) =>
+        res.sendFile(path, SEND_OPTIONS, (err?: Error) => {
+          if (err && !res.headersSent) next(err);
+        }),
+      next,
+    );
   };
   if (!isPlainWholeRead(res.req)) return stream();
-  const hit = blobs.cache.take(blobId);
+  const hit = blobs.inMemory(blobId);
   if (hit) return sendWhole(res, hit);
   // HEAD needs no bytes; a large blob, one that does not fit now or a failed read goes to send.
   if (res.req.method !== 'GET' || node.bytes > blobs.cache.maxEntryBytes) return stream();

@@ -57,7 +57,7 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
     throw new ScenarioError(file, 'extends', `more than ${MAX_EXTENDS_DEPTH} levels`);
   let text: string;
   try {
-    text = (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
+    text = isBuiltIn(file) ? await readBuiltIn(file) : await readScenarioFile(file);
   } catch (err) {
     // The file and why, without Node's stack-like "ENOENT: no such file or directory, open '...'".
     throw new ScenarioError(
@@ -75,6 +75,25 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
   }
   const definition = checkScenario(parsed, file, isBuiltIn(file));
   return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], dirname(file));
+}
+
+const readScenarioFile = async (file: string): Promise<string> =>
+  (await readContainedFile(file, { maxBytes: MAX_SCENARIO_FILE_BYTES })).toString('utf8');
+
+/**
+ * The package's own scenario files, read once per process like its modules: they ship with it and
+ * do not change under it. Reading the default one was 7 file-system calls of every start (profiled).
+ */
+const builtInTexts = new Map<string, Promise<string>>();
+
+function readBuiltIn(file: string): Promise<string> {
+  let text = builtInTexts.get(file);
+  if (!text) {
+    text = readScenarioFile(file);
+    builtInTexts.set(file, text);
+    text.catch(() => builtInTexts.delete(file)); // a failed read is not kept
+  }
+  return text;
 }
 
 /** A scenario file shipped in the package's own scenarios/ folder (not a fixture below it). */

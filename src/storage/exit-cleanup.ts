@@ -30,7 +30,9 @@ function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', runAll);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  // First in line, whenever installed: a handler added with once() is removed before it runs, so a
+  // listener after it would count no one else and end the process under that handler's clean close.
+  for (const signal of SIGNALS) process.prependListener(signal, onSignal);
 }
 
 function uninstall(): void {

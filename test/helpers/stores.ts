@@ -1,5 +1,5 @@
 import { seedPlanOf } from '../../src/scenarios/seed-tree.js';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -105,7 +105,7 @@ export function slowStream(parts: Buffer[], pauseMs = 5): Readable {
   );
 }
 
-/** Names in the blob directory that are not temp files. */
+/** The blobs a store holds: the names in its blob directory and, in memory mode, the small blobs it holds in memory. */
 export async function blobFiles(store: CloudStore): Promise<string[]> {
-  return (await readdir(store.blobs.dir)).sort();
+  return (await store.blobs.stored()).sort();
 }

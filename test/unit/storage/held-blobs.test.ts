@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../../src/storage/blob-store.js';
+import { HELD_BLOB_MAX_BYTES, HeldBlobs } from '../../../src/storage/held-blobs.js';
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+describe('memory mode keeps small blobs in memory, bounded', () => {
+  let blobs: BlobStore;
+  beforeEach(async () => {
+    blobs = await BlobStore.open();
+  });
+  afterEach(async () => {
+    await blobs.close();
+  });
+
+  it('writes no file for a small buffer, and reads it back whole and by range', async () => {
+    const source = Buffer.from('0123456789');
+    const { blobId, size } = await blobs.put(source);
+    source.fill(0); // the caller's buffer is its own: the blob keeps a copy
+    expect(blobId).toMatch(/^[0-9a-f]{32}$/);
+    expect(size).toBe(10);
+    expect(await readdir(blobs.dir)).toEqual([]);
+    expect(blobs.heldBytes).toBeGreaterThanOrEqual(10);
+    expect(await readAll(blobs.read(blobId!))).toBe('0123456789');
+    expect(await readAll(blobs.read(blobId!, { start: 2, end: 5 }))).toBe('2345');
+  });
+
+  it('writes a file for a buffer over the held size, and for any stream', async () => {
+    const big = await blobs.put(Buffer.alloc(HELD_BLOB_MAX_BYTES + 1, 'b'));
+    const streamed = await blobs.put(Readable.from([Buffer.from('streamed')]));
+    expect((await readdir(blobs.dir)).sort()).toEqual([big.blobId, streamed.blobId].sort());
+    expect(blobs.heldBytes).toBe(0);
+  });
+
+  it('writes a block copy-on-write over a held blob, the original untouched', async () => {
+    const original = await blobs.put(Buffer.from('abcdef'));
+    const patched = await blobs.writeAt(original.blobId!, 4, Buffer.from('XYZ'));
+    expect(await readAll(blobs.read(patched.blobId))).toBe('abcdXYZ');
+    expect(await readAll(blobs.read(original.blobId!))).toBe('abcdef');
+  });
+
+  it('gives a held blob a file when a reader needs one (once, however many ask), then deletes that file', async () => {
+    const { blobId } = await blobs.put(Buffer.from('needs a path'));
+    const [a, b] = await Promise.all([blobs.fileOf(blobId!), blobs.fileOf(blobId!)]);
+    expect(a).toBe(blobs.pathOf(blobId!));
+    expect(b).toBe(a);
+    expect(await readFile(a, 'utf8')).toBe('needs a path');
+    expect(blobs.heldBytes).toBe(0);
+    expect(await readAll(blobs.read(blobId!))).toBe('needs a path');
+    await blobs.delete(blobId!);
+    expect(existsSync(a)).toBe(false);
+  });
+
+  it('leaves no file behind when a blob is deleted while its file is being written', async () => {
+    const { blobId } = await blobs.put(Buffer.from('short-lived'));
+    const writing = blobs.fileOf(blobId!);
+    await blobs.delete(blobId!);
+    await writing;
+    expect(await readdir(blobs.dir)).toEqual([]);
+    expect(blobs.heldBytes).toBe(0);
+  });
+
+  it('forgets held blobs on delete and on close', async () => {
+    const { blobId } = await blobs.put(Buffer.from('x'));
+    await blobs.delete(blobId!);
+    await blobs.delete(blobId!);
+    expect(blobs.heldBytes).toBe(0);
+    await blobs.put(Buffer.from('y'));
+    await blobs.close();
+    expect(blobs.heldBytes).toBe(0);
+  });
+});
+
+describe('HeldBlobs', () => {
+  it('refuses what would pass its bound, counting a cost per blob so tiny blobs are bounded too', () => {
+    const held = new HeldBlobs(4 * 1024);
+    let kept = 0;
+    while (held.keep(`id${kept}`, Buffer.from('1'))) kept++;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(4); // 1-byte blobs, but each costs about a KiB
+    expect(held.bytes).toBeLessThanOrEqual(4 * 1024);
+    held.delete('id0');
+    expect(held.keep('again', Buffer.from('1'))).toBe(true);
+    expect(held.keep('too-big', Buffer.alloc(HELD_BLOB_MAX_BYTES + 1))).toBe(false);
+  });
+});
+
+describe('a persistent store (--data)', () => {
+  it('keeps nothing in memory: every blob is a file before put resolves', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'csp-mock-heldtest-'));
+    const persistent = await BlobStore.open(join(dir, 'state.json.blobs'));
+    try {
+      const { blobId } = await persistent.put(Buffer.from('durable'));
+      expect(persistent.heldBytes).toBe(0);
+      expect(await readFile(persistent.pathOf(blobId!), 'utf8')).toBe('durable');
+    } finally {
+      await persistent.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
