@@ -1,9 +1,10 @@
-import express, { Router, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
 import { parseTagInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
+import { rawBodyReader } from '../http/raw-body-reader.js';
 import {
   MEDIA,
   bodyBuffer,
@@ -25,7 +26,7 @@ const KINDS: Array<[string, NodeKind]> = [
 ];
 
 /** Raw metadata values (a few MiB is plenty for key/value metadata). */
-const readRawValue = express.raw({ type: () => true, limit: '4mb' });
+const readRawValue = rawBodyReader('4mb');
 
 /**
  * Each object's own tags and metadata links (inferred shapes: no wire example survives).

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildXml, type XmlNode } from '../xml/codec.js';
 import { entityTagOf, type Page } from '../xml/entities.js';
@@ -7,6 +7,7 @@ import { invalid } from '../domain/errors.js';
 export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
+import { rawBodyReader } from '../http/raw-body-reader.js';
 
 /** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
@@ -104,7 +105,7 @@ export function parentIdFrom(href: string | undefined): string | undefined {
 }
 
 /** Reads a small XML entity into req.body as a Buffer (1 MiB is far above any entity). */
-export const readEntityBody: RequestHandler = express.raw({ type: () => true, limit: '1mb' });
+export const readEntityBody: RequestHandler = rawBodyReader('1mb');
 
 export function bodyBuffer(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -2,7 +2,7 @@ import { fork, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 // What `csp-mock` runs (package.json bin): the CLI bundled into a few files, which starts faster than dist/cli/main.js.
-const CLI = fileURLToPath(new URL('../../cli-bundle/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli-bundle/csp-mock.cjs', import.meta.url));
 /** Bare node:http, the yardstick of a cold start: listen, print the ready line. */
 const BARE = `require('node:http').createServer((q, s) => s.end()).listen(0, '127.0.0.1', () => console.log('listening'))`;
 

@@ -85,6 +85,30 @@ describe('record mode with nock playing the upstream', () => {
     ).toEqual([]);
   });
 
+  it('reaches an https upstream (node:https is loaded on the first https request, not at start)', async () => {
+    const secure = 'https://secure.upstream.test';
+    const https = await startMock({ mode: { kind: 'record', upstream: secure, out: join(tmp.path, 'https.json') } });
+    try {
+      let host: unknown;
+      nock(secure)
+        .get('/v2')
+        .reply(function () {
+          host = this.req.headers.host;
+          return [200, '<cloud/>', { 'Content-Type': 'application/vnd.csp.cloud+xml' }];
+        });
+      const res = await send(https.url, {
+        method: 'GET',
+        path: '/v2',
+        headers: { Authorization: basic(CREDS.user, CREDS.password) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('<cloud/>');
+      expect(host).toBe('secure.upstream.test');
+    } finally {
+      await https.close();
+    }
+  });
+
   it('round-trips a binary multipart upload and a binary download byte for byte, then replays them', async () => {
     const file = binaryBytes(4000, 3);
     const boundary = 'nock-test-boundary-1';
