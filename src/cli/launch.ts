@@ -80,12 +80,9 @@ if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
   // At exit the cache also holds the functions this run compiled lazily (the command's whole start).
   process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
 }
-// Registered as main.cjs in the require cache: the chunks split off it (record, replay, verify) require
-// "./main.cjs" for shared code, which must be this instance, not a second run of the CLI.
 const bundleModule = new Module(BUNDLE);
 bundleModule.filename = BUNDLE;
 bundleModule.loaded = true;
 const bundleRequire = createRequire(BUNDLE);
-bundleRequire.cache[BUNDLE] = bundleModule;
 const run = script.runInThisContext() as (...args: unknown[]) => void;
 run(bundleModule.exports, bundleRequire, bundleModule, BUNDLE, dirname(BUNDLE));

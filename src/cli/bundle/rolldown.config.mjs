@@ -4,13 +4,18 @@ import { fileURLToPath } from 'node:url';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const YARGS_SHIM = /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
-/** yargs needs cliui and string-width only to lay out help text (loading them creates an Intl.Segmenter,
- * about 10 ms), and node:assert only to report a broken invariant (about 5 ms to load). */
-const LAZY_FOR_YARGS = {
-  cliui: here('./lazy-cliui.cjs'),
-  'string-width': here('./lazy-string-width.cjs'),
-  assert: here('./lazy-assert.cjs'),
-};
+/**
+ * Modules replaced, for the importers that match, by a CommonJS shim that requires the real one when first
+ * needed. yargs needs cliui and string-width only to lay out help text (loading them creates an
+ * Intl.Segmenter, about 10 ms) and node:assert only to report a broken invariant (about 5 ms to load);
+ * depd captures a stack trace when made, which costs a re-parse of the whole bundle (about 4 ms).
+ */
+const SHIMS = [
+  { source: 'cliui', importer: YARGS_SHIM, shim: here('./lazy-cliui.cjs') },
+  { source: 'string-width', importer: YARGS_SHIM, shim: here('./lazy-string-width.cjs') },
+  { source: 'assert', importer: YARGS_SHIM, shim: here('./lazy-assert.cjs') },
+  { source: 'depd', importer: /./, shim: here('./lazy-depd.cjs') },
+];
 /**
  * Packages that do heavy work when loaded but are only called later: importers get a facade that loads the
  * package on first use. Profiled costs at load: mime-types indexes all of mime-db (about 8 ms, twice: multer
@@ -53,7 +58,8 @@ function facadeSource(realPath, { callable = false, functions, values }) {
 const lazyLoading = {
   name: 'lazy-loading',
   async resolveId(source, importer) {
-    if (importer && YARGS_SHIM.test(importer) && source in LAZY_FOR_YARGS) return LAZY_FOR_YARGS[source];
+    const shim = SHIMS.find((s) => s.source === source && importer && importer !== s.shim && s.importer.test(importer));
+    if (shim) return shim.shim;
     if (source in LAZY_FACADES && !importer?.startsWith(FACADE)) {
       const real = await this.resolve(source, importer, { skipSelf: true });
       return real ? `${FACADE}${source}:${real.id}` : null;
@@ -84,7 +90,9 @@ const cli = {
     dir: 'dist/cli-bundle',
     format: 'cjs',
     entryFileNames: '[name].cjs',
-    chunkFileNames: '[name]-[hash].cjs',
+    // One file: a chunk split off (shared code, or record/replay loaded later) is loaded by plain
+    // require, outside the code cache; the shared one cost 3 ms of every start.
+    codeSplitting: false,
     // Reading the bundle was 8-12 ms of a start: ASCII only (a one-byte string in V8), no comments or
     // indentation. Names are kept (no mangling), so stack traces stay readable.
     charset: 'ascii',

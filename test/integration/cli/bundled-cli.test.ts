@@ -73,7 +73,7 @@ describe('the bundled csp-mock command', () => {
     expect(res.status).toBe(413);
   });
 
-  it('runs a command that loads a split-off chunk (verify of the example recording)', async () => {
+  it('runs verify, whose record/replay code is loaded only by the commands that use it', async () => {
     const { stdout } = await run(process.execPath, [BIN, 'verify', '--recording', 'example-session']);
     expect(stdout).toBe('verify: 21 exchange(s), 21 match, 0 differ (start state: empty)\n');
   });

@@ -14,6 +14,9 @@ type Cliui = (opts: { width: number }) => {
 const cliui = (await import('cliui' as string)) as { default: Cliui };
 const lazyCliui = load('./lazy-cliui.cjs') as Cliui;
 const lazyWidth = load('./lazy-string-width.cjs') as typeof stringWidth;
+type Deprecate = ((message: string) => void) & { function: <F>(fn: F, message?: string) => F };
+const lazyDepd = load('./lazy-depd.cjs') as (namespace: string) => Deprecate;
+const realDepd = load('depd') as (namespace: string) => Deprecate;
 
 /** The error `fn` throws, or undefined. */
 function thrown(fn: () => void): unknown {
@@ -57,5 +60,30 @@ describe('lazy-cliui and lazy-string-width', () => {
       expect(ours.toString()).toBe(real.toString());
     }
     for (const s of ['abc', '漢字', '👍', '\u001b[31mred\u001b[39m', '']) expect(lazyWidth(s)).toBe(stringWidth(s));
+  });
+});
+
+describe('lazy-depd', () => {
+  it('reports a deprecation with the namespace and message depd reports, only once it is used', async () => {
+    const seen: Array<{ namespace: string; message: string }> = [];
+    const listener = (err: Error & { namespace: string }): void => {
+      seen.push({ namespace: err.namespace, message: err.message });
+    };
+    process.on('deprecation', listener);
+    try {
+      const ours = lazyDepd('csp-mock-test-ours');
+      expect(seen).toEqual([]);
+      ours('an old way');
+      realDepd('csp-mock-test-real')('an old way');
+      const wrapped = ours.function(() => 42, 'an old function');
+      expect(wrapped()).toBe(42);
+    } finally {
+      process.off('deprecation', listener);
+    }
+    expect(seen).toEqual([
+      { namespace: 'csp-mock-test-ours', message: 'an old way' },
+      { namespace: 'csp-mock-test-real', message: 'an old way' },
+      { namespace: 'csp-mock-test-ours', message: 'an old function' },
+    ]);
   });
 });
