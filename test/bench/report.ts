@@ -67,6 +67,7 @@ export function formatReport(r: BenchReport): string {
       '<= 1.5x',
       mark(r.coldStart.ratio <= 1.5),
     ]),
+    line(['CLI first start (writes cache)', '-', '-', `${r.coldStart.firstCliMs.toFixed(0)} ms`, '-', '-', '']),
     line([
       'reset() (demo seed)',
       '-',

@@ -83,7 +83,7 @@ function putLarge(url: string, mib: number): Promise<void> {
  * `npm run bench`: every target of issue 9 in one run. Throughput: the mock and its baseline measured
  * in alternation, BENCH_ROUNDS rounds (default 2) of BENCH_SECONDS (default 5) each, best round kept,
  * after a warm-up; wrk when installed (BENCH_LOADGEN=node forces the built-in client). Then the RSS
- * growth of a BENCH_UPLOAD_MIB (default 256) upload, the CLI cold start (BENCH_SPAWNS, default 5) and
+ * growth of a BENCH_UPLOAD_MIB (default 256) upload, the CLI cold start (BENCH_SPAWNS, default 9) and
  * reset()/startMock()+close(). Prints the table and writes it as JSON to BENCH_JSON (default
  * <tmpdir>/csp-mock-bench.json).
  */
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const seconds = positive('BENCH_SECONDS', 5, 600);
   const rounds = Math.round(positive('BENCH_ROUNDS', 2, 20));
   const uploadMiB = Math.round(positive('BENCH_UPLOAD_MIB', 256, 4096));
-  const spawns = Math.round(positive('BENCH_SPAWNS', 5, 100));
+  const spawns = Math.round(positive('BENCH_SPAWNS', 9, 100));
   const useWrk = process.env['BENCH_LOADGEN'] !== 'node' && wrkAvailable();
   const workDir = mkdtempSync(join(tmpdir(), 'csp-mock-bench-load-'));
   const { child, ready } = await startServers(rounds);
