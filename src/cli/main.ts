@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadConfigFile, useConfig } from './config-file.js';
@@ -10,6 +13,16 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+
+/**
+ * csp-mock's own version. Left to guess, yargs reads the first package.json above the current folder (or
+ * above the node_modules holding it): from a user's project, `csp-mock --version` printed the project's
+ * version. dist/cli/ and dist/cli-bundle/ both sit two folders below the package root.
+ */
+function ownVersion(): string {
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
 
 /** The part of yargs' internals skipHelpCache reaches (yargs 18.2.0, pinned). */
 interface YargsInternals {
@@ -70,6 +83,7 @@ async function run(): Promise<void> {
         process.exit(1);
       })
       .alias('h', 'help')
+      .version(ownVersion())
       .alias('v', 'version')
       .help()
       .middleware(skipHelpCache)

@@ -13,6 +13,7 @@ import { BASIC_DEMO, CLI as BIN, UNBUNDLED_CLI as CLI, killServersAfterEach, ser
 const run = promisify(execFile);
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as {
   bin: Record<string, string>;
+  version: string;
 };
 
 killServersAfterEach();
@@ -45,6 +46,15 @@ describe('the bundled csp-mock command', () => {
       const [bundled, unbundled] = await Promise.all([output(BIN, args), output(CLI, args)]);
       expect(bundled, args.join(' ')).toBe(unbundled);
       expect(bundled.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("--version prints csp-mock's version, not that of the project it runs in", async () => {
+    const project = cacheDir();
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-client-project', version: '9.9.9' }));
+    for (const entry of [BIN, CLI]) {
+      const { stdout } = await run(process.execPath, [entry, '--version'], { cwd: project });
+      expect(stdout, entry).toBe(`${PACKAGE.version}\n`);
     }
   });
 
