@@ -5,9 +5,10 @@
  * about 2 MB of JavaScript again: the compile was a third of `serve`'s cold start (issue 9). Node 22 has
  * module.enableCompileCache for this; Node 20 has only vm.Script's cachedData, hence this file.
  *
- * The cache is as trusted as the bundle: it sits beside it (dist/cli-bundle/compile-cache/), or in the folder
- * CSP_MOCK_COMPILE_CACHE names; CSP_MOCK_COMPILE_CACHE=off turns it off. Where the folder is not writable
- * the CLI works the same and compiles on every start.
+ * The cache is code, as trusted as the bundle: it sits beside it (dist/cli-bundle/compile-cache/), or in the
+ * folder CSP_MOCK_COMPILE_CACHE names (one only its user can write; made with mode 0700);
+ * CSP_MOCK_COMPILE_CACHE=off turns it off. Where the folder is not writable the CLI works the same and
+ * compiles on every start.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
@@ -52,7 +53,7 @@ function readCache(file: string): Buffer | undefined {
 /** Writes the cache whole or not at all (tmp + rename: parallel starts never read half a file), then drops older ones. */
 function writeCache(file: string, data: Buffer): void {
   try {
-    mkdirSync(CACHE_DIR, { recursive: true });
+    mkdirSync(CACHE_DIR, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, data);
     renameSync(tmp, file);

@@ -107,6 +107,13 @@ describe('the compile cache of the bundled command', () => {
     expect(cacheFiles(dir)).toEqual([file]);
   });
 
+  it('makes a missing cache folder that only its user can enter (the cache is code)', async () => {
+    const dir = join(cacheDir(), 'made-by-csp-mock');
+    await output(BIN, ['scenarios'], { ...process.env, CSP_MOCK_COMPILE_CACHE: dir });
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(cacheFiles(dir)).toHaveLength(1);
+  });
+
   it('keeps one cache per command', async () => {
     const dir = cacheDir();
     const env = { ...process.env, CSP_MOCK_COMPILE_CACHE: dir };
