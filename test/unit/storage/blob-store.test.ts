@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,8 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src/storage/blob-store.js';
-
-const BLOB_STORE_URL = new URL('../../../dist/storage/blob-store.js', import.meta.url).href; // built by npm test
+import { folderOfDeadOwner, folderOfExitedOwner } from '../../helpers/blob-folders.js';
 
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -111,16 +109,11 @@ describe('BlobStore', () => {
     const ephemeral = await BlobStore.open();
     expect(ephemeral.dir).toMatch(new RegExp(`csp-mock-blobs-${process.pid}-[^/]+$`));
     // A process that opens one and exits without close(): its folder is gone all the same.
-    const script = `import('${BLOB_STORE_URL}').then(async ({ BlobStore }) => { const b = await BlobStore.open(); await b.put(Buffer.from('x')); console.log(b.dir); })`;
-    const exited = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    const leftBy = exited.stdout.trim();
-    expect(leftBy, exited.stderr).toMatch(/csp-mock-blobs-\d+-/);
-    expect(existsSync(leftBy)).toBe(false);
+    const left = folderOfExitedOwner('', "await b.put(Buffer.from('x'))");
+    expect(left.dir, left.stderr).toMatch(/csp-mock-blobs-\d+-/);
+    expect(existsSync(left.dir)).toBe(false);
     // A killed owner leaves its folder: the next open sweeps it, but not a live owner's.
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-      encoding: 'utf8',
-    }).stdout;
-    const abandoned = await mkdtemp(join(tmpdir(), `csp-mock-blobs-${dead}-`));
+    const abandoned = await folderOfDeadOwner();
     await writeFile(join(abandoned, 'blob'), 'left by a SIGKILL');
     const another = await BlobStore.open();
     expect(existsSync(abandoned)).toBe(false);

@@ -1,15 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { startMock } from '../../../src/index.js';
 import { BlobStore } from '../../../src/storage/blob-store.js';
 import { HELD_BLOB_MAX_BYTES } from '../../../src/storage/held-blobs.js';
-
-const BLOB_STORE_URL = new URL('../../../dist/storage/blob-store.js', import.meta.url).href; // built by npm test
+import { folderOfDeadOwner, folderOfExitedOwner } from '../../helpers/blob-folders.js';
 
 describe("memory mode's private folder, made when a blob first needs a file", () => {
   it('is not made for small blobs; a large one makes it (mode 0700); close removes it', async () => {
@@ -47,17 +43,13 @@ describe("memory mode's private folder, made when a blob first needs a file", ()
   });
 
   it("is removed when the process ends without close(), and sweeps a dead owner's folder when made", async () => {
-    const script =
-      `import('${BLOB_STORE_URL}').then(async ({ BlobStore }) => { const b = await BlobStore.open(undefined, { folder: 'when-needed' }); ` +
-      `await b.put(Buffer.alloc(${HELD_BLOB_MAX_BYTES + 1})); console.log(b.dir); })`;
-    const exited = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    const leftBy = exited.stdout.trim();
-    expect(leftBy, exited.stderr).toMatch(/csp-mock-blobs-\d+-/);
-    expect(existsSync(leftBy)).toBe(false);
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-      encoding: 'utf8',
-    }).stdout;
-    const abandoned = await mkdtemp(join(tmpdir(), `csp-mock-blobs-${dead}-`));
+    const left = folderOfExitedOwner(
+      "undefined, { folder: 'when-needed' }",
+      `await b.put(Buffer.alloc(${HELD_BLOB_MAX_BYTES + 1}))`,
+    );
+    expect(left.dir, left.stderr).toMatch(/csp-mock-blobs-\d+-/);
+    expect(existsSync(left.dir)).toBe(false);
+    const abandoned = await folderOfDeadOwner();
     const blobs = await BlobStore.open(undefined, { folder: 'when-needed' });
     try {
       expect(existsSync(abandoned)).toBe(true); // nothing made yet, nothing swept
