@@ -59,7 +59,7 @@ export function entryRouter(store: CloudStore): Router {
       res.vary('Accept');
       const hrefs2 = {
         rootContainer: hrefs.rootContainer,
-        management: links.management,
+        management: links.management(user),
         namespaces: links.namespaces,
         namespaceContainer: links.namespaceContainer,
       };

@@ -37,9 +37,9 @@ export class Links {
   recycled(id: string): string {
     return `${this.collection('recyclebin')}/${id}`;
   }
-  /** The CDMI management address (notification queues live under it). */
-  get management(): string {
-    return `${this.base}/cdmi/`;
+  /** A user's CDMI management address: the container their notification queues live in (cdmi/). */
+  management(user: string): string {
+    return `${this.base}/cdmi/${encodeURIComponent(user)}`;
   }
   get namespaces(): string {
     return `${this.base}/v2/namespaces`;
