@@ -262,7 +262,8 @@ function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): v
  */
 function abandonOnClientClose(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): void {
   flight.res.once('close', () => {
-    if (flight.res.writableFinished) return;
+    // The whole answer was handed over already (the client may close as soon as it has it).
+    if (flight.res.writableEnded || upstreamRes.complete) return;
     flight.abandoned = true;
     upstreamRes.destroy();
     flight.out.destroy();
