@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
@@ -83,22 +83,25 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
-  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
+  // 1. what the mock serves besides its own admin pages (stored files, listings, scenario and replayed bodies)
+  //    shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed
+  app.use(sandboxServedContent);
+  // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
   if (watchLog) app.use(requestLog(watchLog));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
+  // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
   app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
-  // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
+  // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
-  // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
+  // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
-  // 5. a scenario that names a recording: its replayer answers here
+  // 6. a scenario that names a recording: its replayer answers here
   app.use(replayStep());
-  // 6. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
+  // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
   //    replay -> the recording (misses to the emulator or the upstream as configured)
   app.use(mode.handler);
   app.use(errorMiddleware(resolved.log));
@@ -130,6 +133,17 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     },
   };
 }
+
+/** The admin API's own paths, as express routes them (case-insensitive): it sets its pages' policies itself. */
+const ADMIN_PATH = /^\/__admin(?:[/?#]|$)/i;
+
+const sandboxServedContent: RequestHandler = (req, res, next) => {
+  if (!ADMIN_PATH.test(req.url)) {
+    res.setHeader('Content-Security-Policy', 'sandbox');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+  }
+  next();
+};
 
 /** Builds a part; if it fails (a recording without a replayer, an unwritable recording), the store is released. */
 async function runtimeOrRelease<T>(store: CloudStore, build: () => Promise<T>): Promise<T> {
