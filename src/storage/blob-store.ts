@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobCache, type BlobLease } from './blob-cache.js';
 import { HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
-import { countStreamedBytes } from './young-garbage.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -127,7 +126,7 @@ export class BlobStore {
         size = source.length;
       } else {
         const out = createWriteStream(tmp);
-        await streamInto(source, out);
+        await pipeline(source, out);
         size = out.bytesWritten;
         if (size === 0) {
           await rm(tmp, { force: true });
@@ -151,7 +150,7 @@ export class BlobStore {
       if (held) await writeFile(tmp, held);
       else await copyFile(this.pathOf(blobId), tmp);
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
-      await streamInto(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
+      await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
       await this.#sync(tmp);
       return await this.#commit(tmp);
     } catch (err) {
@@ -245,13 +244,6 @@ function newBlobId(): string {
   }
   idOffset += BLOB_ID_BYTES;
   return idPool.toString('hex', idOffset - BLOB_ID_BYTES, idOffset);
-}
-
-/** pipeline, counting the bytes for countStreamedBytes (a listener added once pipe has attached its own). */
-function streamInto(source: Readable, out: Writable): Promise<void> {
-  const done = pipeline(source, out);
-  source.on('data', (chunk: Buffer | string) => countStreamedBytes(chunk.length));
-  return done;
 }
 
 /** Held bytes stay as long as their blob does, whoever reads them: nothing to release. */
