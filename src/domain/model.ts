@@ -6,4 +6,3 @@
 export type { NodeKind, NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 /** The bytes of files, by blob id (what routes stream content from; the store hands it out as `store.blobs`). */
 export type { BlobStore } from '../storage/blob-store.js';
-export type { BlobLease } from '../storage/blob-cache.js';
