@@ -13,8 +13,7 @@ import { MEDIA, depthOf, linksOf, only, sendXml, userOf } from './request-params
 import { accountView, containerView } from './views.js';
 
 /** GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity. */
-export function entryRouter(store: CloudStore): Router {
-  const router = Router();
+export function entryRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route(['/', ''])
     .get((req, res) => {

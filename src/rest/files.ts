@@ -23,9 +23,7 @@ import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
-export function filesRouter(store: CloudStore): Router {
-  const router = Router();
-
+export function filesRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/files/:id')
     .get((req, res) => {
