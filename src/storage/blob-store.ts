@@ -209,7 +209,7 @@ const POOL_IDS = 256;
 let idPool = Buffer.alloc(0);
 let idOffset = 0;
 
-/** 128 random bits, hex; drawn from a pool: randomBytes per id was 8% of a 1 KiB upload's CPU (profiled). */
+/** 128 random bits, hex; drawn from a pool, since a randomBytes call per id is a noticeable part of a small upload. */
 function newBlobId(): string {
   if (idOffset >= idPool.length) {
     idPool = randomBytes(BLOB_ID_BYTES * POOL_IDS);
