@@ -61,7 +61,7 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   };
   const bytes = blobs.bytesOf(blobId, size);
   if (Buffer.isBuffer(bytes)) return write(bytes);
-  bytes.then(write, () => write(undefined));
+  bytes.then(write, () => write(undefined)).catch(next);
 }
 
 /** If-Match / If-Unmodified-Since against the headers already set (RFC 9110 13.1.1, 13.1.4). */
