@@ -5,6 +5,7 @@ import { collectionsRouter } from './collections.js';
 import { containersRouter } from './containers.js';
 import { entryRouter } from './entry.js';
 import { filesRouter } from './files.js';
+import { namespaceRouter } from './namespace.js';
 import { tagsRouter } from './tags.js';
 import { notFound } from '../domain/errors.js';
 
@@ -15,6 +16,8 @@ import { notFound } from '../domain/errors.js';
 export function restRouter(store: CloudStore): Router {
   const router = Router();
   entryRouter(store, router);
+  // before the resources: a path under the namespace continues as the GET of the object it names
+  namespaceRouter(store, router);
   containersRouter(store, router);
   filesRouter(store, router);
   annotationsRouter(store, router);
