@@ -4,6 +4,7 @@ import { checkName } from './names.js';
 import { copiedNode } from './node-records.js';
 import type { Plan, StoreCore, WriteContext } from './store-core.js';
 import { NO_TAGS, recordDict } from './record-values.js';
+import { failpoint } from '../storage/failpoints.js';
 
 /** Nodes prepared between two turns of the event loop, so other clients are served meanwhile. */
 export const SLICE = 500;
@@ -122,6 +123,7 @@ export async function copyTree(
         newIds.set(from.id, copy.id);
         copies.push(copy);
       }
+      failpoint('copy-prepared-before-commit');
       return { read, built: copies };
     },
     ({ read, built: copies }) => {

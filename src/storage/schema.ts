@@ -49,7 +49,3 @@ export interface StateData {
   users: Record<string, UserRecord>;
   nodes: Record<string, NodeRecord>;
 }
-
-export function emptyState(): StateData {
-  return { schema: 1, users: {}, nodes: {} };
-}
