@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import multer from 'multer';
 import { DomainError, storageFailure, type DomainErrorCode } from '../domain/errors.js';
 import { EntityError } from '../xml/requests.js';
@@ -40,8 +41,10 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   const type = (err as { type?: unknown } | null | undefined)?.type;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // http-errors from body-parser and raw-body carry their status: too large, aborted
-    const message = type === 'entity.too.large' ? 'request body too large' : (err as Error).message;
-    return new HttpError(status, message);
+    if (type === 'entity.too.large') return new HttpError(status, 'request body too large');
+    // http-errors marks a message not meant for clients: send's name the server's file path.
+    if ((err as { expose?: unknown }).expose === false) return new HttpError(status, hiddenMessage(status, err));
+    return new HttpError(status, (err as Error).message);
   }
   // busboy's own errors carry no code or status, only a message; multipart-upload.ts turns them into 400s
   // where it runs busboy, and this is the fallback for one that arrives unconverted.
@@ -50,6 +53,13 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   }
   log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return new HttpError(500, 'internal error');
+}
+
+/** What a client hears of an error whose own message stays on the server. */
+function hiddenMessage(status: number, err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (status === 404 && code === 'ENOENT') return 'not found: the stored content of this file is missing on the server';
+  return (STATUS_CODES[status] ?? 'error').toLowerCase();
 }
 
 export function sendHttpError(res: Response, error: HttpError): void {
