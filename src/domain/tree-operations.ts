@@ -55,7 +55,7 @@ async function sliced<P, T>(
 const STALE = Symbol('stale');
 
 /** The live subtree of `top`, parents first, read in slices. */
-export async function liveSubtree(core: StoreCore, top: NodeRecord): Promise<NodeRecord[]> {
+async function liveSubtree(core: StoreCore, top: NodeRecord): Promise<NodeRecord[]> {
   const out: NodeRecord[] = [top];
   for (let i = 0; i < out.length; i++) {
     if (i % SLICE === SLICE - 1) await nextTurn();

@@ -11,7 +11,7 @@ import { dropStateTempFile, stateProblem } from './state-file.js';
 import { toStorageError } from './storage-errors.js';
 
 /** The log is compacted once it is larger than this and than the snapshot (so cost stays O(change)). */
-export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
 
 export interface StatePersistenceOptions {
   /**
