@@ -19,7 +19,7 @@ export function changeDeadProps(
 ): Promise<NodeRecord> {
   return core.transact(() => {
     const node = core.liveNode(user, id);
-    core.checkWrite({ content: id }, ctx);
+    core.checkWrite(user, { content: id }, ctx);
     const deadProps = plainDict(node.deadProps);
     for (const change of changes) {
       if ('remove' in change) delete deadProps[change.name];
