@@ -43,7 +43,8 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
     // http-errors from body-parser and raw-body carry their status: too large, aborted
     if (type === 'entity.too.large') return new HttpError(status, 'request body too large');
     // http-errors marks a message not meant for clients: send's name the server's file path.
-    if ((err as { expose?: unknown }).expose === false) return new HttpError(status, hiddenMessage(status, err));
+    if ((err as { expose?: unknown }).expose === false)
+      return new HttpError(status, (STATUS_CODES[status] ?? 'error').toLowerCase());
     return new HttpError(status, (err as Error).message);
   }
   // busboy's own errors carry no code or status, only a message; multipart-upload.ts turns them into 400s
@@ -53,13 +54,6 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   }
   log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return new HttpError(500, 'internal error');
-}
-
-/** What a client hears of an error whose own message stays on the server. */
-function hiddenMessage(status: number, err: unknown): string {
-  const code = (err as { code?: unknown }).code;
-  if (status === 404 && code === 'ENOENT') return 'not found: the stored content of this file is missing on the server';
-  return (STATUS_CODES[status] ?? 'error').toLowerCase();
 }
 
 export function sendHttpError(res: Response, error: HttpError): void {

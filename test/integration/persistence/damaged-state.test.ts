@@ -107,7 +107,7 @@ describe('a damaged --data state file is refused clearly at start', { timeout: 3
     expect(message).toContain(`node "${ids['f.txt']}" has tags that are not a list of strings`);
   });
 
-  it('a missing blob answers an error that names no server path (REST and WebDAV)', async () => {
+  it('a missing blob answers a clear error that names no server path (REST and WebDAV), not a cut connection', async () => {
     const { state, ids } = await made();
     const blobId = state.nodes[ids['f.txt']!]!.blobId!;
     await rm(join(`${dataFile()}.blobs`, blobId));
@@ -120,7 +120,8 @@ describe('a damaged --data state file is refused clearly at start', { timeout: 3
     ];
     for (const answer of answers) {
       const body = await answer.text();
-      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBe(500);
+      expect(body).toContain('the stored content of this file is missing on the server');
       expect(body).not.toContain(tmp.path);
       expect(body).not.toContain(blobId);
       expect(body).not.toMatch(/ENOENT/);
