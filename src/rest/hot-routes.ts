@@ -9,6 +9,7 @@ import { entityTagOf, fileEntity, fileListEntity } from '../xml/entities.js';
 import { Links } from '../xml/links.js';
 import { MEDIA, depthOf } from './request-params.js';
 import { itemView, metadataKeysAt } from './views.js';
+import { LISTING_SLICE } from './listing-slices.js';
 
 /** What the pre-dispatch needs of the layers in front of the emulator, each asked in its plain form. */
 export interface QuietPath {
@@ -65,6 +66,8 @@ export function hotRoutes(store: CloudStore, path: QuietPath): PreDispatch {
         entity = fileEntity(node, links, metadataKeysAt(node, depth));
       } else {
         const all = store.children(user, contents![1]!);
+        // A listing of entities that the full path would cut or make in slices goes the full way.
+        if (depth >= 1 && all.length > LISTING_SLICE) return false;
         const items = all.map((n) => itemView(store, n, depth));
         entity = fileListEntity({ items, start: 0, total: all.length }, links, depth);
       }
