@@ -15,9 +15,19 @@ export type StateNode =
       metadata: Record<string, string>;
     };
 
+/** A CDMI notification queue as GET /__admin/state shows it: its range and counts, not its values. */
+export interface QueueView {
+  name: string;
+  queueValues: string;
+  values: number;
+  dropped: number;
+  limit: number;
+  events: string[];
+}
+
 export interface StateView {
   scenario: string;
-  users: Record<string, { rootId: string; tree: StateNode[]; recycled: number }>;
+  users: Record<string, { rootId: string; tree: StateNode[]; recycled: number; queues: QueueView[] }>;
 }
 
 /** The views of `nodes` and everything below them, built without recursion (trees may be deep). */
@@ -49,6 +59,14 @@ export function stateView(store: CloudStore, scenario: string): StateView {
       rootId: root.id,
       tree: nodeViews(store, store.tree.children(root.id)),
       recycled: store.recycleBin.list(user).length,
+      queues: store.notificationQueues.list(user).map((q) => ({
+        name: q.name,
+        queueValues: q.values.length ? `${q.values[0]!.seq}-${q.values[q.values.length - 1]!.seq}` : '',
+        values: q.values.length,
+        dropped: q.dropped,
+        limit: q.limit,
+        events: [...q.events],
+      })),
     };
   }
   return { scenario, users };
