@@ -1,5 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
+import type { InspectedQueue } from '../http/wire-types.js';
 
 /** A node as GET /__admin/state shows it: the seed format (container/file) plus ids and sizes. */
 export type StateNode =
@@ -16,13 +17,18 @@ export type StateNode =
     };
 
 /** A CDMI notification queue as GET /__admin/state shows it: its range and counts, not its values. */
-export interface QueueView {
-  name: string;
-  queueValues: string;
-  values: number;
-  dropped: number;
-  limit: number;
-  events: string[];
+export type QueueView = InspectedQueue;
+
+/** The user's notification queues, as the state view and the inspector show them. */
+export function queueViews(store: CloudStore, user: string): QueueView[] {
+  return store.notificationQueues.list(user).map((q) => ({
+    name: q.name,
+    queueValues: q.values.length ? `${q.values[0]!.seq}-${q.values[q.values.length - 1]!.seq}` : '',
+    values: q.values.length,
+    dropped: q.dropped,
+    limit: q.limit,
+    events: [...q.events],
+  }));
 }
 
 export interface StateView {
@@ -59,14 +65,7 @@ export function stateView(store: CloudStore, scenario: string): StateView {
       rootId: root.id,
       tree: nodeViews(store, store.tree.children(root.id)),
       recycled: store.recycleBin.list(user).length,
-      queues: store.notificationQueues.list(user).map((q) => ({
-        name: q.name,
-        queueValues: q.values.length ? `${q.values[0]!.seq}-${q.values[q.values.length - 1]!.seq}` : '',
-        values: q.values.length,
-        dropped: q.dropped,
-        limit: q.limit,
-        events: [...q.events],
-      })),
+      queues: queueViews(store, user),
     };
   }
   return { scenario, users };

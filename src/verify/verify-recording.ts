@@ -78,7 +78,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
           method: e.request.method,
           path: e.request.path,
           differences: [
-            'not sent: verify replays only requests to the service (/v2, /dav, /cdmi), never the admin API or other paths',
+            'not sent: verify replays only requests to the service (/v2, /dav) and its CDMI queues (/cdmi), never the admin API or other paths',
           ],
         });
         continue;

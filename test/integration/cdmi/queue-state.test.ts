@@ -68,7 +68,7 @@ describe('notification queues are state: persisted with --data, reset with the s
     }
   });
 
-  it('an admin reset drops the queues with the rest of the state; /__admin/state shows each queue', async () => {
+  it('an admin reset drops the queues with the rest of the state; /__admin/state and the inspector show each queue', async () => {
     const mock = await open();
     try {
       await cdmi(mock, 'put', Q).send(DOC).expect(201);
@@ -76,6 +76,13 @@ describe('notification queues are state: persisted with --data, reset with the s
       const state = await request(mock.app).get('/__admin/state').set('Host', '127.0.0.1:8080').expect(200);
       expect(JSON.parse(state.text).users.demo.queues).toEqual([
         { name: 'sync', queueValues: '0-0', values: 1, dropped: 0, limit: 10000, events: ['cdmi_create_complete'] },
+      ]);
+      const inspected = await request(mock.app)
+        .get('/__admin/inspector/users')
+        .set('Host', '127.0.0.1:8080')
+        .expect(200);
+      expect(JSON.parse(inspected.text).users[0].queues).toMatchObject([
+        { name: 'sync', queueValues: '0-0', values: 1 },
       ]);
       await request(mock.app).post('/__admin/reset').set('Host', '127.0.0.1:8080').expect(204);
       await cdmi(mock, 'get', `${Q}?queueValues`).expect(404);
