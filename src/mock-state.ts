@@ -23,6 +23,8 @@ export interface StoreOptions {
   compactAfterBytes: number | undefined;
   /** Values a notification queue keeps unread (default: the domain's). */
   queueLimit?: number | undefined;
+  /** The content cache's bound; undefined: storage/blob-cache.ts's default. */
+  contentCacheMiB?: number | undefined;
 }
 
 /**
@@ -53,7 +55,10 @@ export async function openStoreSeeded(
     openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
   );
   // Memory mode: no folder until a blob needs a file (most mocks of a test suite store only small ones).
-  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, { folder: 'when-needed' });
+  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, {
+    folder: 'when-needed',
+    cacheBytes: options.contentCacheMiB === undefined ? undefined : Math.floor(options.contentCacheMiB * 1024 * 1024),
+  });
   try {
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);
