@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobCache } from './blob-cache.js';
 import { HELD_BLOB_MAX_BYTES, HeldBlobs } from './held-blobs.js';
@@ -208,35 +208,42 @@ export class BlobStore {
 
 /**
  * The whole of a stream that ends within HELD_BLOB_MAX_BYTES, as one buffer; else a stream of the
- * same bytes (those read so far, then the rest, read as the consumer takes them).
+ * same bytes (those read so far, then the rest). Read in flowing mode, as a pipe reads, so whoever
+ * paces the source with pause() and resume() keeps doing so.
  */
-async function smallOrStream(source: Readable): Promise<Buffer | Readable> {
-  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const head: Buffer[] = [];
-  let size = 0;
-  try {
-    while (size <= HELD_BLOB_MAX_BYTES) {
-      const next = await chunks.next();
-      if (next.done) return Buffer.concat(head, size);
-      head.push(next.value);
-      size += next.value.length;
-    }
-  } catch (err) {
-    source.destroy();
-    throw err;
-  }
-  return Readable.from(
-    (async function* () {
-      try {
-        yield* head;
-        for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-      } finally {
-        // Stopped early (the write failed): the source is let go too.
-        await chunks.return?.();
-      }
-    })(),
-    { objectMode: false },
-  );
+function smallOrStream(source: Readable): Promise<Buffer | Readable> {
+  return new Promise((resolve, reject) => {
+    const head: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      head.push(chunk);
+      size += chunk.length;
+      if (size <= HELD_BLOB_MAX_BYTES) return;
+      stop();
+      source.pause();
+      const rest = new PassThrough();
+      for (const part of head) rest.write(part);
+      // Errors travel both ways: a failed write lets the source go, a failed source fails the write.
+      pipeline(source, rest).catch(() => undefined);
+      resolve(rest);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(head, size));
+    };
+    const onError = (err: Error): void => {
+      stop();
+      reject(err);
+    };
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onError);
+  });
 }
 
 const BLOB_ID_BYTES = 16;
