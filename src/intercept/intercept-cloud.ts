@@ -1,5 +1,6 @@
 import type { Interceptor } from 'nock';
 import { createApp, type MockApp } from '../app.js';
+import type { MockControls } from '../mock-controls.js';
 import type { MockOptions } from '../options.js';
 import { InProcessHttp } from '../http/in-process-http.js';
 import { requestBodyFromNock } from './nock-body.js';
@@ -26,7 +27,7 @@ const FRAMING = ['transfer-encoding', 'connection', 'keep-alive', 'content-lengt
 /** Options of interceptCloud: those of createApp (mode replay serves a recording instead of the emulator). */
 export type InterceptOptions = MockOptions;
 
-export interface CloudInterception {
+export interface CloudInterception extends MockControls {
   /** The emulator (or replay) behind the interceptors: its store, reset and options. */
   mock: MockApp;
   /** State back to the seed (and a replay back to its first answers). */
@@ -74,6 +75,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
   return {
     mock,
     reset: () => mock.reset(),
+    requests: async (filter) => mock.requests(filter),
     restore: async () => {
       for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
       await mock.close();

@@ -25,7 +25,7 @@ describe('the README connectMock example', () => {
       );
       await import(/* @vite-ignore */ EXAMPLE);
       expect(mock.scenario.name).toBe('flaky-uploads');
-      expect(mock.requests()).toEqual([]);
+      expect(await mock.requests()).toEqual([]);
     } finally {
       await mock.close();
     }

@@ -69,7 +69,7 @@ describe('the pre-dispatch of the plainest upload (rest/hot-upload.ts) answers a
       blobId: 0,
     });
     expect([a.name, a.mimeType, a.bytes]).toEqual(['a.txt', 'text/plain', 5]);
-    const journal = mock.requests();
+    const journal = await mock.requests();
     expect(journal).toHaveLength(2);
     for (const entry of journal) {
       expect(entry).toMatchObject({

@@ -39,7 +39,7 @@ describe('the pre-dispatch of the hottest REST reads (rest/hot-routes.ts) answer
       expect(fast.status).toBe(200);
       expect(full).toEqual(fast);
     }
-    const journal = mock.requests();
+    const journal = await mock.requests();
     expect(journal).toHaveLength(6);
     for (const entry of journal) {
       expect(entry).toMatchObject({
@@ -77,7 +77,7 @@ describe('the pre-dispatch of the hottest REST reads (rest/hot-routes.ts) answer
         expect(Object.keys(full.headers)).toEqual(Object.keys(fast.headers));
       }
     }
-    const journal = mock.requests();
+    const journal = await mock.requests();
     expect(journal).toHaveLength(9);
     for (const entry of journal) expect(entry).toMatchObject({ method: 'GET', status: 200, user: 'demo' });
     // Declined with nothing done: a Range, a missing path, a container.
