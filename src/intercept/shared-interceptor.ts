@@ -7,15 +7,25 @@ export interface InterceptTarget {
   answer(request: Request): Promise<Response>;
 }
 
+interface SharedInterception {
+  targets: Set<InterceptTarget>;
+  attached: { interceptor: HttpInterceptor; owner: boolean; nock: NockKit['nock'] } | undefined;
+}
+
 /**
  * @mswjs/interceptors keeps one running instance per kind (http, fetch) for the whole process, shared
  * by everyone who applies one, nock included. A listener leaves that instance only through a dispose,
  * and a dispose by anyone but the owner ends the owner's instance too. So the process holds one
  * interceptor of ours however many interceptCloud calls are active, and takes it down, when the last
- * ends, in an order that leaves nock as it found it.
+ * ends, in an order that leaves nock as it found it. "The process": the registry lives on globalThis,
+ * so a process that loads both the ES module and the CommonJS build of csp-mock still holds one.
  */
-const targets = new Set<InterceptTarget>();
-let attached: { interceptor: HttpInterceptor; owner: boolean; nock: NockKit['nock'] } | undefined;
+const REGISTRY = Symbol.for('csp-mock.intercept-cloud');
+const shared: SharedInterception = ((globalThis as Record<symbol, SharedInterception | undefined>)[REGISTRY] ??= {
+  targets: new Set(),
+  attached: undefined,
+});
+const targets = shared.targets;
 
 function targetOf(url: string): InterceptTarget | undefined {
   const { origin, pathname } = new URL(url);
@@ -28,7 +38,7 @@ function targetOf(url: string): InterceptTarget | undefined {
 
 /** Starts answering `target`'s requests; the function returned stops it. */
 export function addTarget(kit: NockKit, target: InterceptTarget): () => void {
-  if (!attached) {
+  if (!shared.attached) {
     const interceptor = kit.httpInterceptor();
     // nock applies its interceptor when loaded: ours then joins nock's running instance, after nock's listener.
     const owner = !kit.nock.isActive();
@@ -42,7 +52,7 @@ export function addTarget(kit: NockKit, target: InterceptTarget): () => void {
         controller.errorWith(err instanceof Error ? err : new Error(String(err)));
       }
     });
-    attached = { interceptor, owner, nock: kit.nock };
+    shared.attached = { interceptor, owner, nock: kit.nock };
   }
   targets.add(target);
   return () => {
@@ -52,8 +62,8 @@ export function addTarget(kit: NockKit, target: InterceptTarget): () => void {
 }
 
 function detach(): void {
-  const { interceptor, owner, nock } = attached!;
-  attached = undefined;
+  const { interceptor, owner, nock } = shared.attached!;
+  shared.attached = undefined;
   if (owner) {
     // Ours is the running instance (nock was off); a nock activated since then runs on it, so it
     // re-applies its own once ours is gone.
