@@ -7,7 +7,17 @@
 import { builtinModules } from 'node:module';
 
 /** Packages the bundle requires at run time (each loads under require: CommonJS, or a "require" export). */
-const EXTERNAL = ['express', 'multer', 'busboy', 'mime-types', 'ajv', 'fast-xml-parser', 'nock', '@mswjs/interceptors'];
+const EXTERNAL = [
+  'express',
+  'multer',
+  'busboy',
+  'mime-types',
+  'ajv',
+  'fast-xml-parser',
+  'lru-cache',
+  'nock',
+  '@mswjs/interceptors',
+];
 
 const isExternal = (id) =>
   id.startsWith('node:') ||
