@@ -79,6 +79,12 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
         verbose: resolved.verbose,
       })
     : undefined;
+  // The one reset: in-process (mock.reset()) and over the admin API (csp-mock reset, connectMock, the inspector).
+  // One transaction: the starting state holds everything a reset goes back to (replay's recorded trees too).
+  const reset = async (): Promise<void> => {
+    await scenarios.reset();
+    mode.reset();
+  };
   const app = express();
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
@@ -94,7 +100,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
-  app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
+  app.use('/__admin', adminRouter({ runtime: scenarios, reset, journal, store, token: resolved.adminToken, cwd }));
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
@@ -116,11 +122,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     useScenario: (scenario) => scenarios.use(scenario),
     reloadScenario: () => scenarios.reload(),
     journal,
-    reset: async () => {
-      // One transaction: the starting state holds everything a reset goes back to (replay's recorded trees too).
-      await scenarios.reset();
-      mode.reset();
-    },
+    reset,
     requests: (filter) => journal.entries(filter),
     close: async () => {
       scenarios.close();

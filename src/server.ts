@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
+import type { JournalEntry, JournalFilter } from './http/journal.js';
+import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, type MockOptions } from './options.js';
 
 export interface StartOptions extends MockOptions {
@@ -50,7 +52,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** A running mock: its address, and the test-lifecycle calls. */
-export interface RunningMock {
+export interface RunningMock extends MockControls {
   /** Base URL, e.g. http://127.0.0.1:53211 (REST under /v2, WebDAV under /dav). */
   url: string;
   port: number;
@@ -66,8 +68,11 @@ export interface RunningMock {
   reloadScenario: MockApp['reloadScenario'];
   /** State back to the active scenario's seed, fault counters and journal cleared; call it in beforeEach/afterEach. */
   reset(): Promise<void>;
-  /** The request journal (method, path, status, outcome, fault), oldest first, credentials removed. */
-  requests: MockApp['requests'];
+  /**
+   * The request journal (method, path, status, outcome, fault), oldest first, credentials removed. A promise,
+   * as connectMock's is, so a test body runs against either (createApp's `requests()` is the synchronous one).
+   */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
   /** Stops listening, drops open connections and releases the store. */
   close(): Promise<void>;
 }
@@ -110,7 +115,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     useScenario: mock.useScenario,
     reloadScenario: mock.reloadScenario,
     reset: mock.reset,
-    requests: mock.requests,
+    requests: async (filter) => mock.requests(filter),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -15,6 +15,8 @@ import { stateView } from './state-view.js';
 
 export interface AdminDeps {
   runtime: ScenarioRuntime;
+  /** The mock's own reset (MockApp.reset): state, fault counters, journal and a replay's cursor, as in-process. */
+  reset(): Promise<void>;
   journal: RequestJournal;
   store: CloudStore;
   /** When set, every admin request but the inspector's static page must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
@@ -110,7 +112,7 @@ export function adminRouter(deps: AdminDeps): Router {
     res.json({ scenarios: listScenarios(deps.cwd) });
   });
   router.post('/reset', async (_req, res) => {
-    await deps.runtime.reset();
+    await deps.reset();
     res.status(204).end();
   });
   router.get('/requests', (req, res) => {

@@ -1,44 +1,29 @@
-import type { Interceptor } from 'nock';
 import { createApp, type MockApp } from '../app.js';
-import type { MockOptions } from '../options.js';
 import { InProcessHttp } from '../http/in-process-http.js';
-import { requestBodyFromNock } from './nock-body.js';
-
-const METHODS = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'PATCH',
-  'OPTIONS',
-  'PROPFIND',
-  'PROPPATCH',
-  'MKCOL',
-  'COPY',
-  'MOVE',
-  'LOCK',
-  'UNLOCK',
-];
-/** Framing the in-process connection used; nock frames its own reply. */
-const FRAMING = ['transfer-encoding', 'connection', 'keep-alive', 'content-length'];
+import type { MockControls } from '../mock-controls.js';
+import type { MockOptions } from '../options.js';
+import { plainRequestOf, responseOf } from './fetch-exchange.js';
+import { loadNock } from './load-nock.js';
+import { addTarget } from './shared-interceptor.js';
 
 /** Options of interceptCloud: those of createApp (mode replay serves a recording instead of the emulator). */
 export type InterceptOptions = MockOptions;
 
-export interface CloudInterception {
+export interface CloudInterception extends MockControls {
   /** The emulator (or replay) behind the interceptors: its store, reset and options. */
   mock: MockApp;
   /** State back to the seed (and a replay back to its first answers). */
   reset(): Promise<void>;
-  /** Removes the interceptors and releases the store. */
+  /** Removes the interception and releases the store. */
   restore(): Promise<void>;
 }
 
 /**
- * Serves every request that a Node client under test sends to `baseUrl` from an in-process
- * emulator (or replay) through nock: no port is opened, and the links in the answers name
- * `baseUrl`, so the client keeps talking to the address it was given. Needs the `nock` package.
+ * Serves every request that a Node client under test sends to `baseUrl` (with fetch, node:http or
+ * node:https) from an in-process emulator (or replay): no port is opened, the request's bytes arrive
+ * exactly as sent, and the links in the answers name `baseUrl`, so the client keeps talking to the
+ * address it was given. Needs the `nock` package (an optional peer dependency): without it, the
+ * promise rejects with the line that installs it.
  *
  * ```ts
  * const cloud = await interceptCloud('https://cloud.example.test');
@@ -47,35 +32,33 @@ export interface CloudInterception {
  * ```
  */
 export async function interceptCloud(baseUrl: string, options: InterceptOptions = {}): Promise<CloudInterception> {
-  const { default: nock } = await import('nock');
+  const kit = loadNock();
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const mock = await createApp({ ...options, publicUrl: options.publicUrl ?? `${base.origin}${prefix}` });
   const http = new InProcessHttp(mock.app);
-  const scope = nock(base.origin).persist();
-  const interceptors: Interceptor[] = [];
-  for (const method of METHODS) {
-    const interceptor = scope.intercept((path: string) => path.startsWith(prefix), method);
-    interceptors.push(interceptor);
-    interceptor.reply(function (uri, body, callback) {
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(this.req.headers))
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
-      http
-        .dispatch({ method, url: uri.slice(prefix.length) || '/', headers, body: requestBodyFromNock(body) })
-        .then((answer) => {
-          const out: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers)) if (!FRAMING.includes(name)) out[name] = value;
-          callback(null, [answer.status, answer.body, out]);
-        })
-        .catch((err: Error) => callback(err, [500, '', {}]));
-    });
-  }
+  // nock hands a host it knows, and whose requests none of its interceptors match, on to the next
+  // listener (ours) when allowUnmocked: so a suite's nock.disableNetConnect() lets these requests by.
+  const passOn = kit
+    .nock(base.origin, { allowUnmocked: true })
+    .persist()
+    .intercept(() => false, 'GET');
+  passOn.reply(500);
+  const stop = addTarget(kit, {
+    origin: base.origin,
+    prefix,
+    answer: async (request) => responseOf(await http.dispatch(await plainRequestOf(request, prefix)), request.method),
+  });
+  let restored = false;
   return {
     mock,
     reset: () => mock.reset(),
+    requests: async (filter) => mock.requests(filter),
     restore: async () => {
-      for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
+      if (restored) return;
+      restored = true;
+      stop();
+      kit.nock.removeInterceptor(passOn);
       await mock.close();
     },
   };

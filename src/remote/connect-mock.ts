@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 
 /** The active scenario as the admin API reports it. */
@@ -30,7 +31,7 @@ export interface StateOptions {
 }
 
 /** The test-lifecycle surface of a mock running in another process (or on another port). */
-export interface RemoteMock {
+export interface RemoteMock extends MockControls {
   readonly url: string;
   /** Switches scenario: a name the mock knows, a path to a scenario file (sent absolute), or an inline scenario. */
   useScenario(scenario: string | ScenarioDefinition): Promise<ScenarioSummary>;

@@ -10,7 +10,10 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  * A folder ends in '/', a file is named with its extension.
  */
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
-  { layer: 'entry', modules: ['cli/', 'index.ts', 'server.ts', 'verify/', 'intercept/', 'remote/'] },
+  {
+    layer: 'entry',
+    modules: ['cli/', 'index.ts', 'server.ts', 'mock-controls.ts', 'verify/', 'intercept/', 'remote/'],
+  },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },

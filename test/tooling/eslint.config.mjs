@@ -21,6 +21,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // What a user of the package writes; the packaging test copies them into scratch projects.
+    files: ['test/integration/packaging/consumers/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.jest } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/admin/inspector-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },

@@ -1,6 +1,16 @@
 // Installs the package as a user would (tarball, folder, git URL) into a scratch project, then runs the
-// bin with npx and loads the API with import and with require. Needs npm and the registry (dependencies).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// bin with npx and loads the API with import and with require, from plain scripts, a default jest
+// project and a vitest project. Needs npm and the registry (dependencies, jest, vitest, nock).
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand, startCommand } from '../../helpers/run-command.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CONSUMERS = fileURLToPath(new URL('./consumers/', import.meta.url));
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const DEV_DEPENDENCIES = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).devDependencies as Record<
+  string,
+  string
+>;
 const scratch: string[] = [];
 
 function scratchProject(name: string): string {
@@ -21,10 +36,28 @@ function scratchProject(name: string): string {
   return dir;
 }
 
-async function npmInstall(project: string, spec: string): Promise<void> {
-  const result = await runCommand('npm', ['install', spec, ...NPM_FLAGS], { cwd: project });
+async function npmInstall(project: string, ...specs: string[]): Promise<void> {
+  const result = await runCommand('npm', ['install', ...specs, ...NPM_FLAGS], { cwd: project });
   expect(result.code, result.stderr).toBe(0);
 }
+
+/** This process's environment without the test runner's own variables (a nested jest or vitest reads them). */
+function consumerEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(VITEST|JEST|NODE_OPTIONS$|FORCE_COLOR$)/.test(name)),
+  );
+  return { ...env, NO_COLOR: '1' };
+}
+
+/** A consumer file of ./consumers copied into `project` under the name its runner looks for. */
+function addConsumerFile(project: string, fixture: string, name: string): void {
+  copyFileSync(join(CONSUMERS, fixture), join(project, name));
+}
+
+/** What the scripts of ./consumers print after using the mock: one request, then a reset. */
+const USED_AND_RESET = /status 200\njournal 1\nafter reset 0\n/;
+const NOCK_LINE =
+  'interceptCloud: interceptCloud needs the nock package (an optional peer dependency of csp-mock): npm install --save-dev nock';
 
 /** What a user does right after installing: npx csp-mock, then the API from ESM and from CommonJS. */
 async function usesTheInstall(project: string): Promise<void> {
@@ -74,6 +107,19 @@ async function usesTheInstall(project: string): Promise<void> {
 
 describe('installing csp-mock into a scratch project', () => {
   let tarball = '';
+  /** The jest and vitest projects install (in the background) while the tests before theirs run. */
+  const runnerProjects: { jest?: Promise<string>; vitest?: Promise<string> } = {};
+  const installedProject = (name: string, specs: string[]): Promise<string> => {
+    const project = scratchProject(name);
+    const installing = runCommand('npm', ['install', tarball, ...specs, ...NPM_FLAGS], { cwd: project }).then(
+      (result) => {
+        if (result.code !== 0) throw new Error(`npm install ${specs.join(' ')} failed: ${result.stderr}`);
+        return project;
+      },
+    );
+    installing.catch(() => undefined); // awaited (and reported) by its test
+    return installing;
+  };
   beforeAll(async () => {
     // `npm test` has just built dist/, so pack without running prepare again.
     const out = mkdtempSync(join(tmpdir(), 'csp-mock-pack-'));
@@ -85,6 +131,8 @@ describe('installing csp-mock into a scratch project', () => {
     );
     expect(packed.code, packed.stderr).toBe(0);
     tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
+    runnerProjects.jest = installedProject('jest', ['jest@30', `nock@${DEV_DEPENDENCIES['nock']}`]);
+    runnerProjects.vitest = installedProject('vitest', [`vitest@${DEV_DEPENDENCIES['vitest']}`]);
   }, 60_000);
   // Removing three installed node_modules trees takes longer than the default 10 s on a busy machine.
   afterAll(() => {
@@ -102,6 +150,8 @@ describe('installing csp-mock into a scratch project', () => {
     expect(files).toContain('scenarios/scenario.schema.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('dist/cjs/index.cjs');
+    expect(files).toContain('dist/cjs/index.d.cts');
     expect(files.filter((f) => f.startsWith('dist/tools/') || f.endsWith('.map') || f.includes('/example/'))).toEqual(
       [],
     );
@@ -111,7 +161,77 @@ describe('installing csp-mock into a scratch project', () => {
     const project = scratchProject('tarball');
     await npmInstall(project, tarball);
     await usesTheInstall(project);
+
+    // A plain CommonJS script and an ES module script: start, one request, reset, stop.
+    // nock is an optional peer dependency: not installed with csp-mock, and interceptCloud says how to add it.
+    expect(existsSync(join(project, 'node_modules', 'nock'))).toBe(false);
+    for (const [fixture, name] of [
+      ['commonjs-script.cjs', 'use.cjs'],
+      ['esm-script.mjs', 'use.mjs'],
+    ] as const) {
+      addConsumerFile(project, fixture, name);
+      const run = await runCommand(process.execPath, [name], { cwd: project });
+      expect(run.stdout, run.stderr).toMatch(USED_AND_RESET);
+      expect(run.stdout.trim().split('\n').at(-1)).toBe(NOCK_LINE);
+    }
+
+    // The CommonJS build has types of its own: a CommonJS TypeScript project type-checks against them
+    // (with skipLibCheck, as `tsc --init` sets it: the declarations name express's types, from @types/express).
+    writeFileSync(
+      join(project, 'typed.cts'),
+      [
+        "import { startMock, DomainError, type RunningMock } from 'csp-mock';",
+        'export async function journalOf(mock: RunningMock): Promise<number> {',
+        '  return (await mock.requests()).length;',
+        '}',
+        'export const started = startMock;',
+        'export const isDomainError = (err: unknown): boolean => err instanceof DomainError;',
+        '',
+      ].join('\n'),
+    );
+    const typed = await runCommand(
+      process.execPath,
+      [
+        join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+        ...[
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--module',
+          'node16',
+          '--moduleResolution',
+          'node16',
+          'typed.cts',
+        ],
+        ...['--types', 'node', '--typeRoots', join(REPO, 'node_modules', '@types')],
+      ],
+      { cwd: project },
+    );
+    expect(typed.stdout + typed.stderr).toBe('');
+    expect(typed.code).toBe(0);
   }, 120_000);
+
+  it('a default jest project (CommonJS) requires csp-mock: start, a request, reset, stop; interceptCloud with nock installed', async () => {
+    const project = await runnerProjects.jest!;
+    addConsumerFile(project, 'jest-suite.cjs', 'mock.test.js');
+    const run = await runCommand(process.execPath, [join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], {
+      cwd: project,
+      env: consumerEnv(),
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Tests: +2 passed, 2 total/);
+  }, 180_000);
+
+  it('a vitest project imports csp-mock: start, a request, reset, stop', async () => {
+    const project = await runnerProjects.vitest!;
+    addConsumerFile(project, 'vitest-suite.mjs', 'mock.test.mjs');
+    const run = await runCommand(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: project,
+      env: consumerEnv(),
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Tests +1 passed \(1\)/);
+  }, 180_000);
 
   it('from the folder (a clone): npx csp-mock, import and require work', async () => {
     const project = scratchProject('folder');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { interceptCloud, readRecording, type CloudInterception } from '../../../src/index.js';
@@ -6,7 +7,46 @@ import { binaryBytes, multipartBody, send } from '../../support/example-client/h
 import { EXAMPLE_RECORDING, basic } from './support.js';
 
 const BASE = 'http://cloud.example.test';
+const SECURE_BASE = 'https://cloud.example.test';
 const headers = { authorization: basic('demo', 'demo'), 'x-client-specification': '2' };
+
+type Client = 'fetch' | 'http' | 'https';
+const CLIENTS: Client[] = ['fetch', 'http', 'https'];
+
+/** One request with the client named, the body in `chunks` writes (no Content-Length: chunked) or one. */
+async function request(
+  client: Client,
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: Buffer; chunks?: number },
+): Promise<{ status: number; body: Buffer }> {
+  if (client === 'fetch') {
+    const res = await fetch(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body ? new Uint8Array(init.body) : undefined,
+    });
+    return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+  }
+  // The module is read at the call, as http.request(...) reads it: a named or namespace import of a
+  // builtin is bound when imported, before any interceptor is in place.
+  const module = client === 'https' ? await import('node:https') : await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = module.request(url, { method: init.method, headers: init.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    const body = init.body ?? Buffer.alloc(0);
+    const step = Math.ceil(body.length / (init.chunks ?? 1)) || 1;
+    for (let at = 0; at < body.length; at += step) req.write(body.subarray(at, at + step));
+    req.end();
+  });
+}
+
+/** The base URL a client of that kind talks to. */
+const baseFor = (client: Client): string => (client === 'https' ? SECURE_BASE : BASE);
 
 describe('interceptCloud: a Node client served in-process through nock, no port, no network', () => {
   let cloud: CloudInterception | undefined;
@@ -83,5 +123,96 @@ describe('interceptCloud: a Node client served in-process through nock, no port,
     expect(statuses).toEqual([200, 404, 404]);
     await cloud.reset();
     expect((await fetch(`${BASE}${notes}`, { headers })).status).toBe(200);
+  });
+
+  for (const client of CLIENTS) {
+    it(`a text body made only of hex digits (an MD5, "cafe") is stored as the text the client sent, through ${client}`, async () => {
+      cloud = await interceptCloud(baseFor(client));
+      const md5 = createHash('md5').update('some file').digest('hex');
+      for (const [name, text] of [
+        ['md5.txt', md5],
+        ['cafe.txt', 'cafe'],
+        ['upper.txt', 'CAFE'],
+        ['digits.txt', '0123456789abcdef'],
+      ] as const) {
+        const put = await request(client, `${baseFor(client)}/dav/Documents/${name}`, {
+          method: 'PUT',
+          headers: { authorization: headers.authorization, 'content-type': 'text/plain' },
+          body: Buffer.from(text),
+        });
+        expect(put.status).toBe(201);
+        expect(cloud.mock.store.resolvePath('demo', ['Documents', name])?.bytes).toBe(text.length);
+        const got = await request(client, `${baseFor(client)}/dav/Documents/${name}`, {
+          method: 'GET',
+          headers: { authorization: headers.authorization },
+        });
+        expect(got.body.toString()).toBe(text);
+      }
+    });
+
+    it(`a binary body, sent whole and in chunks, arrives byte for byte through ${client}`, async () => {
+      cloud = await interceptCloud(baseFor(client));
+      // Bytes that are not UTF-8, and bytes that are (all below 0x80), and an empty body.
+      const bodies = [binaryBytes(5000, 11), Buffer.from([0x00, 0x01, 0x7f, 0x10, 0x20]), Buffer.alloc(0)];
+      for (const [i, bytes] of bodies.entries()) {
+        for (const chunks of client === 'fetch' ? [1] : [1, 4]) {
+          const path = `/dav/Documents/blob-${i}-${chunks}.bin`;
+          const put = await request(client, `${baseFor(client)}${path}`, {
+            method: 'PUT',
+            headers: { authorization: headers.authorization, 'content-type': 'application/octet-stream' },
+            body: bytes,
+            chunks,
+          });
+          expect(put.status).toBe(201);
+          const got = await request(client, `${baseFor(client)}${path}`, {
+            method: 'GET',
+            headers: { authorization: headers.authorization },
+          });
+          expect(got.body.equals(bytes)).toBe(true);
+        }
+      }
+    });
+  }
+
+  it('leaves nock working: its own interceptors answer beside interceptCloud, and after restore', async () => {
+    const other = nock('http://other.example.test').persist().get('/ping').reply(200, 'pong');
+    cloud = await interceptCloud(BASE);
+    expect(await (await fetch('http://other.example.test/ping')).text()).toBe('pong');
+    expect((await fetch(`${BASE}/v2`, { headers })).status).toBe(200);
+    await cloud.restore();
+    cloud = undefined;
+    expect(await (await fetch('http://other.example.test/ping')).text()).toBe('pong');
+    expect((await request('http', 'http://other.example.test/ping', { method: 'GET' })).body.toString()).toBe('pong');
+    other.persist(false);
+    nock.cleanAll();
+  });
+
+  it('two interceptions at once each answer their own base URL; ending one leaves the other serving', async () => {
+    cloud = await interceptCloud(BASE);
+    const second = await interceptCloud('http://second.example.test/api');
+    try {
+      expect((await fetch('http://second.example.test/api/v2', { headers })).status).toBe(200);
+      await cloud.restore();
+      cloud = undefined;
+      expect(await (await fetch('http://second.example.test/api/v2', { headers })).text()).toContain(
+        'http://second.example.test/api/v2/containers/',
+      );
+    } finally {
+      await second.restore();
+    }
+  });
+
+  it('with nock switched off (nock.restore()), interceptCloud still serves, and nock activates again afterwards', async () => {
+    nock.restore();
+    try {
+      cloud = await interceptCloud(BASE);
+      expect((await fetch(`${BASE}/v2`, { headers })).status).toBe(200);
+      await cloud.restore();
+      cloud = undefined;
+    } finally {
+      nock.activate();
+    }
+    nock('http://other.example.test').get('/ping').reply(200, 'pong');
+    expect(await (await fetch('http://other.example.test/ping')).text()).toBe('pong');
   });
 });

@@ -3,8 +3,6 @@ import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { ByteReplacer, boundaryOf, keptHeaders, normaliseHeaders } from '../../../src/recording/normalise.js';
 import { redactXmlText, redactedNames } from '../../../src/recording/redaction.js';
-import { requestBodyFromNock } from '../../../src/intercept/nock-body.js';
-import { binaryBytes } from '../../support/example-client/http-client.js';
 
 describe('normalisation and redaction at record time', () => {
   it('stores absolute addresses in Location, Content-Location and WebDAV Destination on the {{baseUrl}} token', () => {
@@ -73,12 +71,5 @@ describe('normalisation and redaction at record time', () => {
     const account =
       '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
     expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
-  });
-
-  it('recovers the exact request bytes nock hands a reply function (UTF-8 text or hex)', () => {
-    const bytes = binaryBytes(512);
-    expect(requestBodyFromNock(bytes.toString('hex')).equals(bytes)).toBe(true);
-    expect(requestBodyFromNock('caf\u00e9 <x/>').toString()).toBe('caf\u00e9 <x/>');
-    expect(requestBodyFromNock('').length).toBe(0);
   });
 });

@@ -40,7 +40,7 @@ describe('the reads clients send most: a file entity, a listing, content from me
       expect(plain.headers['etag']).toMatch(/^"/);
       expect(queried).toEqual(plain);
     }
-    const journal = mock.requests();
+    const journal = await mock.requests();
     expect(journal).toHaveLength(6);
     for (const entry of journal) {
       expect(entry).toMatchObject({
@@ -80,7 +80,7 @@ describe('the reads clients send most: a file entity, a listing, content from me
         if (path.startsWith('/dav/')) expect(hit.headers['dav']).toBe(fromDisk.headers['dav']);
       }
     }
-    const journal = mock.requests();
+    const journal = await mock.requests();
     expect(journal).toHaveLength(9);
     for (const entry of journal) expect(entry).toMatchObject({ method: 'GET', status: 200, user: 'demo' });
     // A Range, a missing path, a container.

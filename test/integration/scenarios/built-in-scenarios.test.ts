@@ -73,7 +73,7 @@ describe('built-in scenarios', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(result.bytes.toString('latin1').match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect((await fetch(`${mock.url}/v2/tags/important`, { headers: HEADERS })).status).toBe(200);
-    expect(mock.requests()[0]).toMatchObject({
+    expect((await mock.requests())[0]).toMatchObject({
       path: '/v2/tags/important/objects',
       status: 500,
       fault: 'tag-objects-500',

@@ -15,7 +15,7 @@ describe('delays: delayMs alone and global latency', () => {
     expect(slow.value.status).toBe(200);
     expect(await slow.value.text()).toContain('<username>demo</username>');
     expect(slow.ms).toBeGreaterThanOrEqual(290);
-    expect(mock.requests().at(-1)).toMatchObject({
+    expect((await mock.requests()).at(-1)).toMatchObject({
       path: '/v2/account',
       status: 200,
       fault: 'faults[0]',
@@ -48,7 +48,7 @@ describe('delays: delayMs alone and global latency', () => {
     controller.abort();
     expect(await pending).toBe('AbortError');
     await new Promise((r) => setTimeout(r, 50));
-    expect(mock.requests().at(-1)).toMatchObject({ path: '/v2/tags', outcome: 'aborted', status: null });
+    expect((await mock.requests()).at(-1)).toMatchObject({ path: '/v2/tags', outcome: 'aborted', status: null });
     expect((await get(`${mock.url}/v2`)).status).toBe(200);
   });
 });

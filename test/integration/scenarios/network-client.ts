@@ -102,8 +102,11 @@ export function followTimers(): { pending(): string[]; stop(): void } {
 }
 
 /** The journal once no entry is pending (the server sees a close a moment after the client does). */
-export async function settledJournal<T extends { outcome: string }>(requests: () => T[]): Promise<T[]> {
-  for (let i = 0; i < 100 && requests().some((e) => e.outcome === 'pending'); i++)
+export async function settledJournal<T extends { outcome: string }>(requests: () => Promise<T[]>): Promise<T[]> {
+  let entries = await requests();
+  for (let i = 0; i < 100 && entries.some((e) => e.outcome === 'pending'); i++) {
     await new Promise((r) => setTimeout(r, 10));
-  return requests();
+    entries = await requests();
+  }
+  return entries;
 }

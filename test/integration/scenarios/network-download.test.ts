@@ -30,7 +30,7 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     const rate = BODY.length / (result.endMs / 1000);
     expect(rate).toBeGreaterThan(32 * KiB);
     expect(rate).toBeLessThan(100 * KiB);
-    expect(mock.requests().at(-1)).toMatchObject({
+    expect((await mock.requests()).at(-1)).toMatchObject({
       network: { conditions: ['bandwidth'], bytesOut: BODY.length, bytesIn: 0 },
     });
     expect(lines.find((l) => l.startsWith('GET /v2/files/'))).toMatch(
@@ -53,7 +53,7 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     // 128 KiB at 256 KiB/s is about 500 ms; at 1 MiB/s about 125 ms.
     expect(rest.endMs).toBeGreaterThan(250);
     expect(dav.endMs).toBeLessThan(rest.endMs);
-    const [restEntry, davEntry] = mock.requests().slice(-2);
+    const [restEntry, davEntry] = (await mock.requests()).slice(-2);
     expect(restEntry).toMatchObject({ fault: null, network: { conditions: ['bandwidth'], bytesOut: BODY.length } });
     expect(davEntry).toMatchObject({
       fault: 'faults[0]',
@@ -82,7 +82,7 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(sliced.endMs).toBeGreaterThan(7 * 15 - 5);
     const bodyReads = sliced.reads.slice(1).map((r) => r.size);
     expect(Math.max(...bodyReads)).toBeLessThanOrEqual(50);
-    expect(mock.requests().at(-1)).toMatchObject({ network: { conditions: ['slice'], bytesOut: text.length } });
+    expect((await mock.requests()).at(-1)).toMatchObject({ network: { conditions: ['slice'], bytesOut: text.length } });
   });
 
   it('hang with afterBytes 0 keeps the socket open and silent for its ms, then closes it', async () => {
@@ -176,7 +176,7 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     expect(shaped.reads.length).toBeGreaterThan(expected.body.length / 100);
     // At 2000 bytes a second, the body takes its length / 2000 seconds, less one 50 ms burst.
     expect(shaped.endMs).toBeGreaterThan((expected.body.length / 2000) * 1000 * 0.7);
-    expect(mock.requests().at(-1)).toMatchObject({
+    expect((await mock.requests()).at(-1)).toMatchObject({
       network: { conditions: ['bandwidth', 'slice'], bytesOut: expected.body.length },
     });
   });
@@ -200,15 +200,12 @@ describe('network conditions on the answer, on the wire (bandwidth down, slice, 
     const third = await timedExchange(mock.port, rawRequest('GET', '/v2'));
     expect([first, second, third].map((r) => r.bytes.length > 0)).toEqual([true, false, true]);
     for (let i = 0; i < 8; i++) await timedExchange(mock.port, rawRequest('GET', '/v2/account'));
-    const sliced = mock
-      .requests()
-      .filter((e) => e.path === '/v2/account')
-      .map((e) => e.network !== null);
+    const sliced = (await mock.requests()).filter((e) => e.path === '/v2/account').map((e) => e.network !== null);
     expect(sliced).toContain(true);
     expect(sliced).toContain(false);
     // The same seed gives the same choices on a fresh mock.
     await mock.reset();
     for (let i = 0; i < 8; i++) await timedExchange(mock.port, rawRequest('GET', '/v2/account'));
-    expect(mock.requests().map((e) => e.network !== null)).toEqual(sliced);
+    expect((await mock.requests()).map((e) => e.network !== null)).toEqual(sliced);
   });
 });

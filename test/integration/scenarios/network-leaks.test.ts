@@ -121,7 +121,7 @@ describe('nothing leaks when the client leaves in the middle of a network condit
       await settle();
       timers.stop();
       expect(timers.pending()).toEqual([]);
-      expect(mock.requests().at(-1)).toMatchObject({ outcome: 'closed', network: { bytesIn: 1000 } });
+      expect((await mock.requests()).at(-1)).toMatchObject({ outcome: 'closed', network: { bytesIn: 1000 } });
     },
   );
 
@@ -133,7 +133,7 @@ describe('nothing leaks when the client leaves in the middle of a network condit
     socket.write(`${upload(1 << 30)}`);
     socket.write(Buffer.alloc(64 * KiB));
     await sleep(100);
-    expect(mock.requests().at(-1)).toMatchObject({ outcome: 'pending' });
+    expect((await mock.requests()).at(-1)).toMatchObject({ outcome: 'pending' });
     current = undefined;
     await mock.close();
     await closed;

@@ -49,13 +49,15 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     const inFlight = getText(`${mock.url}/v2/tags`);
     await new Promise((r) => setTimeout(r, 100));
     // What the journal says about the old request at the moment the switch completes.
-    const switched = mock.useScenario(tagsAnswer(502, 'new')).then(() => ({ ...mock.requests()[0] }));
+    const switched = mock
+      .useScenario(tagsAnswer(502, 'new'))
+      .then(async () => ({ ...(await await mock.requests())[0] }));
     await new Promise((r) => setTimeout(r, 50));
     const during = getText(`${mock.url}/v2/tags`);
     expect(await inFlight).toBe('503 old');
     expect(await switched).toMatchObject({ scenario: 'old', status: 503, outcome: 'answered' });
     expect(await during).toBe('502 new');
-    expect(mock.requests().map((e) => [e.scenario, e.status])).toEqual([
+    expect((await mock.requests()).map((e) => [e.scenario, e.status])).toEqual([
       ['old', 503],
       ['new', 502],
     ]);
@@ -71,9 +73,9 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     });
     expect(created.status).toBe(201);
     expect(await getText(`${mock.url}/dav/made/`)).toMatch(/^200/);
-    expect(mock.requests().length).toBe(2);
+    expect((await mock.requests()).length).toBe(2);
     await mock.reset();
-    expect(mock.requests()).toEqual([]);
+    expect(await mock.requests()).toEqual([]);
     expect(await getText(`${mock.url}/dav/made/`)).toMatch(/^404/);
   });
 
@@ -84,7 +86,7 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     await fetch(`${mock.url}/v2/account?n=1&password=hunter2`, { headers: { ...HEADERS, 'X-Cloud-Key': 'api-key-1' } });
     await fetch(`${mock.url}/v2/recyclebin`, { headers: HEADERS }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 50));
-    const [account, recycle] = mock.requests();
+    const [account, recycle] = await mock.requests();
     expect(account).toMatchObject({
       method: 'GET',
       path: '/v2/account',
@@ -97,7 +99,7 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     expect(account!.headers['authorization']).toBe('[removed]');
     expect(account!.headers['x-cloud-key']).toBe('[removed]');
     expect(recycle).toMatchObject({ path: '/v2/recyclebin', status: null, outcome: 'reset', fault: 'drop' });
-    const text = JSON.stringify(mock.requests());
+    const text = JSON.stringify(await mock.requests());
     for (const secret of [BASIC.slice('Basic '.length), 'hunter2', 'api-key-1']) expect(text).not.toContain(secret);
   });
 });

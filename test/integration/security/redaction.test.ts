@@ -73,7 +73,7 @@ describe('secrets reach neither recordings nor the journal (issue 10, finding 7)
     mocks.push(recorder);
     expect((await fetch(`${recorder.url}/v2/account${query}`, { headers: headers() })).status).toBe(200);
     // The recorder's own journal hides them too.
-    const [entry] = recorder.requests();
+    const [entry] = await recorder.requests();
     for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'x-custom-sig', 'authorization'])
       expect(entry!.headers[name], name).toBe('[removed]');
     expect(entry!.query).toEqual({ access_token: '[removed]', token: '[removed]', password: '[removed]', start: '0' });
@@ -99,12 +99,12 @@ describe('secrets reach neither recordings nor the journal (issue 10, finding 7)
     const mock = await startMock();
     mocks.push(mock);
     await fetch(`${mock.url}/v2/account${query}`, { headers: headers() });
-    const [entry] = mock.requests();
+    const [entry] = await mock.requests();
     for (const name of ['x-auth-token', 'x-api-key', 'x-client-secret', 'authorization'])
       expect(entry!.headers[name], name).toBe('[removed]');
     expect(entry!.headers['x-custom-sig']).toBe(SECRET.custom); // not secret unless --redact names it
     expect(entry!.query).toEqual({ access_token: '[removed]', token: '[removed]', password: '[removed]', start: '0' });
-    expect(JSON.stringify(mock.requests())).not.toMatch(
+    expect(JSON.stringify(await mock.requests())).not.toMatch(
       new RegExp([SECRET.accessToken, SECRET.apiKey, SECRET.authToken].join('|')),
     );
   });

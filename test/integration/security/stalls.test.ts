@@ -24,7 +24,7 @@ function openSocket(port: number): { socket: Socket; closed: Promise<void>; answ
 /** Waits (bounded: 200 tries) until the journal shows a request to `path` in flight. */
 async function inFlight(m: RunningMock, path: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if (m.requests().some((r) => r.path === path && r.outcome === 'pending')) return;
+    if ((await m.requests()).some((r) => r.path === path && r.outcome === 'pending')) return;
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`${path} never arrived`);

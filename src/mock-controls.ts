@@ -1,0 +1,13 @@
+import type { JournalEntry, JournalFilter } from './http/journal.js';
+
+/**
+ * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this
+ * process), connectMock's (another process) and interceptCloud's (no port). All are async, so one test
+ * body runs unchanged against any of them.
+ */
+export interface MockControls {
+  /** State back to the active scenario's seed; fault counters, the journal and a replay's cursor too. */
+  reset(): Promise<void>;
+  /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+}
