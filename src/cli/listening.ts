@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from '../options.js';
-import { DEFAULT_TIMEOUTS, type RunningMock, type StartOptions } from '../server.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
+import type { RunningMock, StartOptions } from '../server.js';
 
 export interface ListenArgs {
   port: number;
@@ -122,7 +122,12 @@ export function stopOnSignals(mock: RunningMock): void {
 }
 
 /** A start that fails (a bad scenario, a taken port, a missing recording) is one line for a person. */
-export function cannotStart(err: unknown): never {
-  console.error(`csp-mock: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+export function cannotStart(err: unknown, port?: number): never {
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`csp-mock: cannot start: ${message}`);
+  if (/EADDRINUSE/.test(message) && port)
+    console.error(
+      `csp-mock: port ${port} is in use: "-p 0" picks a free port (the ready line prints it), "-p PORT" another one; "lsof -i :${port}" or "ss -ltnp 'sport = :${port}'" shows which process holds it`,
+    );
   process.exit(1);
 }
