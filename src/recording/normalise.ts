@@ -43,7 +43,11 @@ export const toToken = (text: string, origins: readonly string[]): string =>
   replaceOrigins(text, origins, BASE_URL_TOKEN);
 export const fromToken = (text: string, origin: string): string => text.split(BASE_URL_TOKEN).join(origin);
 
-/** Node's header object to ours: lower-case names, framing, dates and the session header dropped. */
+/**
+ * Node's header object to ours: lower-case names, framing, hop-by-hop (proxy-* too), dates and the
+ * session header dropped, whatever their spelling. Replay sends only what this keeps, so a recording
+ * cannot frame an answer (a Content-Length or Transfer-Encoding of its own would split it).
+ */
 export function keptHeaders(
   headers: Record<string, string | string[] | number | undefined>,
   keepConnectionClose = false,
@@ -52,7 +56,7 @@ export function keptHeaders(
   for (const [raw, value] of Object.entries(headers)) {
     const name = raw.toLowerCase();
     if (value === undefined || DATES.includes(name) || name === SESSION_HEADER) continue;
-    if (FRAMING.includes(name)) {
+    if (FRAMING.includes(name) || name.startsWith('proxy-')) {
       // The observed 500s close the connection; that is behaviour worth replaying.
       if (name === 'connection' && keepConnectionClose && /close/i.test(String(value))) out[name] = 'close';
       continue;

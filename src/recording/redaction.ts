@@ -1,3 +1,4 @@
+import { redactXmlElements } from '../http/redaction.js';
 import { SECRET_NAMES, isSecretName } from '../http/secret-names.js';
 import type { HeaderMap } from './format.js';
 
@@ -24,18 +25,9 @@ export function redactQuery(query: Array<[string, string]>, names: readonly stri
 
 /**
  * Secrets the service writes into bodies: the account's S3 key (account-info s3/authkey) and any
- * element named like a redacted name. The element stays, its text becomes "[redacted]".
+ * element named like a secret or a redacted name (the one rule, isSecretName). The element stays,
+ * its text becomes "[redacted]".
  */
 export function redactXmlText(text: string, names: readonly string[]): string {
-  const elements = [
-    'authkey',
-    '[\\w.-]{0,64}(?:token|secret|passw|api-?_?key)[\\w.-]{0,64}',
-    ...names.filter((n) => /^[a-z_][\w.-]*$/i.test(n)).map(escapeRegExp),
-  ];
-  const pattern = new RegExp(`<(${elements.join('|')})>[^<]*</\\1>`, 'gi');
-  return text.replace(pattern, (_m, el: string) => `<${el}>[redacted]</${el}>`);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return redactXmlElements(text, names, '[redacted]');
 }

@@ -161,9 +161,13 @@ function missAnswer(
   }
 }
 
-/** The recorded response, byte for byte, with the base-URL token turned into our origin. */
+/**
+ * The recorded response, byte for byte, with the base-URL token turned into our origin. Node frames
+ * it: the recording's own framing and hop-by-hop headers are never sent.
+ */
 function sendRecorded(res: ServerResponse, exchange: Exchange, origin: string, method: string): void {
-  const { status, headers, body } = exchange.response;
+  const { status, body } = exchange.response;
+  const headers = keptHeaders(exchange.response.headers, true);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);

@@ -66,6 +66,7 @@ describe('normalisation and redaction at record time', () => {
       'x-admin-token',
       'auth',
       'pass',
+      'pwd',
       'sig',
       'x-sig',
     ]);
