@@ -108,17 +108,27 @@ export function printReady(command: string, mock: RunningMock, facts: Array<[str
   console.log(lines.join('\n'));
 }
 
-/** Ctrl-C or SIGTERM closes the mock (flushing a recording) and exits 0. */
+/**
+ * Ctrl-C or SIGTERM closes the mock (flushing a recording) and exits 0. Under npx (npm_command "exec") npm
+ * runs the command through a shell and passes a SIGTERM on to the shell only, which ends without passing it
+ * on: the mock leaves with its parent instead (a documented process.ppid that changes when it is gone).
+ */
 export function stopOnSignals(mock: RunningMock): void {
   let stopping = false;
-  const stop = (signal: string): void => {
+  const stop = (why: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    console.log(`${why}: stopping`);
     void mock.close().then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  if (process.env['npm_command'] === 'exec') {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('npx ended');
+    }, 250).unref();
+  }
 }
 
 /** A start that fails (a bad scenario, a taken port, a missing recording) is one line for a person. */

@@ -80,11 +80,12 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       },
     }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('record', mock, [
       ['upstream', args.upstream],
       ['recording', mode.kind === 'record' ? mode.out : args.out],
       ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
     ]);
-    stopOnSignals(mock);
   },
 };

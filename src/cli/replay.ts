@@ -92,6 +92,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       },
     }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('replay', mock, [
       ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
       ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
@@ -100,6 +102,5 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)',
       ],
     ]);
-    stopOnSignals(mock);
   },
 };

@@ -131,6 +131,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     // The scenario's seed may add logins to --user (or to the default demo:demo).
     const who = Object.keys({ ...(users ?? DEFAULT_USERS), ...mock.scenario.seed?.users }).join(', ');
     const scenario = mock.scenario;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('serve', mock, [
       ['REST', `${mock.url}/v2`],
       ['WebDAV', `${mock.url}/dav`],
@@ -143,6 +145,5 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
     ]);
     if (args.watch) watchScenario(mock, console.log);
-    stopOnSignals(mock);
   },
 };

@@ -15,12 +15,6 @@ export default tseslint.config(
     },
   },
   {
-    // The bundle's lazy-loading shims are CommonJS on purpose: a require() runs when first called.
-    files: ['src/cli/bundle/*.cjs'],
-    languageOptions: { sourceType: 'commonjs' },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-  {
     files: ['src/admin/inspector-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
