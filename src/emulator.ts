@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { CloudStore } from './domain/cloud-store.js';
+import { cdmiRouter } from './cdmi/cdmi-router.js';
 import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
 import { clientSpecification } from './http/client-spec.js';
@@ -45,6 +46,8 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
   routes.use('/dav', auth, davRouter(store));
   routes.options('/', (_req, res) => sendOptions(res));
+  // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
+  routes.use('/cdmi', auth, cdmiRouter(store));
   // E4. anything else is 404; every error becomes one text/plain answer
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   routes.use(errorMiddleware(deps.log));

@@ -2,6 +2,8 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { Annotations } from './annotations.js';
+import { NotificationQueues } from './change-events/notification-queues.js';
+import { withQueueEvents } from './change-events/queue-events.js';
 import type { DeadPropChange } from './dead-properties.js';
 import { notFound } from './errors.js';
 import { checkCreate, createFile, writeContent, type Content, type FileInfo } from './file-writes.js';
@@ -36,11 +38,16 @@ export class CloudStore {
   readonly #core: StoreCore;
   readonly recycleBin: RecycleBin;
   readonly annotations: Annotations;
+  /** CDMI notification queues; every change appends its events to the queues that take them. */
+  readonly notificationQueues: NotificationQueues;
 
   constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number = unixNow) {
     this.#core = new StoreCore(state, persistence, blobs, now);
     this.recycleBin = new RecycleBin(this.#core);
     this.annotations = new Annotations(this.#core);
+    this.notificationQueues = new NotificationQueues(this.#core);
+    const core = this.#core;
+    core.deriveOnStaging((change) => withQueueEvents(core.tree, change, core.now()));
   }
 
   /** Read-only questions about the tree (children, paths, subtree sizes). */

@@ -63,6 +63,8 @@ export class StoreCore {
   /** Resolves when the next group settles (for waiting until nothing is staged). */
   #settled!: Promise<void>;
   #onSettled!: () => void;
+  /** Adds to each change as it is staged, against the state before it (the notification queues' events). */
+  #derive: ((change: ChangeSet) => ChangeSet) | undefined;
 
   constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number) {
     this.tree = new Tree(state);
@@ -100,8 +102,14 @@ export class StoreCore {
     return result;
   }
 
+  /** Lets `derive` extend every change as it is staged, in commit order (one listener: the queues). */
+  deriveOnStaging(derive: (change: ChangeSet) => ChangeSet): void {
+    this.#derive = derive;
+  }
+
   #stage(plan: Plan<unknown>): Promise<void> {
-    const undo = plan.change ? this.tree.apply(plan.change) : undefined;
+    const change = plan.change && this.#derive ? this.#derive(plan.change) : plan.change;
+    const undo = change ? this.tree.apply(change) : undefined;
     let undoAfter: (() => void) | void;
     try {
       undoAfter = plan.after?.();
@@ -110,9 +118,9 @@ export class StoreCore {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     // Nothing to write and nothing it could depend on in flight: done.
-    if (!plan.change && this.#staged.length === 0 && this.#writing.length === 0) return Promise.resolve();
+    if (!change && this.#staged.length === 0 && this.#writing.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.#staged.push({ change: plan.change, undo, undoAfter, resolve, reject });
+      this.#staged.push({ change, undo, undoAfter, resolve, reject });
       if (this.#writing.length === 0 && !this.#flushScheduled) {
         // One turn later, so the transactions validated in this turn share the group.
         this.#flushScheduled = true;

@@ -1,6 +1,7 @@
 import type { ChangeSet } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { ChangeStamps } from './change-stamps.js';
+import { QueueBook } from './change-events/queue-book.js';
 import { byName, mapOf, nfc, plainNode, setOf } from './record-values.js';
 import { TagIndex } from './tag-index.js';
 import type { TreeQueries, Undo } from './tree-queries.js';
@@ -23,6 +24,8 @@ export class Tree implements TreeQueries {
   /** Container id -> bytes of the files below it, reached through nodes that are not recycled. */
   readonly #sums = new Map<string, number>();
   readonly tags = new TagIndex();
+  /** The notification queues: state like the nodes, changed by the same change sets. */
+  readonly queues = new QueueBook();
   readonly #stamps = new ChangeStamps();
 
   constructor(state?: StateData) {
@@ -43,6 +46,7 @@ export class Tree implements TreeQueries {
       index.clear();
     }
     this.tags.clear();
+    this.queues.load(state.queues);
     this.#stamps.loaded();
     for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
     // The nodes are fresh (parsed or built for this load): no old record to unindex, no copy to make.
@@ -60,7 +64,8 @@ export class Tree implements TreeQueries {
     const nodes: Record<string, NodeRecord> = Object.create(null) as Record<string, NodeRecord>;
     for (const [login, user] of this.#users) users[login] = user;
     for (const [id, node] of this.#nodes) nodes[id] = node;
-    return { schema: 1, users, nodes };
+    const queues = this.queues.toState();
+    return queues ? { schema: 1, users, nodes, queues } : { schema: 1, users, nodes };
   }
 
   /**
@@ -83,6 +88,7 @@ export class Tree implements TreeQueries {
       const before = this.#nodes.get(id);
       if (before) undo.nodes.push(before);
     }
+    if (change.queues) undo.queues = this.queues.undoOf(change.queues);
     this.#applyChange(change);
     return undo;
   }
@@ -95,6 +101,7 @@ export class Tree implements TreeQueries {
 
   #applyChange(change: ChangeSet): void {
     const stamp = this.#stamps.next();
+    if (change.queues) this.queues.apply(change.queues);
     for (const { login, user } of change.users ?? []) this.#users.set(login, user);
     for (const node of change.nodes ?? []) {
       stamp(this.#nodes.get(node.id)?.parentId);

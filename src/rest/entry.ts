@@ -9,10 +9,17 @@ import {
   type CloudLinkName,
 } from '../xml/entities.js';
 import type { XmlNode } from '../xml/codec.js';
+import { withLocations } from '../xml/cloud2.js';
 import { MEDIA, depthOf, linksOf, only, sendXml, userOf } from './request-params.js';
 import { accountView, containerView } from './views.js';
 
-/** GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity. */
+/** The entry document's richer media type, which the service's own sync client asks for at login. */
+export const CLOUD2 = 'application/vnd.csp.cloud2+xml';
+
+/**
+ * GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity.
+ * An Accept naming cloud2 gets that media type, with locations and namespaces added (xml/cloud2.ts).
+ */
 export function entryRouter(store: CloudStore): Router {
   const router = Router();
   router
@@ -47,8 +54,28 @@ export function entryRouter(store: CloudStore): Router {
           recyclebin: { recyclebin: recycleBinFields({ items: recycled, start: 0, total: recycled.length }, links) },
         };
       }
-      sendXml(res, MEDIA.cloud, cloudEntity(hrefs, wrapped));
+      const cloud = cloudEntity(hrefs, wrapped);
+      if (!acceptsCloud2(req.headers.accept)) return sendXml(res, MEDIA.cloud, cloud);
+      res.vary('Accept');
+      const hrefs2 = {
+        rootContainer: hrefs.rootContainer,
+        management: links.management(user),
+        namespaces: links.namespaces,
+        namespaceContainer: links.namespaceContainer,
+      };
+      sendXml(res, CLOUD2, withLocations(cloud, hrefs2, depthOf(req)));
     })
     .all(only('GET'));
   return router;
+}
+
+/** True when one of the Accept header's media ranges is cloud2 itself, with a q above 0. */
+export function acceptsCloud2(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    if (type !== CLOUD2) return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }

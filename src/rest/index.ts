@@ -5,6 +5,7 @@ import { collectionsRouter } from './collections.js';
 import { containersRouter } from './containers.js';
 import { entryRouter } from './entry.js';
 import { filesRouter } from './files.js';
+import { namespaceRouter } from './namespace.js';
 import { tagsRouter } from './tags.js';
 import { notFound } from '../domain/errors.js';
 
@@ -12,6 +13,8 @@ import { notFound } from '../domain/errors.js';
 export function restRouter(store: CloudStore): Router {
   const router = Router();
   router.use(entryRouter(store));
+  // before the resources: a path under the namespace continues as the GET of the object it names
+  router.use(namespaceRouter(store));
   router.use(containersRouter(store));
   router.use(filesRouter(store));
   router.use(annotationsRouter(store));

@@ -26,7 +26,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function recordProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
   if (typeof value['seq'] !== 'number' || !Number.isInteger(value['seq'])) return 'no whole-number "seq"';
-  for (const key of ['nodes', 'removed', 'users'] as const) {
+  for (const key of ['nodes', 'removed', 'users', 'queues'] as const) {
     if (value[key] !== undefined && !Array.isArray(value[key])) return `"${key}" is not a list`;
   }
   if (((value['nodes'] as unknown[] | undefined) ?? []).some((n) => !isRecord(n) || typeof n['id'] !== 'string'))

@@ -1,3 +1,4 @@
+import { applyQueueChanges, type QueueChange, type QueueRecord } from './queue-records.js';
 import type { NodeRecord, StateData, UserRecord } from './schema.js';
 
 /**
@@ -18,6 +19,8 @@ export interface ChangeSet {
   removed?: string[];
   /** Users added: login and record (a list, not an object, so any login is plain data). */
   users?: Array<{ login: string; user: UserRecord }>;
+  /** Notification queues created, dropped, appended to or read from, in order. */
+  queues?: QueueChange[];
 }
 
 /** Why a commit failed: `full` is a full disk (507), `io` anything else (500). */
@@ -61,4 +64,6 @@ export function applyChangeSet(state: StateData, change: ChangeSet): void {
   for (const { login, user } of change.users ?? []) state.users[login] = user;
   for (const node of change.nodes ?? []) state.nodes[node.id] = node;
   for (const id of change.removed ?? []) delete state.nodes[id];
+  if (change.queues)
+    applyQueueChanges((state.queues ??= Object.create(null) as Record<string, QueueRecord>), change.queues);
 }

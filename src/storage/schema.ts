@@ -1,3 +1,5 @@
+import type { QueueRecord } from './queue-records.js';
+
 /**
  * The persisted state, one lowdb document:
  *
@@ -5,6 +7,7 @@
  *   schema: 1,
  *   users: { [login]: { rootId } },          // one tree per user, rooted at a container named "/"
  *   nodes: { [id]: NodeRecord },              // every container and file of every user, flat
+ *   queues?: { [key]: QueueRecord },          // CDMI notification queues (queue-records.ts); absent when none
  * }
  *
  * File bytes never live here: a file's `blobId` names an immutable blob in the BlobStore.
@@ -48,6 +51,7 @@ export interface StateData {
   schema: 1;
   users: Record<string, UserRecord>;
   nodes: Record<string, NodeRecord>;
+  queues?: Record<string, QueueRecord>;
 }
 
 export function emptyState(): StateData {

@@ -50,7 +50,12 @@ export async function readSnapshot(file: string): Promise<Snapshot | undefined> 
     );
   }
   return {
-    state: { schema: 1, users: nullProto(doc.users), nodes: nullProto(doc.nodes) },
+    state: {
+      schema: 1,
+      users: nullProto(doc.users),
+      nodes: nullProto(doc.nodes),
+      ...(doc.queues ? { queues: nullProto(doc.queues) } : {}),
+    },
     seq,
     bytes: bytes.length,
   };
@@ -88,7 +93,11 @@ export async function writeSnapshot(file: string, state: StateData, seq: number)
       await put(`${first ? '' : ',\n'}${lines.join(',\n')}`);
       first = false;
     }
-    await put(`\n  }\n}\n`);
+    // Queues after the nodes, one per line; the key is absent when there are none (older files read the same).
+    const queueLines = Object.entries(state.queues ?? {}).map(
+      ([key, q]) => `    ${JSON.stringify(key)}: ${JSON.stringify(q)}`,
+    );
+    await put(queueLines.length ? `\n  },\n  "queues": {\n${queueLines.join(',\n')}\n  }\n}\n` : `\n  }\n}\n`);
     await fh.sync();
     await fh.close();
     await rename(tmp, file);

@@ -20,6 +20,7 @@ export function stateProblem(value: unknown): string | undefined {
   const { users, nodes } = value;
   if (!isRecord(users)) return '"users" is not an object';
   if (!isRecord(nodes)) return '"nodes" is not an object';
+  if (value['queues'] !== undefined && !isRecord(value['queues'])) return '"queues" is not an object';
   // Keys one at a time: Object.entries would allocate a pair per node (100,000 at scale).
   for (const id of Object.keys(nodes)) {
     const why = nodeProblem(id, nodes[id]);

@@ -37,6 +37,17 @@ export class Links {
   recycled(id: string): string {
     return `${this.collection('recyclebin')}/${id}`;
   }
+  /** A user's CDMI management address: the container their notification queues live in (cdmi/). */
+  management(user: string): string {
+    return `${this.base}/cdmi/${encodeURIComponent(user)}`;
+  }
+  get namespaces(): string {
+    return `${this.base}/v2/namespaces`;
+  }
+  /** The namespace container: `<it>/<path>` addresses an object of the user's tree by its path. */
+  get namespaceContainer(): string {
+    return `${this.base}/v2/namespace`;
+  }
   dav(path: string[]): string {
     return `${this.base}/dav/${path.map(encodeURIComponent).join('/')}`;
   }

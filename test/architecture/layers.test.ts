@@ -23,7 +23,7 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'scenarios', modules: ['scenarios/'] },
   { layer: 'scenarios: opening and seeding the store', modules: ['mock-state.ts'] },
   { layer: 'recordings', modules: ['recording/'] },
-  { layer: 'routes', modules: ['rest/', 'dav/'] },
+  { layer: 'routes', modules: ['rest/', 'dav/', 'cdmi/'] },
   { layer: 'edge: http', modules: ['http/'] },
   { layer: 'edge: xml', modules: ['xml/'] },
   { layer: 'core: the demo tree', modules: ['demo/'] },

@@ -141,6 +141,15 @@ export interface CloudElement {
   readonly account: XmlLink & { readonly 'account-info': AccountInfoElement };
   readonly tags: XmlLink & { readonly tags: TagsElement };
   readonly recyclebin: XmlLink;
+  /** cloud2 only (Accept application/vnd.csp.cloud2+xml). */
+  readonly locations: { readonly location: { readonly rootContainer: XmlLink; readonly management: XmlLink } };
+  /** cloud2 only; wraps the namespaces entity at X-Cloud-Depth 1. */
+  readonly namespaces: XmlLink & { readonly namespaces?: NamespacesElement };
+}
+
+/** GET /v2/namespaces, and inside cloud2's namespaces link at depth 1. */
+export interface NamespacesElement {
+  readonly namespace: { readonly name: string; readonly container: XmlLink };
 }
 
 /**
@@ -149,6 +158,7 @@ export interface CloudElement {
  */
 export interface CspDocument {
   readonly cloud: CloudElement;
+  readonly namespaces: NamespacesElement;
   readonly container: ContainerElement;
   readonly file: FileElement;
   readonly 'file-list': FileListElement;

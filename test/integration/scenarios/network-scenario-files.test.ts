@@ -44,9 +44,10 @@ describe('network conditions in scenario files', () => {
     await app.close();
   });
 
-  it("loads the README's network example as written, one rule of each kind", async () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-    const json = /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('<!-- network-example -->')))![1]!;
+  it("loads the scenario reference's network example as written, one rule of each kind", async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../scenarios/README.md', import.meta.url)), 'utf8');
+    const marker = '<!-- file: scenarios/bad-train.json -->';
+    const json = /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(marker)))![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'csp-mock-network-'));
     try {
       writeFileSync(join(dir, 'bad-train.json'), json);

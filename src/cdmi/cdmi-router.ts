@@ -1,0 +1,110 @@
+import { Router, type Request, type Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { notFound } from '../domain/errors.js';
+import { unsupportedMediaType } from '../http/errors.js';
+import { mediaTypeOf } from '../http/media-type.js';
+import { bodyBuffer, only, readEntityBody, userOf } from '../rest/request-params.js';
+import { cdmiFieldsOf, valuesCountOf } from './cdmi-query.js';
+import {
+  CDMI_VERSION,
+  MEDIA_CDMI,
+  QUEUE_DOCUMENT_TYPES,
+  parseQueueDocument,
+  queueObject,
+  queueParentObject,
+  valuesOf,
+} from './queue-documents.js';
+
+/** The address of a user's queue container, as CDMI parentURI values name it. */
+export const queueParentOf = (user: string): string => `/cdmi/${encodeURIComponent(user)}`;
+
+function sendCdmi(res: Response, mediaType: string, body: unknown, status = 200): void {
+  res.status(status).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
+  res.type(mediaType).send(JSON.stringify(body));
+}
+
+/** The logged-in user, when the path's user segment names them; anyone else's container does not exist. */
+function ownerOf(req: Request, res: Response): string {
+  const user = userOf(res);
+  if (req.params['user'] !== user) throw notFound('container', `no CDMI container at ${req.originalUrl.split('?')[0]}`);
+  return user;
+}
+
+/**
+ * CDMI notification queues under /cdmi (the management address of the cloud2 entry document):
+ * /cdmi/<user> is the user's queue container, /cdmi/<user>/<queue> a queue. Reads and writes go to the
+ * store's NotificationQueues; the events in them come from every change the store commits.
+ */
+export function cdmiRouter(store: CloudStore): Router {
+  const router = Router({ caseSensitive: true });
+  const queues = store.notificationQueues;
+
+  router
+    .route('/')
+    .get((_req, res) => {
+      const user = encodeURIComponent(userOf(res));
+      sendCdmi(res, MEDIA_CDMI.container, {
+        objectType: MEDIA_CDMI.container,
+        objectName: 'cdmi/',
+        parentURI: '/',
+        completionStatus: 'Complete',
+        metadata: {},
+        childrenrange: '0-0',
+        children: [`${user}/`],
+      });
+    })
+    .all(only('GET'));
+
+  router
+    .route(['/:user', '/:user/'])
+    .get((req, res) => {
+      const user = ownerOf(req, res);
+      const names = queues.list(user).map((q) => q.name);
+      sendCdmi(res, MEDIA_CDMI.container, queueParentObject(encodeURIComponent(user), store.root(user).id, names));
+    })
+    .all(only('GET'));
+
+  router
+    .route('/:user/:queue')
+    .get((req, res) => {
+      const user = ownerOf(req, res);
+      const parent = queueParentOf(user);
+      const queue = queues.get(user, req.params['queue']!);
+      const fields = cdmiFieldsOf(req);
+      const count = valuesCountOf(fields);
+      const whole = queueObject(queue, parent);
+      const named = fields.filter((f) => f in whole);
+      if (count === undefined && named.length === 0) return sendCdmi(res, MEDIA_CDMI.queue, whole);
+      const body: Record<string, unknown> = {};
+      for (const field of named) body[field] = whole[field];
+      if (count !== undefined) body['value'] = valuesOf(queue, count, parent);
+      sendCdmi(res, MEDIA_CDMI.queue, body);
+    })
+    .put(readEntityBody, async (req, res) => {
+      const user = ownerOf(req, res);
+      const type = mediaTypeOf(req.headers['content-type']);
+      if (type !== '' && !QUEUE_DOCUMENT_TYPES.includes(type)) throw unsupportedMediaType(type, QUEUE_DOCUMENT_TYPES);
+      const parent = queueParentOf(user);
+      const spec = parseQueueDocument(bodyBuffer(req), parent);
+      const { queue, created } = await queues.create(user, req.params['queue']!, spec);
+      if (!created) {
+        res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
+        res.end();
+        return;
+      }
+      res.location(`${parent}/${encodeURIComponent(queue.name)}`);
+      sendCdmi(res, MEDIA_CDMI.queue, queueObject(queue, parent), 201);
+    })
+    .delete(async (req, res) => {
+      const user = ownerOf(req, res);
+      const name = req.params['queue']!;
+      const count = valuesCountOf(cdmiFieldsOf(req));
+      if (count === undefined) await queues.delete(user, name);
+      else await queues.acknowledge(user, name, count);
+      res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
+      res.end();
+    })
+    .all(only('GET', 'PUT', 'DELETE'));
+
+  return router;
+}

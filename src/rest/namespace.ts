@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import { notFound } from '../domain/errors.js';
+import { davNames } from '../dav/paths.js';
+import { namespacesEntity } from '../xml/cloud2.js';
+import { MEDIA, linksOf, only, sendXml, userOf } from './request-params.js';
+
+const PREFIX = '/namespace';
+
+/**
+ * The namespace the sync client reads objects by path from (GET `<namespace container>/<path>`).
+ * A path is resolved for the logged-in user (names percent-decoded as WebDAV decodes them), then the
+ * request continues as a GET of the object's own address: the same entity, ETag, conditional answers
+ * and depth handling, from the same routes. Only reads: writes go to the object's own address.
+ */
+export function namespaceRouter(store: CloudStore): Router {
+  const router = Router();
+  router
+    .route('/namespaces')
+    .get((_req, res) => sendXml(res, MEDIA.other('namespaces'), namespacesEntity(linksOf(res).namespaceContainer)))
+    .all(only('GET'));
+  router.use((req, res, next) => {
+    const path = req.path;
+    if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return only('GET')(req, res, next);
+    const names = davNames(path.slice(PREFIX.length));
+    const node = store.resolvePath(userOf(res), names);
+    if (!node || !store.tree.isLive(node))
+      throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);
+    const query = req.url.indexOf('?');
+    req.url = `/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}${query === -1 ? '' : req.url.slice(query)}`;
+    next();
+  });
+  return router;
+}

@@ -1,0 +1,162 @@
+// Every example block of the README and of the reference READMEs, run as written (test/README.md says how).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../src/index.js';
+import { exampleFiles, extractBlocks, planBlock, writeShims, type ExampleBlock } from '../helpers/readme-blocks.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'dist/cli-bundle/csp-mock.cjs');
+/** Inside the package, so that `import 'csp-mock'` in an example resolves to this checkout's build. */
+const BLOCKS_DIR = join(ROOT, '.tmp', `readme-blocks-${process.pid}`);
+const SHIMS = mkdtempSync(join(tmpdir(), 'csp-mock-readme-shims-'));
+writeShims(SHIMS, BIN);
+mkdirSync(BLOCKS_DIR, { recursive: true });
+afterAll(() => {
+  rmSync(BLOCKS_DIR, { recursive: true, force: true });
+  rmSync(SHIMS, { recursive: true, force: true });
+});
+
+const files = exampleFiles(ROOT).map((file) => ({
+  file,
+  text: readFileSync(join(ROOT, file), 'utf8'),
+}));
+const blocks = files.flatMap(({ file, text }) => extractBlocks(file, text));
+const where = (b: ExampleBlock): string => `${b.file}:${b.line}`;
+const fileName = (b: ExampleBlock, ext: string): string =>
+  join(BLOCKS_DIR, `${b.file.replace(/[/.]/g, '_')}-L${b.line}${ext}`);
+
+/** 8080 in an example stands for the mock the test started. */
+const withPort = (code: string, port: number): string => code.replaceAll('8080', String(port));
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+describe('the README is a guide', () => {
+  const readme = files.find((f) => f.file === 'README.md')!.text;
+
+  it('shows how to run it and how to test it on its first screen, and stays under 450 lines', () => {
+    const firstScreen = readme.split('\n').slice(0, 60).join('\n');
+    for (const words of ['npm ci && npm start', 'bash .ci/run', 'npm test', 'npx csp-mock']) {
+      expect(firstScreen).toContain(words);
+    }
+    expect(readme.split('\n').length).toBeLessThan(450);
+  });
+
+  it('links only to files and headings that exist', () => {
+    const broken: string[] = [];
+    for (const { file, text } of files) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const linked = path === '' ? join(ROOT, file) : join(ROOT, dirname(file), path);
+        if (!existsSync(linked)) broken.push(`${file}: ${target}`);
+        else if (anchor !== undefined && linked.endsWith('.md')) {
+          const slugs = [...readFileSync(linked, 'utf8').matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]!));
+          if (!slugs.includes(anchor)) broken.push(`${file}: ${target}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('marks every block it does not run, with a reason', () => {
+    const impossible = blocks.flatMap((b) => {
+      const plan = planBlock(b);
+      return plan.run === 'impossible' ? [`${where(b)}: ${plan.why}`] : [];
+    });
+    expect(impossible).toEqual([]);
+  });
+});
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes. */
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+// Test files shown in the READMEs: their tests run here, as part of this file.
+for (const block of blocks.filter((b) => planBlock(b).run === 'vitest')) {
+  const path = fileName(block, '.vitest.ts');
+  writeFileSync(path, `// ${where(block)}\n${block.code}`);
+  await import(/* @vite-ignore */ path);
+}
+
+for (const { file } of files) {
+  const runnable = blocks.filter(
+    (b) => b.file === file && !['vitest', 'skip', 'impossible'].includes(planBlock(b).run),
+  );
+  if (runnable.length === 0) continue;
+
+  describe(`the examples of ${file}`, () => {
+    let scratch: string;
+    let mock: RunningMock;
+    let env: NodeJS.ProcessEnv;
+    beforeAll(async () => {
+      scratch = mkdtempSync(join(tmpdir(), 'csp-mock-readme-'));
+      mkdirSync(join(scratch, 'node_modules'));
+      symlinkSync(ROOT, join(scratch, 'node_modules', 'csp-mock'), 'dir');
+      mock = await startMock({ baseDir: scratch });
+      env = { ...process.env, PATH: `${SHIMS}:${process.env['PATH'] ?? ''}`, CSP_MOCK_URL: mock.url, NO_COLOR: '1' };
+    });
+    beforeEach(async () => {
+      await mock.useScenario('default');
+      await mock.reset();
+    });
+    afterAll(async () => {
+      await mock?.close();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    });
+
+    for (const block of runnable) {
+      const plan = planBlock(block);
+      it(`${where(block)} (${plan.run === 'file' ? `file ${plan.path}` : block.lang}) runs as written`, async () => {
+        const code = withPort(block.code, mock.port);
+        if (plan.run === 'file') {
+          mkdirSync(dirname(join(scratch, plan.path)), { recursive: true });
+          writeFileSync(join(scratch, plan.path), block.code);
+          return;
+        }
+        if (plan.run === 'shell') {
+          const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: scratch, env, input: code });
+          expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
+          return;
+        }
+        if (plan.run === 'node') {
+          const path = join(scratch, `example-L${block.line}${plan.commonjs ? '.cjs' : '.mjs'}`);
+          writeFileSync(path, code);
+          const result = await run(process.execPath, [path], { cwd: scratch, env });
+          expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
+          return;
+        }
+        // A TypeScript script: imported here, with the scratch folder as its current folder.
+        const path = fileName(block, '.ts');
+        writeFileSync(path, `// ${where(block)}\n${code}\nexport {};\n`);
+        const before = process.cwd();
+        process.chdir(scratch);
+        try {
+          await import(/* @vite-ignore */ path);
+        } finally {
+          process.chdir(before);
+        }
+      }, 120_000);
+    }
+  });
+}
