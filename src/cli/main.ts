@@ -47,9 +47,8 @@ async function run(): Promise<void> {
         type: 'string',
         default: CONFIG_FILE,
         defaultDescription: `./${CONFIG_FILE} when present`,
-        describe: 'a JSON file of options',
       })
-      .config('config', parseConfigFile(configNamed))
+      .config('config', 'a JSON file of options', parseConfigFile(configNamed))
       .middleware(splitEnvironmentLists, true)
       .check(optionChecks(argv))
       .command(serveCommand)

@@ -9,7 +9,11 @@ import { startMock, type RunningMock } from '../../src/index.js';
 import { exampleFiles, extractBlocks, planBlock, writeShims, type ExampleBlock } from '../helpers/readme-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'dist/cli-bundle/csp-mock.cjs');
+/** The csp-mock command as package.json installs it. */
+const BIN = join(
+  ROOT,
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['csp-mock']!,
+);
 /** Inside the package, so that `import 'csp-mock'` in an example resolves to this checkout's build. */
 const BLOCKS_DIR = join(ROOT, '.tmp', `readme-blocks-${process.pid}`);
 const SHIMS = mkdtempSync(join(tmpdir(), 'csp-mock-readme-shims-'));
