@@ -1,17 +1,16 @@
-import express, { type Express } from 'express';
-import type { RequestListener, Server } from 'node:http';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { hostCheck, isTrustedHost } from './http/host-check.js';
+import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog, requestLogger } from './http/request-log.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { hotPaths } from './rest/hot-upload.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
 import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
@@ -37,10 +36,7 @@ export interface MockApp {
   requests(filter?: JournalFilter): JournalEntry[];
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
-  /**
-   * Makes `server` serve this mock: the request listener (the pre-dispatch in front of `app`, see
-   * rest/hot-routes.ts) and whatever the mode needs of the server (record: Expect: 100-continue).
-   */
+  /** Makes `server` serve this mock: `app` as its request listener, and whatever the mode needs of the server (record: Expect: 100-continue). */
   attach(server: Server): void;
 }
 
@@ -77,48 +73,35 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const mode = await runtimeOrRelease(store, () =>
     dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),
   );
-  // 0. the pre-dispatch: the hottest plain REST reads and the plainest small upload answered without express
-  //    when nothing else has anything to do (the emulator answering, a quiet scenario); whatever it declines goes on below
   const watchLog = options.log
     ? requestLogger(resolved.log === logToConsole ? stdoutLine : resolved.log, {
         format: resolved.logFormat,
         verbose: resolved.verbose,
       })
     : undefined;
-  const hot =
-    resolved.mode.kind !== 'emulate'
-      ? undefined
-      : hotPaths(store, {
-          hostAllowed: (host) =>
-            host === undefined ||
-            isTrustedHost(host, { allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }),
-          users: () => scenarios.users(),
-          admitQuiet: (res) => scenarios.admitQuiet(res),
-          journal: (req, res, path, scenario) => journal.open(req, res, path, scenario),
-          log: watchLog,
-          publicUrl: resolved.publicUrl,
-        });
   const app = express();
   app.disable('x-powered-by');
-  // ETags: the hot entities carry their own (made from the nodes); express hashes only the bodies of the rest.
+  // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
-  if (hot) app.use((req, res, next) => (hot(req, res, next) ? undefined : next()));
-  // 1. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
+  // 1. what the mock serves besides its own admin pages (stored files, listings, scenario and replayed bodies)
+  //    shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed
+  app.use(sandboxServedContent);
+  // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
   if (watchLog) app.use(requestLog(watchLog));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 2. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
+  // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
   app.use('/__admin', adminRouter({ runtime: scenarios, journal, store, token: resolved.adminToken, cwd }));
-  // 3. the request journal (credentials removed), then admission under the active scenario (atomic switches)
+  // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
-  // 4. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
+  // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
-  // 5. a scenario that names a recording: its replayer answers here
+  // 6. a scenario that names a recording: its replayer answers here
   app.use(replayStep());
-  // 6. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
+  // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
   //    replay -> the recording (misses to the emulator or the upstream as configured)
   app.use(mode.handler);
   app.use(errorMiddleware(resolved.log));
@@ -145,14 +128,22 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await store.close();
     },
     attach: (server) => {
-      const listener: RequestListener = hot
-        ? (req, res) => (hot(req, res, () => app(req, res)) ? undefined : app(req, res))
-        : app;
-      server.on('request', listener);
-      mode.attach(server, listener);
+      server.on('request', app);
+      mode.attach(server, app);
     },
   };
 }
+
+/** The admin API's own paths, as express routes them (case-insensitive): it sets its pages' policies itself. */
+const ADMIN_PATH = /^\/__admin(?:[/?#]|$)/i;
+
+const sandboxServedContent: RequestHandler = (req, res, next) => {
+  if (!ADMIN_PATH.test(req.url)) {
+    res.setHeader('Content-Security-Policy', 'sandbox');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+  }
+  next();
+};
 
 /** Builds a part; if it fails (a recording without a replayer, an unwritable recording), the store is released. */
 async function runtimeOrRelease<T>(store: CloudStore, build: () => Promise<T>): Promise<T> {

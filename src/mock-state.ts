@@ -21,6 +21,8 @@ export interface StoreOptions {
   data: string | undefined;
   log: (line: string) => void;
   compactAfterBytes: number | undefined;
+  /** The content cache's bound; undefined: storage/blob-cache.ts's default. */
+  contentCacheMiB?: number | undefined;
 }
 
 /**
@@ -51,7 +53,10 @@ export async function openStoreSeeded(
     openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
   );
   // Memory mode: no folder until a blob needs a file (most mocks of a test suite store only small ones).
-  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, { folder: 'when-needed' });
+  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, {
+    folder: 'when-needed',
+    cacheBytes: options.contentCacheMiB === undefined ? undefined : Math.floor(options.contentCacheMiB * 1024 * 1024),
+  });
   try {
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);

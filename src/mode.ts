@@ -5,7 +5,7 @@ import type { Recording } from './recording/format.js';
 import type { RecordedTree } from './recording/recording-to-state.js';
 import type { MissPolicy } from './replay/replayer.js';
 
-// Record and replay are loaded by the mode that uses them: serve never loads them (start-up, issue 9).
+// Record and replay are loaded by the mode that uses them: serve never loads them, so it starts sooner.
 
 /** How the mock answers: the three modes, one closed union. */
 export type MockMode =

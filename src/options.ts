@@ -28,6 +28,11 @@ export interface MockOptions {
   journalSize?: number;
   /** Keep up to this many bytes of each request and response body in the journal (default 0: none). */
   journalBodies?: number;
+  /**
+   * MiB of recently read file content kept in memory to answer reads (whole, Range, conditional)
+   * without touching the disk; files over 16 MiB always stream. Default 64; 0 turns the cache off.
+   */
+  contentCacheMiB?: number;
   /** A built-in or ./scenarios name, a path to a scenario file, or an inline scenario. Default: 'default'. */
   scenario?: string | ScenarioDefinition;
   /** When set, /__admin requires it (Authorization: Bearer TOKEN or X-Admin-Token). Default: open. */
@@ -63,6 +68,8 @@ export interface ResolvedOptions {
   verbose: boolean;
   journalSize: number;
   journalBodies: number;
+  /** undefined: the store's default. */
+  contentCacheMiB: number | undefined;
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
   allowedHosts: string[];
@@ -110,6 +117,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     verbose: options.verbose ?? false,
     journalSize: options.journalSize ?? 1000,
     journalBodies: options.journalBodies ?? 0,
+    contentCacheMiB: contentCacheMiBOf(options.contentCacheMiB),
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     allowedHosts: [...(options.allowedHosts ?? [])],
@@ -117,6 +125,13 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     replayHandler: options.replayHandler,
     mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),
   };
+}
+
+function contentCacheMiBOf(given: number | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  if (!Number.isFinite(given) || given < 0 || given > 1024 * 1024)
+    throw new Error(`contentCacheMiB must be a number of MiB from 0 to 1048576, got ${String(given)}`);
+  return given;
 }
 
 /** The mode with its file paths made absolute; a replay recording given by name stays a name (looked up later). */

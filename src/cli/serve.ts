@@ -26,6 +26,7 @@ interface ServeArgs extends ListenArgs {
   'admin-token-file'?: string;
   'journal-size': number;
   'journal-bodies': number;
+  'content-cache-mib': number;
   watch: boolean;
 }
 
@@ -91,6 +92,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 0,
         describe: 'keep up to this many bytes of each request and response body in the journal (secrets removed)',
       })
+      .option('content-cache-mib', {
+        type: 'number',
+        default: 64,
+        describe: 'MiB of file content kept in memory to answer reads; 0: none',
+      })
       .example('$0 serve', 'demo tree, in memory, http://127.0.0.1:8080, user demo:demo')
       .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
       .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
@@ -126,6 +132,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       seed: args.empty ? 'empty' : 'demo',
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
+      contentCacheMiB: args['content-cache-mib'],
       ...logOptionsOf(args),
     }).catch((err: unknown) => cannotStart(err, args.port));
     // The scenario's seed may add logins to --user (or to the default demo:demo).

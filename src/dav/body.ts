@@ -13,11 +13,15 @@ export function hasBody(req: Request): boolean {
   return length > 0 || /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''));
 }
 
-/** The request's XML body as a namespace-resolved tree; undefined when empty; 400 when malformed. */
-export async function readXmlBody(req: Request): Promise<XmlElement | undefined> {
+/**
+ * The request's XML body as a namespace-resolved tree; undefined when empty; 400 when malformed.
+ * `precheck` sees the text first and may refuse it before the parse (which costs far more).
+ */
+export async function readXmlBody(req: Request, precheck?: (text: string) => void): Promise<XmlElement | undefined> {
   const body = await readBody(req as AsyncIterable<Buffer>, XML_BODY_LIMIT);
   const text = body.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return undefined;
+  precheck?.(text);
   try {
     return parseNamespacedXml(text);
   } catch (err) {

@@ -47,7 +47,7 @@ export function sendHtmlListing(req: Request, res: Response, names: string[], me
 ${rows.join('\n')}
 </tbody></table>${sorted.length === 0 ? '<p>This collection is empty.</p>' : ''}</body></html>
 `;
-  // Names are client data: the page may show them, never run them.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+  // Names are client data: the page may show them, never run them (sandboxed, like everything served beside /__admin).
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'");
   res.type('text/html; charset=utf-8').send(html);
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { badRequest } from '../http/errors.js';
+import { HttpError, badRequest } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
 import { DAV_NS, clarkName, elementsOf, isDav, parseClark, type XmlElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
@@ -8,16 +8,32 @@ import { ALLPROP_LIVE, LIVE_PROPS, liveProp, propContext, type PropContext } fro
 import {
   emptyPropElement,
   sendDavError,
-  sendMultistatus,
+  sendDavXml,
+  streamMultistatus,
   type MultiStatusEntry,
   type PropStat,
 } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
 import { notFound } from '../domain/errors.js';
+import { CSP_MOCK_NS } from './error-body.js';
+import { escapeXml } from '../xml/codec.js';
 
 /** Inferred bound: a Depth: infinity PROPFIND over more nodes than this is refused (RFC 4918 9.1). */
 export const MAX_INFINITE_PROPFIND = 10_000;
+
+/**
+ * Inferred bound: distinct property names one PROPFIND body may ask for (prop, or allprop's include);
+ * duplicates count once. Real clients ask for a dozen; more is refused with 413 before any work.
+ */
+export const MAX_PROPFIND_NAMES = 1_000;
+
+/**
+ * Inferred bound: property values one answer may hold (for each member answered, the names asked,
+ * or for allprop and propname its live and dead properties). Allprop over a folder of 100,000 files
+ * fits; more is refused with 507 and an explanation before any of it is built.
+ */
+export const MAX_PROPFIND_VALUES = 2_000_000;
 
 interface PropName {
   ns: string;
@@ -36,7 +52,7 @@ export async function propfind(
 ): Promise<void> {
   const target = targetOf(store, req, res);
   const depth = parseDepth(req.get('depth'));
-  const request = parsePropfind(await readXmlBody(req));
+  const request = parsePropfind(await readXmlBody(req, refuseManyNames));
   const node = target.node;
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   let nodes: NodeRecord[];
@@ -49,10 +65,36 @@ export async function propfind(
       return;
     }
   }
+  const values = nodes.reduce((sum, n) => sum + valuesFor(n, request), 0);
+  if (values > MAX_PROPFIND_VALUES) {
+    sendTooLarge(res, values, nodes.length);
+    return;
+  }
   const ctx = propContext(store, target.user, baseOf(req));
-  sendMultistatus(
+  // Built and sent in slices that yield: a big answer never holds the event loop (or memory) for its whole size.
+  await streamMultistatus(res, nodes.length, (i) => {
+    const n = store.tree.node(nodes[i]!.id);
+    return n && n.owner === target.user ? responseFor(ctx, n, request) : undefined;
+  });
+}
+
+/** How many property values the answer holds for one node. */
+function valuesFor(node: NodeRecord, request: PropRequest): number {
+  if (request.mode === 'prop') return request.names.length;
+  let dead = 0;
+  for (const key in node.deadProps) if (Object.hasOwn(node.deadProps, key)) dead++;
+  return LIVE_PROPS.length + dead + (request.mode === 'allprop' ? request.include.length : 0);
+}
+
+/** 507 with the reason: the answer would hold more property values than one answer may. */
+function sendTooLarge(res: Response, values: number, members: number): void {
+  const why =
+    `this PROPFIND would answer ${values} property values over ${members} members; at most ` +
+    `${MAX_PROPFIND_VALUES} are answered at once: ask for fewer properties, or with Depth: 0 or 1 on smaller collections`;
+  sendDavXml(
     res,
-    nodes.map((n) => responseFor(ctx, n, request)),
+    507,
+    `<?xml version="1.0" encoding="utf-8"?><D:error xmlns:D="DAV:"><M:propfind-too-large xmlns:M="${CSP_MOCK_NS}">${escapeXml(why)}</M:propfind-too-large></D:error>`,
   );
 }
 
@@ -67,13 +109,55 @@ function parsePropfind(body: XmlElement | undefined): PropRequest {
   if (!isDav(body, 'propfind')) throw badRequest('the PROPFIND body must be a DAV:propfind element');
   const kids = elementsOf(body);
   const prop = kids.find((k) => isDav(k, 'prop'));
-  const names = (el: XmlElement | undefined): PropName[] =>
-    el ? elementsOf(el).map((p) => ({ ns: p.ns, local: p.local })) : [];
+  const names = (el: XmlElement | undefined): PropName[] => (el ? distinctNames(elementsOf(el)) : []);
   if (kids.some((k) => isDav(k, 'propname'))) return { mode: 'propname' };
   if (kids.some((k) => isDav(k, 'allprop')))
     return { mode: 'allprop', include: names(kids.find((k) => isDav(k, 'include'))) };
   if (prop) return { mode: 'prop', names: names(prop) };
   throw badRequest('DAV:propfind needs prop, allprop or propname');
+}
+
+/** The names asked for, each once; more than MAX_PROPFIND_NAMES is 413 (the request asks more than is answered). */
+function distinctNames(elements: XmlElement[]): PropName[] {
+  const byKey = new Map<string, PropName>();
+  for (const p of elements) byKey.set(clarkName(p.ns, p.local), { ns: p.ns, local: p.local });
+  if (byKey.size > MAX_PROPFIND_NAMES) {
+    throw new HttpError(413, `the PROPFIND body names ${byKey.size} distinct properties; ${ANSWERED}`);
+  }
+  return [...byKey.values()];
+}
+
+const ANSWERED = `at most ${MAX_PROPFIND_NAMES} distinct properties are answered in one request`;
+/** Element names as written (prefix:local); the few that are not property names (propfind, prop...) are slack. */
+const ELEMENT_NAME = /<([^\s/>!?]+)/g;
+const WRAPPERS = 8;
+
+/** Elements a PROPFIND body may hold at all (the same name may repeat, up to this). */
+export const MAX_PROPFIND_ELEMENTS = 10 * MAX_PROPFIND_NAMES;
+
+/**
+ * Before the parse, whose cost grows with the elements: a body with far more distinct element names
+ * than may be asked for, or more elements than MAX_PROPFIND_ELEMENTS, is refused at once.
+ */
+function refuseManyNames(text: string): void {
+  const names = new Set<string>();
+  let elements = 0;
+  for (const m of text.matchAll(ELEMENT_NAME)) {
+    names.add(m[1]!);
+    elements++;
+  }
+  if (names.size > MAX_PROPFIND_NAMES + WRAPPERS) {
+    throw new HttpError(
+      413,
+      `the PROPFIND body names more than ${MAX_PROPFIND_NAMES} distinct properties (${names.size} distinct element names); ${ANSWERED}`,
+    );
+  }
+  if (elements > MAX_PROPFIND_ELEMENTS) {
+    throw new HttpError(
+      413,
+      `the PROPFIND body holds ${elements} elements; at most ${MAX_PROPFIND_ELEMENTS} are read (${ANSWERED})`,
+    );
+  }
 }
 
 function valueOf(ctx: PropContext, node: NodeRecord, name: PropName): string | undefined {

@@ -70,7 +70,7 @@ export class Annotations {
   ): Promise<NodeRecord> {
     return this.#core.transact(() => {
       const node = this.#core.liveNode(user, id);
-      this.#core.checkWrite({ content: id }, ctx);
+      this.#core.checkWrite(user, { content: id }, ctx);
       const next = edit(node);
       return next ? { change: { nodes: [next] }, result: next } : { result: node };
     });

@@ -165,7 +165,7 @@ export class CloudStore {
   async changeDeadProps(user: string, id: string, changes: DeadPropChange[], ctx?: WriteContext): Promise<NodeRecord> {
     return this.#core.transact(() => {
       const node = this.get(user, id);
-      this.#core.checkWrite({ content: id }, ctx);
+      this.#core.checkWrite(user, { content: id }, ctx);
       const deadProps = plainDict(node.deadProps);
       for (const change of changes) {
         if ('remove' in change) delete deadProps[change.name];

@@ -23,7 +23,7 @@ export function checkCreate(
 ): string {
   core.liveNode(user, parentId, 'container');
   const name = checkName(rawName);
-  core.checkWrite({ members: [parentId] }, ctx);
+  core.checkWrite(user, { members: [parentId] }, ctx);
   core.assertFree(parentId, name);
   return name;
 }
@@ -75,7 +75,7 @@ export async function writeContent(
 ): Promise<NodeRecord> {
   const check = (): NodeRecord => {
     const file = core.liveNode(user, fileId, 'file');
-    core.checkWrite({ content: fileId }, ctx);
+    core.checkWrite(user, { content: fileId }, ctx);
     if (offset !== undefined && (offset < 0 || offset > file.bytes)) {
       throw invalid(`block offset ${offset} is beyond the end of the file (${file.bytes} bytes)`);
     }

@@ -36,7 +36,7 @@ export function takeLock(
       }
       core.liveNode(user, target.parentId, 'container');
       const name = checkName(target.name);
-      core.checkWrite({ members: [target.parentId] }, ctx);
+      core.checkWrite(user, { members: [target.parentId] }, ctx);
       core.assertFree(target.parentId, name);
       core.locks.assertCanLock(undefined, target.parentId, { scope: request.scope, depth: '0' });
       const file = { ...newNode(user, 'file', name, target.parentId, core.now()), mimeType: DEFAULT_MIME };

@@ -6,6 +6,5 @@
 export type { NodeKind, NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 /** The bytes of files, by blob id (what routes stream content from; the store hands it out as `store.blobs`). */
 export type { BlobStore } from '../storage/blob-store.js';
-export type { BlobLease } from '../storage/blob-cache.js';
 /** Notification queues and the change events they hold. */
 export type { ChangeEvent, QueueRecord, QueueValue } from '../storage/queue-records.js';

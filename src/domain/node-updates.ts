@@ -43,7 +43,7 @@ export function updateNode(
     const replaced = options.replaceId ? core.liveNode(user, options.replaceId) : undefined;
     if (replaced && (replaced.parentId !== parentId || replaced.name.normalize('NFC') !== name))
       throw conflict('the node to overwrite is not at the destination');
-    core.checkWrite(moves ? { remove: id, members: [parentId!] } : { content: id }, options);
+    core.checkWrite(user, moves ? { remove: id, members: [parentId!] } : { content: id }, options);
     if (replaced) core.locks.assertCanWrite({ remove: replaced.id }, options.tokens);
     if (moves) core.assertFree(parentId!, name, replaced?.id ?? node.id);
     const now = core.now();

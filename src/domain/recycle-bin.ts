@@ -16,7 +16,7 @@ export class RecycleBin {
     return this.#core.transact(() => {
       const node = this.#core.liveNode(user, id);
       if (node.parentId === null) throw conflict('the root container cannot be deleted');
-      this.#core.checkWrite({ remove: id }, ctx);
+      this.#core.checkWrite(user, { remove: id }, ctx);
       const next = { ...node, recycled: this.#core.now() };
       return { change: { nodes: [next, ...this.#core.touched(node.parentId)] }, result: next };
     });
@@ -39,7 +39,7 @@ export class RecycleBin {
       const node = this.item(user, id);
       const parent = node.parentId ? this.#core.tree.node(node.parentId) : undefined;
       if (!parent || !this.#core.tree.isLive(parent)) throw conflict('the original container no longer exists');
-      this.#core.checkWrite({ members: [parent.id] }, ctx);
+      this.#core.checkWrite(user, { members: [parent.id] }, ctx);
       this.#core.assertFree(parent.id, node.name);
       const next = { ...node, recycled: null };
       return { change: { nodes: [next, ...this.#core.touched(parent.id)] }, result: next };

@@ -206,8 +206,13 @@ export class StoreCore {
     return node;
   }
 
-  /** The request's own conditions, then the locks its write touches. Call after the owner checks. */
-  checkWrite(intent: WriteIntent, ctx: WriteContext | undefined): void {
+  /**
+   * Owner first, then the request's own conditions, then the locks its write touches. Every node the
+   * write names must be a live node of `user`: another user's node is not found, whatever locks it
+   * holds, so a 423 can never tell a user that someone else's id exists.
+   */
+  checkWrite(user: string, intent: WriteIntent, ctx: WriteContext | undefined): void {
+    for (const id of intentIds(intent)) this.liveNode(user, id);
     ctx?.precondition?.();
     this.locks.assertCanWrite(intent, ctx?.tokens);
   }
@@ -247,6 +252,13 @@ export class StoreCore {
     this.tree.load(state);
     this.locks.clear();
   }
+}
+
+function intentIds(intent: WriteIntent): string[] {
+  const ids = [...(intent.members ?? [])];
+  if (intent.content) ids.push(intent.content);
+  if (intent.remove) ids.push(intent.remove);
+  return ids;
 }
 
 function asStorageError(err: unknown): StorageError {

@@ -96,7 +96,7 @@ export async function copyTree(
     const replaced = options.replaceId ? core.liveNode(user, options.replaceId) : undefined;
     if (replaced && (replaced.parentId !== targetId || replaced.name.normalize('NFC') !== name))
       throw conflict('the node to overwrite is not at the destination');
-    core.checkWrite({ members: [targetId], ...(replaced && { remove: replaced.id }) }, options);
+    core.checkWrite(user, { members: [targetId], ...(replaced && { remove: replaced.id }) }, options);
     core.assertFree(targetId, name, replaced?.id);
     return { source, name };
   };

@@ -13,11 +13,22 @@ export interface HostPolicy {
   publicUrl?: string;
 }
 
-/** "[::1]:8080" -> "::1", "Example.test.:80" -> "example.test". */
-export function hostName(header: string): string {
-  const trimmed = header.trim().toLowerCase();
-  const name = trimmed.startsWith('[') ? trimmed.slice(1, trimmed.indexOf(']')) : trimmed.replace(/:\d*$/, '');
-  return name.replace(/\.$/, '');
+/** A bracketed IPv6 literal, then nothing or ":port" (RFC 7230 5.4, RFC 3986 3.2.2). */
+const IP_LITERAL = /^\[([0-9a-f:.]+)\](?::\d*)?$/;
+/** A name or IPv4 address, then nothing or ":port": the characters of a DNS name (browsers send IDNs as punycode). */
+const NAME = /^([a-z0-9._~-]+)(?::\d*)?$/;
+
+/**
+ * The name a Host header names, lower case without a trailing dot: "[::1]:8080" -> "::1",
+ * "Example.test.:80" -> "example.test"; undefined when the header is not host[:port] ("[::1]evil.example",
+ * "a:1:2", "::1", spaces), which the server refuses before the value can reach a link.
+ */
+export function hostName(header: string): string | undefined {
+  const value = header.trim().toLowerCase();
+  const literal = IP_LITERAL.exec(value);
+  if (literal) return isIP(literal[1]!) === 6 ? literal[1] : undefined;
+  const name = NAME.exec(value)?.[1]?.replace(/\.$/, '');
+  return name ? name : undefined;
 }
 
 /**
@@ -27,23 +38,32 @@ export function hostName(header: string): string {
  */
 export function isTrustedHost(header: string, policy: HostPolicy): boolean {
   const name = hostName(header);
+  if (name === undefined) return false;
   if (isIP(name) !== 0) return true;
   if (name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.invalid')) return true;
   if (policy.publicUrl && name === hostName(new URL(policy.publicUrl).host)) return true;
   return policy.allowedHosts.some((allowed) => {
     const a = allowed.trim().toLowerCase().replace(/\.$/, '');
     if (a === '*') return true;
-    return a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === hostName(a);
+    return a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === (hostName(a) ?? a);
   });
 }
 
-/** Refuses requests whose Host is not ours with 403, before anything else looks at them. */
+/**
+ * Refuses requests whose Host is not ours with 403, and a Host that is not host[:port] with 400 (RFC
+ * 7230 5.4), even when every name is allowed: the Host goes into the links of the answers.
+ */
 export function hostCheck(policy: HostPolicy): RequestHandler {
   return (req, _res, next) => {
     const host = req.headers.host;
     // HTTP/1.0 clients may send no Host; browsers always do.
     if (host === undefined || isTrustedHost(host, policy)) return next();
     const name = hostName(host);
+    if (name === undefined) {
+      return next(
+        new HttpError(400, `Host ${JSON.stringify(host)} is not a host name or address with an optional :port`),
+      );
+    }
     next(
       new HttpError(
         403,

@@ -142,7 +142,7 @@ export class RequestJournal {
 
   /**
    * Records a request on arrival (`path` without the query) and completes the entry when the response
-   * is done or the socket goes. Plain node:http objects are enough (the pre-dispatch has no express).
+   * is done or the socket goes. Plain node:http objects are enough.
    */
   open(req: IncomingMessage, res: ServerResponse, path: string, scenario: string | null = null): void {
     const started = process.hrtime.bigint();

@@ -1,19 +1,11 @@
-import type { NextFunction, Request, Response } from 'express';
-import type { BlobLease, BlobStore } from '../domain/model.js';
-import type { NodeRecord } from '../domain/model.js';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { NextFunction, Response } from 'express';
+import type { BlobStore, NodeRecord } from '../domain/model.js';
+import { HttpError } from './errors.js';
 
-/**
- * send hands its options on to fs.createReadStream: 1 MiB reads serve a large file at memory speed
- * (the default 64 KiB: about 0.4x). Conditional requests, Range and HEAD stay send's.
- */
-const SEND_OPTIONS = {
-  etag: false,
-  lastModified: false,
-  cacheControl: false,
-  dotfiles: 'allow' as const,
-  acceptRanges: true,
-  highWaterMark: 1024 * 1024,
-};
+/** Read size for a blob streamed from its file: 1 MiB reads serve a large file at memory speed (64 KiB: about 0.4x). */
+const READ_BYTES = 1024 * 1024;
 
 /** The strong ETag of a file's content, shared by REST and WebDAV so both views agree. */
 export function contentEtag(node: NodeRecord): string {
@@ -21,67 +13,87 @@ export function contentEtag(node: NodeRecord): string {
 }
 
 /**
- * Sends a file's bytes with ETag, Last-Modified and Accept-Ranges; `send` (under res.sendFile)
- * answers Range with 206/416 and If-None-Match/If-Modified-Since with 304 against these headers.
- * A plain GET or HEAD of a blob memory mode holds, and a plain GET of one of at most 16 MiB, is
- * answered from memory (held, or the blob cache) in one write with the same headers: streaming allocates the file's size in buffers per request, and that garbage, not the
- * disk, was what bounded an 8 MiB GET (a major GC every few requests, profiled).
+ * Sends a file's bytes with ETag, Last-Modified and Accept-Ranges, for GET and HEAD: If-Match and
+ * If-Unmodified-Since answer 412, If-None-Match and If-Modified-Since 304 (RFC 9110 13.2.2's order),
+ * one Range 206 (If-Range honoured) and an unsatisfiable one 416; several ranges get the whole
+ * file, as from send. The bytes come from memory when the store has them (a blob memory mode holds,
+ * or one in the content cache, read into it on a miss) and are streamed from the blob's file otherwise.
  */
 export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
+  const req = res.req;
+  const size = node.bytes;
   res.setHeader('ETag', contentEtag(node));
   res.setHeader('Last-Modified', new Date(node.modified * 1000).toUTCString());
   res.setHeader('Content-Type', node.mimeType || 'application/octet-stream');
-  if (!node.blobId) {
-    res.status(200).end();
+  res.setHeader('Accept-Ranges', 'bytes');
+  if (preconditionFailed(res)) return next(new HttpError(412, 'Precondition Failed'));
+  if (req.fresh) {
+    res.removeHeader('Content-Type');
+    res.status(304).end();
+    return;
+  }
+  let range: { start: number; end: number } | undefined;
+  const header = req.headers.range;
+  if (header !== undefined && /^ *bytes=/.test(header) && rangeIsFresh(res)) {
+    req.headers.range = clampSuffixRanges(header, size);
+    const ranges = req.range(size, { combine: true });
+    if (ranges === -1) {
+      return next(new HttpError(416, 'Range Not Satisfiable', { headers: { 'Content-Range': `bytes */${size}` } }));
+    }
+    if (ranges !== -2 && ranges !== undefined && ranges.length === 1) range = ranges[0]!;
+  }
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+  }
+  res.setHeader('Content-Length', range ? range.end - range.start + 1 : size);
+  if (req.method === 'HEAD' || !node.blobId) {
+    res.end();
     return;
   }
   const blobId = node.blobId;
-  const stream = (): void => {
-    const range = res.req.headers.range;
-    if (range !== undefined) res.req.headers.range = clampSuffixRanges(range, node.bytes);
-    // send serves files: a blob memory mode holds is written to its file first (blob-store.ts fileOf).
-    blobs.fileOf(blobId).then(
-      (path) =>
-        res.sendFile(path, SEND_OPTIONS, (err?: Error) => {
-          if (err && !res.headersSent) next(err);
-        }),
-      next,
-    );
+  const write = (bytes: Buffer | undefined): void => {
+    if (res.destroyed) return;
+    if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
+    // Too large for the cache: streamed from the file, in large reads, as the client takes it.
+    const file = createReadStream(blobs.pathOf(blobId), { ...range, highWaterMark: READ_BYTES });
+    pipeline(file, res).catch((err: unknown) => (res.headersSent ? res.destroy() : next(err)));
   };
-  if (!isPlainWholeRead(res.req)) return stream();
-  const hit = blobs.inMemory(blobId);
-  if (hit) return sendWhole(res, hit);
-  // HEAD needs no bytes; a large blob, one that does not fit now or a failed read goes to send.
-  if (res.req.method !== 'GET' || node.bytes > blobs.cache.maxEntryBytes) return stream();
-  blobs.whole(blobId, node.bytes).then(
-    (lease) => (lease ? sendWhole(res, lease) : stream()),
-    () => stream(),
-  );
+  const bytes = blobs.bytesOf(blobId, size);
+  if (Buffer.isBuffer(bytes)) return write(bytes);
+  bytes.then(write, () => write(undefined)).catch(next);
 }
 
-/** Headers under which send answers 206, 304, 412 or 416: such requests keep going through it. */
-const SEND_DECIDES = ['range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'if-range'];
-
-function isPlainWholeRead(req: Request): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && SEND_DECIDES.every((h) => req.headers[h] === undefined);
+/** If-Match / If-Unmodified-Since against the headers already set (RFC 9110 13.1.1, 13.1.4). */
+function preconditionFailed(res: Response): boolean {
+  const { 'if-match': match, 'if-unmodified-since': unmodifiedSince } = res.req.headers;
+  if (match !== undefined) {
+    const etag = String(res.getHeader('ETag'));
+    return match.trim() !== '*' && !match.split(',').some((tag) => stripWeak(tag.trim()) === etag);
+  }
+  if (unmodifiedSince !== undefined) {
+    const since = Date.parse(unmodifiedSince);
+    const modified = Date.parse(String(res.getHeader('Last-Modified')));
+    return Number.isNaN(since) || modified > since;
+  }
+  return false;
 }
 
-/**
- * What send answers to a plain GET or HEAD (its headers in its order), from bytes in memory in one
- * write; the lease holds them in the cache's count until the answer is written or the client is gone.
- */
-function sendWhole(res: Response, lease: BlobLease): void {
-  if (res.headersSent || res.closed) return lease.release();
-  res.once('close', lease.release);
-  if (!res.getHeader('Accept-Ranges')) res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Content-Length', lease.bytes.length);
-  if (res.req.method === 'HEAD') res.end();
-  else res.end(lease.bytes);
+const stripWeak = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
+
+/** If-Range: the Range applies only while the validator it names is current (RFC 9110 13.1.5). */
+function rangeIsFresh(res: Response): boolean {
+  const given = res.req.headers['if-range'];
+  if (given === undefined) return true;
+  const ifRange = String(given);
+  if (ifRange.includes('"')) return ifRange.trim() === res.getHeader('ETag');
+  const modified = Date.parse(String(res.getHeader('Last-Modified')));
+  return !Number.isNaN(modified) && modified <= Date.parse(ifRange);
 }
 
 /**
  * RFC 9110 14.1.3: a suffix range longer than the representation selects all of it. range-parser
- * (1.3.0, the newest, used by send) answers 416 for it, so "bytes=-100" on 59 bytes becomes "bytes=0-".
+ * (1.3.0, the newest, used by req.range) answers 416 for it, so "bytes=-100" on 59 bytes becomes "bytes=0-".
  * An empty file keeps its 416: no suffix of it is satisfiable.
  */
 export function clampSuffixRanges(header: string, size: number): string {

@@ -33,8 +33,7 @@ const readRawValue = rawBodyReader('4mb');
  * Tags: GET lists, POST a tag-info entity applies, PUT <tags>/<name> applies, DELETE removes.
  * Metadata: GET lists metadata-item links; PUT/GET/DELETE <metadata>/<key> with the raw value.
  */
-export function annotationsRouter(store: CloudStore): Router {
-  const router = Router();
+export function annotationsRouter(store: CloudStore, router: Router = Router()): Router {
   for (const [segment, kind] of KINDS) {
     const base = `/${segment}/:id`;
     const subject = (res: Response, id: string) => store.get(userOf(res), id, kind);

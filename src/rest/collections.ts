@@ -5,9 +5,7 @@ import { MEDIA, linksOf, only, pageOf, param, sendXml, userOf } from './request-
 import { accountView } from './views.js';
 
 /** Account, the recycle bin, and the collections the document only names (inferred: empty). */
-export function collectionsRouter(store: CloudStore): Router {
-  const router = Router();
-
+export function collectionsRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/account')
     .get((_req, res) => sendXml(res, MEDIA.account, accountEntity(accountView(store, userOf(res)))))

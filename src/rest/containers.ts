@@ -27,9 +27,7 @@ import { containerView, itemView } from './views.js';
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 
 /** Containers and their contents: create a container, a file-info or an upload; listing, rename, move, copy, delete. */
-export function containersRouter(store: CloudStore): Router {
-  const router = Router();
-
+export function containersRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/containers/:id')
     .get((req, res) => {

@@ -20,8 +20,7 @@ export const CLOUD2 = 'application/vnd.csp.cloud2+xml';
  * GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity.
  * An Accept naming cloud2 gets that media type, with locations and namespaces added (xml/cloud2.ts).
  */
-export function entryRouter(store: CloudStore): Router {
-  const router = Router();
+export function entryRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route(['/', ''])
     .get((req, res) => {

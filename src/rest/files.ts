@@ -3,6 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { fileEntity, permissionsEntity } from '../xml/entities.js';
 import { parseFileInfo } from '../xml/requests.js';
 import { badRequest, unsupportedMediaType } from '../http/errors.js';
+import { isMediaType } from '../http/media-type.js';
 import { parseContentRangeOffset, sendContent } from '../http/send-content.js';
 import {
   MEDIA,
@@ -22,9 +23,7 @@ import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
-export function filesRouter(store: CloudStore): Router {
-  const router = Router();
-
+export function filesRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/files/:id')
     .get((req, res) => {
@@ -34,6 +33,13 @@ export function filesRouter(store: CloudStore): Router {
     .put(readEntityBody, async (req, res) => {
       if (requestMediaType(req) !== MEDIA.file) throw unsupportedMediaType(requestMediaType(req), [MEDIA.file]);
       const info = parseFileInfo(bodyBuffer(req));
+      // The type is sent back as Content-Type on every read: it must be one a header can carry.
+      const mimeType = info.mimeType?.trim();
+      if (mimeType && !isMediaType(mimeType)) {
+        throw badRequest(
+          `mime_type must be a media type such as text/plain; charset=utf-8 (got ${JSON.stringify(mimeType)})`,
+        );
+      }
       const parentId = parentIdFrom(info.parentHref);
       await store.update(userOf(res), param(req, 'id'), {
         name: info.name,

@@ -13,8 +13,7 @@ const PREFIX = '/namespace';
  * request continues as a GET of the object's own address: the same entity, ETag, conditional answers
  * and depth handling, from the same routes. Only reads: writes go to the object's own address.
  */
-export function namespaceRouter(store: CloudStore): Router {
-  const router = Router();
+export function namespaceRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/namespaces')
     .get((_req, res) => sendXml(res, MEDIA.other('namespaces'), namespacesEntity(linksOf(res).namespaceContainer)))

@@ -9,9 +9,7 @@ import { notFound } from '../domain/errors.js';
  * GET /v2/tags, /v2/tags/<name> and /v2/tags/<name>/objects: the tags in use, one tag, and the objects
  * carrying it (answered, as the service's announced fix of its 500 promises).
  */
-export function tagsRouter(store: CloudStore): Router {
-  const router = Router();
-
+export function tagsRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/tags')
     .get((req, res) =>

@@ -1,5 +1,4 @@
 import type { RequestHandler, Response } from 'express';
-import type { ServerResponse } from 'node:http';
 import { isAbsolute } from 'node:path';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { StateBuilder } from '../domain/state-builder.js';
@@ -169,19 +168,6 @@ export class ScenarioRuntime {
     res.locals.scenario = this.#active;
     markScenario(res, this.#active.scenario.name);
     next();
-  }
-
-  /**
-   * For the pre-dispatch: admits a request that will be answered at once, in this tick, when the
-   * active scenario has nothing to do (no fault rule, latency, network conditions or recording) and
-   * no switch is under way; returns the scenario's name, or undefined (the request takes the full path).
-   */
-  admitQuiet(res: ServerResponse): string | undefined {
-    if (!this.#active.quiet) return undefined;
-    const leave = this.#gate.enterNow(() => res.destroy());
-    if (!leave) return undefined;
-    res.once('close', leave);
-    return this.#active.scenario.name;
   }
 
   close(): void {

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobCache, type BlobLease } from './blob-cache.js';
+import { BlobCache } from './blob-cache.js';
 import { HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
-import { countStreamedBytes } from './young-garbage.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -33,66 +32,48 @@ const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
  * Immutable blobs in one directory, named by random id (never by a user's file name).
  * Writes stream to a temp file, fsync, then rename: a crash leaves either no blob or a whole one.
  * In memory mode the directory is a private temp dir, so big uploads never sit in RAM; its blobs die
- * with the process, so they skip the fsync, and small ones are kept in memory (HeldBlobs, bounded).
+ * with the process, so they skip the fsync, and small ones live in memory instead of a file each
+ * (HeldBlobs, bounded: that is where memory mode stores them, not a copy). Apart from that, one
+ * bounded cache keeps the bytes of recently read blobs (BlobCache).
  */
 export class BlobStore {
   readonly dir: string;
   readonly #ephemeral: boolean;
   /** Memory mode's folder, made when a blob first needs a file. */
   readonly #folder: PrivateFolder | undefined;
-  /** Memory mode's small blobs (no file until a reader needs one, see fileOf). */
+  /** Memory mode's small blobs: they have no file. */
   readonly #held = new HeldBlobs();
-  /** Held blobs being written to their file, so a delete waits for the file it removes. */
-  readonly #spilling = new Map<string, Promise<string>>();
-  /** Bytes of recently served small blobs (bounded; see BlobCache). */
-  readonly cache = new BlobCache();
+  /** Bytes of recently read blobs that have a file (bounded; see BlobCache). */
+  readonly cache: BlobCache;
 
-  private constructor(dir: string, folder?: PrivateFolder) {
+  private constructor(dir: string, folder: PrivateFolder | undefined, cacheBytes: number | undefined) {
     this.dir = dir;
     this.#ephemeral = folder !== undefined;
     this.#folder = folder;
+    this.cache = new BlobCache(cacheBytes);
   }
 
   /**
    * `dir`: the blobs of a data file, kept. None: memory mode, a private folder in the temp dir, made
    * now or, with `folder: 'when-needed'`, when a blob first needs a file (the mock's choice).
+   * `cacheBytes`: the content cache's bound (default DEFAULT_CONTENT_CACHE_MIB; 0: no cache).
    */
-  static async open(dir?: string, options: { folder?: 'now' | 'when-needed' } = {}): Promise<BlobStore> {
+  static async open(
+    dir?: string,
+    options: { folder?: 'now' | 'when-needed'; cacheBytes?: number } = {},
+  ): Promise<BlobStore> {
     if (dir) {
       await mkdir(dir, { recursive: true });
-      return new BlobStore(dir);
+      return new BlobStore(dir, undefined, options.cacheBytes);
     }
     const folder = new PrivateFolder();
     if (options.folder !== 'when-needed') await folder.ready();
-    return new BlobStore(folder.path, folder);
+    return new BlobStore(folder.path, folder, options.cacheBytes);
   }
 
-  /** Where a blob's file is; a blob held in memory has none until fileOf writes it. */
+  /** Where a blob's file is; a blob held in memory has none. */
   pathOf(blobId: string): string {
     return join(this.dir, blobId);
-  }
-
-  /** The blob's file, written first if the blob is held in memory (then no longer held). */
-  fileOf(blobId: string): Promise<string> {
-    const path = this.pathOf(blobId);
-    const bytes = this.#held.get(blobId);
-    if (!bytes) return this.#spilling.get(blobId) ?? Promise.resolve(path);
-    let spilling = this.#spilling.get(blobId);
-    if (!spilling) {
-      // Held until the file is whole; a failed write leaves no file and the blob still held.
-      spilling = Promise.resolve(this.#folder?.ready())
-        .then(() => writeFile(path, bytes))
-        .then(
-          () => (this.#held.delete(blobId), path),
-          async (err: unknown) => {
-            await rm(path, { force: true });
-            throw diskFullAsStorageError(err);
-          },
-        )
-        .finally(() => this.#spilling.delete(blobId));
-      this.#spilling.set(blobId, spilling);
-    }
-    return spilling;
   }
 
   /** Bytes memory mode holds in memory now (bounded by HELD_TOTAL_MAX_BYTES). */
@@ -127,7 +108,7 @@ export class BlobStore {
         size = source.length;
       } else {
         const out = createWriteStream(tmp);
-        await streamInto(source, out);
+        await pipeline(source, out);
         size = out.bytesWritten;
         if (size === 0) {
           await rm(tmp, { force: true });
@@ -151,7 +132,7 @@ export class BlobStore {
       if (held) await writeFile(tmp, held);
       else await copyFile(this.pathOf(blobId), tmp);
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
-      await streamInto(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
+      await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
       await this.#sync(tmp);
       return await this.#commit(tmp);
     } catch (err) {
@@ -164,22 +145,13 @@ export class BlobStore {
     return this.#held.read(blobId, range) ?? createReadStream(this.pathOf(blobId), range);
   }
 
-  /** A blob's bytes if memory has them (held, or in the cache, leased), without reading anything. */
-  inMemory(blobId: string): BlobLease | undefined {
-    const held = this.#held.get(blobId);
-    return held ? heldLease(held) : this.cache.take(blobId);
-  }
-
-  /** A blob's whole bytes: held, or leased from the cache (read into it on a miss); undefined when they do not fit. */
-  whole(blobId: string, size: number): Promise<BlobLease | undefined> {
-    const held = this.#held.get(blobId);
-    return held ? Promise.resolve(heldLease(held)) : this.cache.read(blobId, this.pathOf(blobId), size);
+  /** A blob's whole bytes from memory: held, or from the cache (read into it on a miss); undefined: stream it. */
+  bytesOf(blobId: string, size: number): Buffer | Promise<Buffer | undefined> {
+    return this.#held.get(blobId) ?? this.cache.get(blobId) ?? this.cache.read(blobId, this.pathOf(blobId), size);
   }
 
   async delete(blobId: string): Promise<void> {
     this.cache.delete(blobId);
-    const spilling = this.#spilling.get(blobId);
-    if (spilling) await spilling.catch(() => undefined);
     if (this.#held.delete(blobId)) return;
     await rm(this.pathOf(blobId), { force: true });
   }
@@ -237,7 +209,7 @@ const POOL_IDS = 256;
 let idPool = Buffer.alloc(0);
 let idOffset = 0;
 
-/** 128 random bits, hex; drawn from a pool: randomBytes per id was 8% of a 1 KiB upload's CPU (profiled). */
+/** 128 random bits, hex; drawn from a pool, since a randomBytes call per id is a noticeable part of a small upload. */
 function newBlobId(): string {
   if (idOffset >= idPool.length) {
     idPool = randomBytes(BLOB_ID_BYTES * POOL_IDS);
@@ -246,13 +218,3 @@ function newBlobId(): string {
   idOffset += BLOB_ID_BYTES;
   return idPool.toString('hex', idOffset - BLOB_ID_BYTES, idOffset);
 }
-
-/** pipeline, counting the bytes for countStreamedBytes (a listener added once pipe has attached its own). */
-function streamInto(source: Readable, out: Writable): Promise<void> {
-  const done = pipeline(source, out);
-  source.on('data', (chunk: Buffer | string) => countStreamedBytes(chunk.length));
-  return done;
-}
-
-/** Held bytes stay as long as their blob does, whoever reads them: nothing to release. */
-const heldLease = (bytes: Buffer): BlobLease => ({ bytes, release: () => undefined });

@@ -5,14 +5,14 @@ const KIB = 1024;
 export const HELD_BLOB_MAX_BYTES = 64 * KIB;
 export const HELD_TOTAL_MAX_BYTES = 256 * KIB * KIB;
 /**
- * What a kept blob costs beyond its bytes: its own allocation, Buffer and map entry (measured: about
+ * What a kept blob costs beyond its bytes: its own allocation, Buffer and map entry (about
  * 0.9 KiB of RSS each for 100,000 1 KiB blobs), so that many tiny blobs stay within the bound too.
  */
 const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
  * Memory mode's small blobs, kept in memory instead of a file each: there is no durability to keep,
- * and on a 1 KiB upload the file's open/write/close was most of the work (profiled, issue 9). Bounded:
+ * and for a small upload a file's open/write/close is most of the work. Bounded:
  * a blob over HELD_BLOB_MAX_BYTES, or one that would take the total past HELD_TOTAL_MAX_BYTES, is
  * written to the private folder as before. Blobs are immutable, so a kept one never changes.
  */

@@ -79,18 +79,29 @@ function putLarge(url: string, mib: number): Promise<void> {
   });
 }
 
+/** BENCH_UPLOAD_MIB: the large uploads whose RSS growth is measured, MiB, comma-separated. */
+function uploadSizes(): number[] {
+  const raw = process.env['BENCH_UPLOAD_MIB'] || '256,1024';
+  return raw.split(',').map((part) => {
+    const n = Number(part.trim());
+    if (!Number.isInteger(n) || n < 1 || n > 4096)
+      throw new Error(`BENCH_UPLOAD_MIB must be whole MiB from 1 to 4096, comma-separated, got "${raw}"`);
+    return n;
+  });
+}
+
 /**
- * `npm run bench`: every target of issue 9 in one run. Throughput: the mock and its baseline measured
+ * `npm run bench`: every target in one run. Throughput: the mock and its baseline measured
  * in alternation, BENCH_ROUNDS rounds (default 2) of BENCH_SECONDS (default 5) each, best round kept,
  * after a warm-up; wrk when installed (BENCH_LOADGEN=node forces the built-in client). Then the RSS
- * growth of a BENCH_UPLOAD_MIB (default 256) upload, the CLI cold start (BENCH_SPAWNS, default 9) and
+ * growth of each BENCH_UPLOAD_MIB upload (default 256 and 1024), the CLI cold start (BENCH_SPAWNS, default 9) and
  * reset()/startMock()+close(). Prints the table and writes it as JSON to BENCH_JSON (default
  * <tmpdir>/csp-mock-bench.json).
  */
 async function main(): Promise<void> {
   const seconds = positive('BENCH_SECONDS', 5, 600);
   const rounds = Math.round(positive('BENCH_ROUNDS', 2, 20));
-  const uploadMiB = Math.round(positive('BENCH_UPLOAD_MIB', 256, 4096));
+  const uploadMiBs = uploadSizes();
   const spawns = Math.round(positive('BENCH_SPAWNS', 9, 100));
   const useWrk = process.env['BENCH_LOADGEN'] !== 'node' && wrkAvailable();
   const workDir = mkdtempSync(join(tmpdir(), 'csp-mock-bench-load-'));
@@ -102,7 +113,7 @@ async function main(): Promise<void> {
     'node-memory': ready.nodeUrl,
   };
   const names: Record<BaselineKind, string> = {
-    express: 'bare express',
+    express: 'express, same bytes',
     'node-upload': 'node:http to file',
     'node-memory': 'node:http memory',
   };
@@ -129,9 +140,13 @@ async function main(): Promise<void> {
       }
       rows.push({ scenario, baselineName: names[scenario.baseline], baseline: best.baseline!, mock: best.mock! });
     }
-    await ask(child, 'rss-start');
-    await putLarge(`${ready.mockUrl}${ready.bigUploadPath}`, uploadMiB);
-    const rss = await ask(child, 'rss-stop');
+    const uploads: { uploadMiB: number; growthMiB: number }[] = [];
+    for (const uploadMiB of uploadMiBs) {
+      await ask(child, 'rss-start');
+      await putLarge(`${ready.mockUrl}${ready.bigUploadPath}`, uploadMiB);
+      const rss = await ask(child, 'rss-stop');
+      uploads.push({ uploadMiB, growthMiB: (rss.peak - rss.before) / 2 ** 20 });
+    }
     // The start-up rows run with the server process gone: its heap (every upload of the run) keeps V8's
     // GC threads busy on the same two cores for a while, which slowed the spawns unevenly.
     child.send('stop');
@@ -147,7 +162,7 @@ async function main(): Promise<void> {
       },
       settings: { seconds, rounds, generator: useWrk ? 'wrk -t1' : 'built-in node client' },
       rows,
-      rss: { uploadMiB, growthMiB: (rss.peak - rss.before) / 2 ** 20, goalMiB: 32 },
+      rss: { uploads, goalMiB: 64, spreadMiB: 16 },
       coldStart,
       lifecycle,
     };

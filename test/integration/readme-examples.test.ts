@@ -9,7 +9,7 @@ import { startMock, type RunningMock } from '../../src/index.js';
 import { exampleFiles, extractBlocks, planBlock, writeShims, type ExampleBlock } from '../helpers/readme-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The csp-mock command as package.json installs it. */
+/** The installed command: whatever package.json's bin names (built by npm run build). */
 const BIN = join(
   ROOT,
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['csp-mock']!,

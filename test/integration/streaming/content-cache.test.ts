@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobCache } from '../../../src/storage/blob-cache.js';
+import { createApp } from '../../../src/index.js';
 import { SPEC, binaryParser, useCloud, type CloudClient } from '../../helpers/cloud.js';
 
 /** Everything a client sees of an answer but the Date header. */
@@ -21,12 +22,8 @@ function withoutDate(headers: unknown): Record<string, string> {
 
 const idOf = (filePath: string): string => filePath.split('/').pop()!;
 
-/** The bytes the cache keeps for a blob (a lease taken and given back at once). */
-function held(cache: BlobCache, blobId: string): Buffer | undefined {
-  const lease = cache.take(blobId);
-  lease?.release();
-  return lease?.bytes;
-}
+/** The bytes the cache keeps for a blob. */
+const held = (cache: BlobCache, blobId: string): Buffer | undefined => cache.get(blobId);
 
 function blobOf(client: CloudClient, filePath: string, user = 'demo'): string {
   const blobId = client.mock.store.get(user, idOf(filePath), 'file').blobId;
@@ -54,7 +51,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
       const path = view === '/v2' ? `${file}/content` : '/dav/data.bin';
       const miss = await answer(cloud.client.get(path));
       const hit = await answer(cloud.client.get(path));
-      // A conditional header that does not match still answers 200, but through send's stream.
+      // A conditional header that does not match still answers 200, with the same headers.
       const streamed = await answer(cloud.client.get(path).set('If-None-Match', '"not-this"'));
       expect(miss.status).toBe(200);
       expect(miss.body.equals(bytes)).toBe(true);
@@ -134,7 +131,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
     await cloud.client.head('/dav/Documents/readme.txt').expect(200);
     await cloud.client.mock.reset();
     expect(held(cache, blobId)).toBeUndefined();
-    // Every answer gave its lease back: nothing dropped is still counted.
+    // Nothing dropped is still counted.
     expect(cache.bytes).toBe(0);
   });
 
@@ -149,7 +146,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
   });
 });
 
-describe('BlobCache: bounded by bytes, least recently used first, never evicting bytes still being sent', () => {
+describe('BlobCache: bounded by bytes, least recently used first', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'csp-mock-blob-cache-'));
@@ -164,24 +161,22 @@ describe('BlobCache: bounded by bytes, least recently used first, never evicting
     return path;
   }
 
-  async function readAndRelease(cache: BlobCache, id: string, size: number): Promise<Buffer | undefined> {
-    const lease = await cache.read(id, await blob(id, size), size);
-    lease?.release();
-    return lease?.bytes;
+  async function read(cache: BlobCache, id: string, size: number): Promise<Buffer | undefined> {
+    return cache.read(id, await blob(id, size), size);
   }
 
   it('never holds more than its bound, drops the least recently used, and leaves large blobs alone', async () => {
     const cache = new BlobCache(100, 40);
-    for (const id of ['a', 'b', 'c']) await readAndRelease(cache, id, 30);
+    for (const id of ['a', 'b', 'c']) await read(cache, id, 30);
     expect(cache.bytes).toBe(90);
     held(cache, 'a'); // now b is the least recently used
-    await readAndRelease(cache, 'd', 30);
+    await read(cache, 'd', 30);
     expect(cache.bytes).toBeLessThanOrEqual(100);
     expect(['a', 'b', 'c', 'd'].map((id) => held(cache, id) !== undefined)).toEqual([true, false, true, true]);
-    expect(await readAndRelease(cache, 'big', 41)).toBeUndefined();
+    expect(await read(cache, 'big', 41)).toBeUndefined();
     expect(held(cache, 'big')).toBeUndefined();
     for (let i = 0; i < 20; i++) {
-      expect((await readAndRelease(cache, `n${i}`, 7 + i))?.length).toBe(7 + i);
+      expect((await read(cache, `n${i}`, 7 + i))?.length).toBe(7 + i);
       expect(cache.bytes).toBeLessThanOrEqual(100);
     }
     cache.clear();
@@ -189,40 +184,44 @@ describe('BlobCache: bounded by bytes, least recently used first, never evicting
     expect(cache.size).toBe(0);
   });
 
-  it('bytes leased to an answer are not evicted; when nothing fits the caller streams, and a delete counts them until released', async () => {
-    const cache = new BlobCache(100, 40);
-    const a = await cache.read('a', await blob('a', 40), 40);
-    const b = await cache.read('b', await blob('b', 40), 40);
-    expect(a?.bytes.length).toBe(40);
-    // 80 of 100 bytes are being sent: a third blob of 30 does not fit, so it is not read at all.
-    expect(await cache.read('c', await blob('c', 30), 30)).toBeUndefined();
-    expect(cache.bytes).toBe(80);
-    a!.release();
-    expect((await readAndRelease(cache, 'c', 30))?.length).toBe(30);
-    expect(held(cache, 'a')).toBeUndefined();
-    expect(cache.bytes).toBe(70);
-    cache.delete('b'); // still being sent: gone from the cache, its bytes still count
-    expect(held(cache, 'b')).toBeUndefined();
-    expect(cache.bytes).toBe(70);
-    b!.release();
-    b!.release(); // releasing twice counts once
-    expect(cache.bytes).toBe(30);
-  });
-
-  it('concurrent misses read a blob once; a delete during the read keeps it out', async () => {
+  it('concurrent misses read a blob once; a delete during the read keeps it out; an unreadable blob is a miss', async () => {
     const cache = new BlobCache(100, 40);
     const path = await blob('x', 20);
     const [one, two] = await Promise.all([cache.read('x', path, 20), cache.read('x', path, 20)]);
-    expect(one?.bytes).toBe(two?.bytes);
-    one?.release();
-    two?.release();
+    expect(one).toBe(two);
     cache.delete('x');
     expect(cache.bytes).toBe(0);
     const reading = cache.read('x', path, 20);
-    expect(cache.bytes).toBe(20); // reserved while reading
     cache.delete('x');
     expect(await reading).toBeUndefined();
     expect(held(cache, 'x')).toBeUndefined();
     expect(cache.bytes).toBe(0);
+    expect(await cache.read('gone', join(dir, 'gone'), 5)).toBeUndefined();
+  });
+
+  it('a size of 0 keeps nothing: every read streams', async () => {
+    const cache = new BlobCache(0);
+    expect(await read(cache, 'a', 10)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('the content cache size is an option', () => {
+  const cloud = useCloud({ seed: 'empty', contentCacheMiB: 0 });
+
+  it('contentCacheMiB: 0 serves whole, Range and conditional reads from the file, the same as from memory', async () => {
+    const bytes = randomBytes(100 * 1024);
+    const file = await cloud.client.uploadFile(await cloud.client.rootPath(), 'd.bin', bytes);
+    const whole = await answer(cloud.client.get(`${file}/content`));
+    expect(whole.body.equals(bytes)).toBe(true);
+    const ranged = await answer(cloud.client.get(`${file}/content`).set('Range', 'bytes=10-19'));
+    expect([ranged.status, ranged.body.equals(bytes.subarray(10, 20))]).toEqual([206, true]);
+    await cloud.client.get(`${file}/content`).set('If-None-Match', whole.headers['etag']!).expect(304);
+    expect(cloud.client.mock.store.blobs.cache.maxBytes).toBe(0);
+    expect(cloud.client.mock.store.blobs.cache.size).toBe(0);
+  });
+
+  it('a size that is not a number of MiB is refused at start', async () => {
+    await expect(createApp({ contentCacheMiB: -1 })).rejects.toThrow(/contentCacheMiB/);
   });
 });
