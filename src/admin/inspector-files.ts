@@ -9,7 +9,7 @@ export type { InspectedLock, InspectedNode, InspectedUser, Listing };
 
 /**
  * The inspector's one reader of the store: every call goes through the store's public operations
- * (users, root, get, children, recycleBin, locks), so the store's internals can change beneath it.
+ * (users, root, get, children, tree, recycleBin, locks), so the store's internals can change beneath it.
  */
 
 /** Listings stop here; the page says how many more there are (a tree of any size stays cheap to show). */
@@ -17,13 +17,7 @@ export const MAX_LISTED = 500;
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
-function namesOf(store: CloudStore, user: string, node: NodeRecord): string[] {
-  const names: string[] = [];
-  for (let n = node; n.parentId !== null; n = store.get(user, n.parentId)) names.unshift(n.name);
-  return names;
-}
-
-function inspect(store: CloudStore, user: string, node: NodeRecord, davNames: string[] | null): InspectedNode {
+function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null): InspectedNode {
   const locks = node.recycled === null ? store.locks.covering(node.id) : [];
   const view: InspectedNode = {
     id: node.id,
@@ -47,7 +41,8 @@ function inspect(store: CloudStore, user: string, node: NodeRecord, davNames: st
     rest: `/v2/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}`,
     dav: davNames ? davHref('/dav', davNames, node.kind === 'container') : null,
   };
-  if (node.kind === 'container' && node.recycled === null) view.members = store.children(user, node.id).length;
+  // Listed under a live container (checked once by the caller): the tree's own count, no ancestor walk per member.
+  if (node.kind === 'container' && node.recycled === null) view.members = store.tree.children(node.id).length;
   if (node.recycled !== null) view.recycled = iso(node.recycled);
   return view;
 }
@@ -82,11 +77,12 @@ export function inspectUsers(store: CloudStore): InspectedUser[] {
 export function inspectChildren(store: CloudStore, user: string, containerId: string): Listing {
   return found(() => {
     const container = store.get(user, containerId, 'container');
-    const base = namesOf(store, user, container);
+    // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
+    const base = store.tree.pathNames(container.id);
     const members = [...store.children(user, container.id)].sort((a, b) =>
       a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'container' ? -1 : 1,
     );
-    return limited(members, (n) => inspect(store, user, n, [...base, n.name]));
+    return limited(members, (n) => inspect(store, n, [...base, n.name]));
   });
 }
 
@@ -94,7 +90,7 @@ export function inspectChildren(store: CloudStore, user: string, containerId: st
 export function inspectRecycleBin(store: CloudStore, user: string): Listing {
   return found(() => {
     store.root(user);
-    return limited(store.recycleBin.list(user), (n) => inspect(store, user, n, null));
+    return limited(store.recycleBin.list(user), (n) => inspect(store, n, null));
   });
 }
 

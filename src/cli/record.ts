@@ -31,7 +31,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       })
       .option('out', {
         type: 'string',
-        default: 'recordings/session.json',
+        default: 'recordings/session.jsonl',
         describe: 'recording file (large bodies go to <name>.bodies/)',
       })
       .option('redact', {
@@ -55,7 +55,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         describe: 'bodies larger than this many bytes go to sidecar files',
       })
       .example(
-        '$0 record --upstream https://cloud.example.com --out recordings/login.json',
+        '$0 record --upstream https://cloud.example.com --out recordings/login.jsonl',
         'then point the client at the printed URL',
       )
       .example(

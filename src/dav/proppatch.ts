@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { changeDeadProps, type DeadPropChange } from '../domain/dead-properties.js';
+import type { DeadPropChange } from '../domain/dead-properties.js';
 import { badRequest } from '../http/errors.js';
 import { DAV_NS, clarkName, elementsOf, isDav, serializeElement } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
@@ -50,6 +50,6 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
     ]);
     return;
   }
-  await changeDeadProps(store, target.user, node.id, changes, ctx);
+  await store.changeDeadProps(target.user, node.id, changes, ctx);
   sendMultistatus(res, [{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
 }

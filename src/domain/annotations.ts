@@ -15,7 +15,8 @@ export class Annotations {
   async addTag(user: string, id: string, rawTag: string, ctx?: WriteContext): Promise<NodeRecord> {
     return this.#change(user, id, ctx, (node) => {
       const tag = checkName(rawTag);
-      return node.tags.includes(tag) ? undefined : { ...node, tags: [...node.tags, tag] };
+      // The index answers whether the node has it, whatever its number of tags.
+      return this.#core.tree.tags.has(node.owner, tag, node.id) ? undefined : { ...node, tags: [...node.tags, tag] };
     });
   }
 

@@ -4,7 +4,7 @@ import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { Annotations } from './annotations.js';
 import { NotificationQueues } from './change-events/notification-queues.js';
 import { withQueueEvents } from './change-events/queue-events.js';
-import type { DeadPropChange } from './dead-properties.js';
+import { changeDeadProps, type DeadPropChange } from './dead-properties.js';
 import { notFound } from './errors.js';
 import { checkCreate, createFile, writeContent, type Content, type FileInfo } from './file-writes.js';
 import { takeLock, type LockTarget } from './lock-operations.js';
@@ -16,13 +16,13 @@ import { swapState, swapUsers } from './state-swaps.js';
 import { StoreCore, type WriteContext } from './store-core.js';
 import { copyTree, type CopyOptions } from './tree-operations.js';
 import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates.js';
-import { plainDict } from './record-values.js';
 import type { TreeQueries } from './tree.js';
 
 export type { WriteContext } from './store-core.js';
 export type { CopyOptions } from './tree-operations.js';
 
 export type { Content, FileInfo } from './file-writes.js';
+export type { DeadPropChange } from './dead-properties.js';
 
 export type { NodeChanges, UpdateOptions } from './node-updates.js';
 
@@ -163,17 +163,7 @@ export class CloudStore {
 
   /** WebDAV dead properties, set/removed in document order, all together (RFC 4918 9.2). */
   async changeDeadProps(user: string, id: string, changes: DeadPropChange[], ctx?: WriteContext): Promise<NodeRecord> {
-    return this.#core.transact(() => {
-      const node = this.get(user, id);
-      this.#core.checkWrite(user, { content: id }, ctx);
-      const deadProps = plainDict(node.deadProps);
-      for (const change of changes) {
-        if ('remove' in change) delete deadProps[change.name];
-        else deadProps[change.name] = change.xml;
-      }
-      const next = { ...node, deadProps };
-      return { change: { nodes: [next] }, result: next };
-    });
+    return changeDeadProps(this.#core, user, id, changes, ctx);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { failpoint } from '../storage/failpoints.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { conflict, invalid } from './errors.js';
 import { checkName } from './names.js';
@@ -42,6 +43,7 @@ export async function createFile(
 ): Promise<NodeRecord> {
   checkCreate(core, user, parentId, info.name, ctx); // fail fast, before the body streams
   const blob = content === undefined ? { blobId: null, size: 0 } : await core.blobs.put(content);
+  failpoint('blob-durable-before-record');
   try {
     return await core.transact(() => {
       // Checked again: a lock, a competing name or a delete may have landed while the body streamed.
@@ -88,6 +90,7 @@ export async function writeContent(
       offset !== undefined && base.blobId
         ? await core.blobs.writeAt(base.blobId, offset, content)
         : await core.blobs.put(content);
+    failpoint('blob-durable-before-record');
     let replaced: string | null = null;
     try {
       const written = await core.transact(() => {

@@ -1,7 +1,7 @@
 import { invalid } from './errors.js';
 
 /** Inferred limit: the interface document gives none; 255 matches common filesystems. */
-export const MAX_NAME_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
 
 /** A container or file name: non-empty, at most 255 characters, no slash, backslash or control character. */
 export function checkName(raw: string | undefined): string {

@@ -10,7 +10,7 @@ let pool = Buffer.alloc(0);
 let offset = 0;
 
 /** 96 random bits, base64url; drawn from a pool, as one system call per id is slow when seeding thousands. */
-export function newId(): string {
+function newId(): string {
   if (offset >= pool.length) {
     pool = randomBytes(ID_BYTES * POOL_IDS);
     offset = 0;

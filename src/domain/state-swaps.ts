@@ -1,3 +1,4 @@
+import { failpoint } from '../storage/failpoints.js';
 import type { StateBuilder } from './state-builder.js';
 import type { StoreCore } from './store-core.js';
 
@@ -6,6 +7,7 @@ export async function swapState(core: StoreCore, built: StateBuilder): Promise<v
   await core.serial(async () => {
     await core.drained();
     const old = core.tree.referencedBlobs();
+    failpoint('switch-blobs-before-replace');
     await core.replace(built.state());
     await core.dropUnreferenced(old);
   });

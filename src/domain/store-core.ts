@@ -1,4 +1,5 @@
 import type { BlobStore } from '../storage/blob-store.js';
+import { KeyedMutex, Mutex } from '../storage/mutex.js';
 import { StorageError, applyChangeSet, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import { duplicateName, notFound } from './errors.js';
@@ -51,8 +52,8 @@ export class StoreCore {
   readonly blobs: BlobStore;
   readonly now: () => number;
   readonly persistence: StatePersistence;
-  #tail: Promise<unknown> = Promise.resolve();
-  readonly #fileTails = new Map<string, Promise<unknown>>();
+  readonly #turn = new Mutex();
+  readonly #fileTurns = new KeyedMutex<string>();
   /** Applied, waiting for the next group. */
   #staged: Staged[] = [];
   /** The group being made durable. */
@@ -77,9 +78,7 @@ export class StoreCore {
 
   /** Runs `task` after every task queued before it, alone. */
   serial<T>(task: () => Promise<T> | T): Promise<T> {
-    const run = this.#tail.then(task);
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#turn.run(task);
   }
 
   /**
@@ -139,11 +138,7 @@ export class StoreCore {
     const changes = group.flatMap((s) => (s.change ? [s.change] : []));
     const durable = changes.length > 0 ? this.persistence.commit(changes) : Promise.resolve();
     durable.then(
-      () => {
-        this.#writing = [];
-        for (const s of group) s.resolve();
-        this.#groupSettled();
-      },
+      () => this.#groupDurable(group),
       (err: unknown) => {
         // Everything staged after the group was validated against it: it goes too, newest first.
         const failed = [...group, ...this.#staged.splice(0)];
@@ -158,6 +153,13 @@ export class StoreCore {
         this.#groupSettled();
       },
     );
+  }
+
+  /** The one place a group of committed changes becomes final: durable on disk, already in memory. */
+  #groupDurable(group: Staged[]): void {
+    this.#writing = [];
+    for (const s of group) s.resolve();
+    this.#groupSettled();
   }
 
   #groupSettled(): void {
@@ -188,13 +190,7 @@ export class StoreCore {
 
   /** Content writes to one file run one after another, so a block write never works on a stale base. */
   perFile<T>(fileId: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.#fileTails.get(fileId) ?? Promise.resolve()).then(task);
-    const tail = run.catch(() => undefined);
-    this.#fileTails.set(fileId, tail);
-    void tail.then(() => {
-      if (this.#fileTails.get(fileId) === tail) this.#fileTails.delete(fileId);
-    });
-    return run;
+    return this.#fileTurns.run(fileId, task);
   }
 
   /** A live node of `user`, optionally of one kind; anything else (another user's too) is not found. */

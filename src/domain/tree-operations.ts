@@ -4,6 +4,7 @@ import { checkName } from './names.js';
 import { copiedNode } from './node-records.js';
 import type { Plan, StoreCore, WriteContext } from './store-core.js';
 import { NO_TAGS, recordDict } from './record-values.js';
+import { failpoint } from '../storage/failpoints.js';
 
 /** Nodes prepared between two turns of the event loop, so other clients are served meanwhile. */
 export const SLICE = 500;
@@ -54,7 +55,7 @@ async function sliced<P, T>(
 const STALE = Symbol('stale');
 
 /** The live subtree of `top`, parents first, read in slices. */
-export async function liveSubtree(core: StoreCore, top: NodeRecord): Promise<NodeRecord[]> {
+async function liveSubtree(core: StoreCore, top: NodeRecord): Promise<NodeRecord[]> {
   const out: NodeRecord[] = [top];
   for (let i = 0; i < out.length; i++) {
     if (i % SLICE === SLICE - 1) await nextTurn();
@@ -122,6 +123,7 @@ export async function copyTree(
         newIds.set(from.id, copy.id);
         copies.push(copy);
       }
+      failpoint('copy-prepared-before-commit');
       return { read, built: copies };
     },
     ({ read, built: copies }) => {

@@ -248,23 +248,26 @@ export class Tree implements TreeQueries {
 
   #put(node: NodeRecord): void {
     const old = this.#nodes.get(node.id);
-    if (old) this.#unindex(old);
+    if (old) {
+      this.#unindex(old, false);
+      this.tags.replace(old, node);
+    }
     this.#nodes.set(node.id, node);
-    this.#index(node);
+    this.#index(node, !old);
   }
 
-  #index(n: NodeRecord): void {
+  #index(n: NodeRecord, withTags = true): void {
     if (n.parentId !== null) {
       setOf(this.#kids, n.parentId).add(n.id);
       if (n.recycled === null) mapOf(this.#named, n.parentId).set(nfc(n.name), n.id);
     }
     if (n.recycled !== null) setOf(this.#recycled, n.owner).add(n.id);
     if (n.blobId) this.#blobRefs.set(n.blobId, (this.#blobRefs.get(n.blobId) ?? 0) + 1);
-    this.tags.add(n);
+    if (withTags) this.tags.add(n);
     if (n.parentId !== null) this.#propagate(n.parentId, this.#contribution(n));
   }
 
-  #unindex(n: NodeRecord): void {
+  #unindex(n: NodeRecord, withTags = true): void {
     if (n.parentId !== null) {
       this.#kids.get(n.parentId)?.delete(n.id);
       const named = this.#named.get(n.parentId);
@@ -278,7 +281,7 @@ export class Tree implements TreeQueries {
       if (refs > 0) this.#blobRefs.set(n.blobId, refs);
       else this.#blobRefs.delete(n.blobId);
     }
-    this.tags.remove(n);
+    if (withTags) this.tags.remove(n);
   }
 
   /** What a node adds to its parent's byte sum. */

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import multer from 'multer';
 import { DomainError, storageFailure, type DomainErrorCode } from '../domain/errors.js';
 import { EntityError } from '../xml/requests.js';
@@ -40,8 +41,11 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   const type = (err as { type?: unknown } | null | undefined)?.type;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // http-errors from body-parser and raw-body carry their status: too large, aborted
-    const message = type === 'entity.too.large' ? 'request body too large' : (err as Error).message;
-    return new HttpError(status, message);
+    if (type === 'entity.too.large') return new HttpError(status, 'request body too large');
+    // http-errors marks a message not meant for clients: send's name the server's file path.
+    if ((err as { expose?: unknown }).expose === false)
+      return new HttpError(status, (STATUS_CODES[status] ?? 'error').toLowerCase());
+    return new HttpError(status, (err as Error).message);
   }
   // busboy's own errors carry no code or status, only a message; multipart-upload.ts turns them into 400s
   // where it runs busboy, and this is the fallback for one that arrives unconverted.

@@ -57,11 +57,22 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
     if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
     // Too large for the cache: streamed from the file, in large reads, as the client takes it.
     const file = createReadStream(blobs.pathOf(blobId), { ...range, highWaterMark: READ_BYTES });
-    pipeline(file, res).catch((err: unknown) => (res.headersSent ? res.destroy() : next(err)));
+    // Opened before the pipe, so a missing blob is an answer (naming no server path), not a cut connection.
+    file.once('error', (err: NodeJS.ErrnoException) => next(missingContent(err)));
+    file.once('open', () => {
+      file.removeAllListeners('error');
+      pipeline(file, res).catch((err: unknown) => (res.headersSent ? res.destroy() : next(err)));
+    });
   };
   const bytes = blobs.bytesOf(blobId, size);
   if (Buffer.isBuffer(bytes)) return write(bytes);
   bytes.then(write, () => write(undefined)).catch(next);
+}
+
+/** A blob file that cannot be opened: the node is there, its stored bytes are not (a damaged --data folder). */
+function missingContent(err: NodeJS.ErrnoException): HttpError {
+  const why = err.code === 'ENOENT' ? 'is missing' : `cannot be read (${err.code ?? 'error'})`;
+  return new HttpError(500, `internal error: the stored content of this file ${why} on the server`);
 }
 
 /** If-Match / If-Unmodified-Since against the headers already set (RFC 9110 13.1.1, 13.1.4). */

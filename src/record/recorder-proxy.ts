@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from '../recording/body-capture.js';
 import { contentCodingOf, decodeBody, encodeBody } from './content-coding.js';
@@ -94,6 +95,8 @@ interface Flight {
   requestCapture: BodyCapture;
   responseCapture?: BodyCapture;
   requestDone: Promise<void>;
+  /** The client closed its connection before the whole answer: nothing of this exchange is recorded. */
+  abandoned?: boolean;
   fail(status: number, message: string): void;
 }
 
@@ -199,6 +202,8 @@ function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): v
   const bodySent = !flight.expecting || flight.continued;
   if (!bodySent) responseHeaders['connection'] = 'close';
 
+  abandonOnClientClose(ctx, flight, upstreamRes);
+
   // Links are rewritten in XML and uri-list answers, decoded first if compressed (gzip, deflate,
   // br) and encoded again for the client; the recording keeps the decoded text. An encoding we
   // cannot open passes through untouched.
@@ -206,22 +211,27 @@ function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): v
   if (carriesLinks(upstreamRes.headers['content-type']) && coding !== undefined) {
     ctx.track(
       flight.id,
-      readBody(upstreamRes, MAX_LINK_BODY).then(async (raw) => {
-        const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
-        const rewritten = Buffer.from(
-          replaceOrigins(body.toString('utf8'), [ctx.upstream.origin], flight.clientOrigin),
-          'utf8',
-        );
-        const forClient = await encodeBody(rewritten, coding);
-        const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
-        res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
-        res.end(method === 'HEAD' ? undefined : forClient);
-        const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
-        await persist(ctx, flight, bodySent, status, {
-          body: linkBodyForRecording(body, flight.origins, ctx.redacted),
-          headers: coding === 'identity' ? upstreamRes.headers : storedHeaders,
-        });
-      }),
+      readBody(upstreamRes, MAX_LINK_BODY).then(
+        async (raw) => {
+          const body = method === 'HEAD' ? raw : await decodeBody(raw, coding, MAX_LINK_BODY);
+          const rewritten = Buffer.from(
+            replaceOrigins(body.toString('utf8'), [ctx.upstream.origin], flight.clientOrigin),
+            'utf8',
+          );
+          const forClient = await encodeBody(rewritten, coding);
+          const length = method === 'HEAD' ? upstreamRes.headers['content-length'] : String(forClient.length);
+          res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
+          res.end(method === 'HEAD' ? undefined : forClient);
+          const { 'content-encoding': _decoded, ...storedHeaders } = upstreamRes.headers;
+          await persist(ctx, flight, bodySent, status, {
+            body: linkBodyForRecording(body, flight.origins, ctx.redacted),
+            headers: coding === 'identity' ? upstreamRes.headers : storedHeaders,
+          });
+        },
+        (err: Error) => {
+          if (!flight.abandoned) throw err;
+        },
+      ),
     );
     return;
   }
@@ -232,13 +242,39 @@ function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): v
   upstreamRes.pipe(res);
   ctx.track(
     flight.id,
-    pipeline(upstreamRes, capture).then(() =>
-      persist(ctx, flight, bodySent, status, {
-        body: capture.failure ? undefined : capture.stored(),
-        headers: upstreamRes.headers,
-      }),
+    pipeline(upstreamRes, capture).then(
+      () =>
+        persist(ctx, flight, bodySent, status, {
+          body: capture.failure ? undefined : capture.stored(),
+          headers: upstreamRes.headers,
+        }),
+      (err: Error) => {
+        if (!flight.abandoned) throw err;
+      },
     ),
   );
+}
+
+/**
+ * A client that closes its connection before the whole answer gave up on it: the upstream request is
+ * aborted (an endless or huge answer is not downloaded on), the exchange is not recorded, and its
+ * partial sidecars are removed.
+ */
+function abandonOnClientClose(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): void {
+  flight.res.once('close', () => {
+    // The whole answer was handed over already (the client may close as soon as it has it).
+    if (flight.res.writableEnded || upstreamRes.complete) return;
+    flight.abandoned = true;
+    upstreamRes.destroy();
+    flight.out.destroy();
+    flight.responseCapture?.destroy();
+    flight.requestCapture.destroy();
+    ctx.log(
+      `record: exchange ${flight.id} (${flight.method} ${flight.url.split('?')[0]}) not recorded: the client closed the connection before the whole answer; the upstream request was aborted`,
+    );
+    for (const side of ['request', 'response'] as const)
+      void rm(ctx.writer.sidecar(flight.id, side).absolute, { force: true }).catch(() => undefined);
+  });
 }
 
 /** Step 3, persist: once both sides are complete, the exchange becomes one line of the recording. */
@@ -250,6 +286,7 @@ async function persist(
   response: { body: ReturnType<BodyCapture['stored']>; headers: IncomingHttpHeaders },
 ): Promise<void> {
   const { id, req, method, url, requestCapture } = flight;
+  if (flight.abandoned) return;
   // The whole body, unless the upstream answered early and the client went away without it.
   const whole = bodySent && (await bodyArrives(req));
   if (whole) await flight.requestDone;

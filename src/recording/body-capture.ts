@@ -11,7 +11,7 @@ export const DEFAULT_SIDECAR_THRESHOLD = 64 * 1024;
 export interface SidecarTarget {
   /** Where to write the file. */
   absolute: string;
-  /** What the recording stores (relative to the recording file). */
+  /** What the recording stores (relative to the recording's bodies folder). */
   relative: string;
 }
 

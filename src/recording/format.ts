@@ -1,6 +1,7 @@
 /**
- * The recording format, version 2: JSON lines, so each exchange is appended and writing one costs
- * the same however long the recording is. The first line is the header, then one exchange a line:
+ * The recording format, version 2: JSON lines (a `.jsonl` file), so each exchange is appended and
+ * writing one costs the same however long the recording is. The first line is the header, then one
+ * exchange a line:
  *
  * {"format": "csp-mock-recording", "version": 2, "baseUrl": "{{baseUrl}}", "redacted": ["authorization", ...]}
  * {"id": 1, "user": "demo", "request": {...}, "response": {...}}
@@ -22,8 +23,9 @@
  *   query    [name, value] pairs in the order sent
  *   headers  lower-case names; a value is a string or, when repeated, an array of strings
  *   body     absent when empty; { "text": "..." } for UTF-8 text, { "base64": "..." } for binary,
- *            { "file": "<name>.bodies/<id>-<side>.bin", "bytes": N, "sha256": "..." } above the
- *            sidecar threshold (the path is relative to the recording file)
+ *            { "file": "<id>-<side>.bin", "bytes": N, "sha256": "..." } above the sidecar
+ *            threshold: a file in the recording's own folder `<name>.bodies/` (earlier recordings
+ *            wrote "<name>.bodies/<id>-<side>.bin"; that leading segment is ignored when read)
  *
  * Normalised at record time: multipart boundaries become MULTIPART_BOUNDARY, the upstream's origin
  * in XML, uri-list bodies and Location/Content-Location headers becomes BASE_URL_TOKEN, and

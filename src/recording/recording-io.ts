@@ -76,9 +76,10 @@ export class RecordingWriter {
     return this.#nextId++;
   }
 
+  /** A body's sidecar file; the recording names it relative to its own bodies folder. */
   sidecar(id: number, side: 'request' | 'response'): SidecarTarget {
-    const relative = `${sidecarDirName(this.file)}/${id}-${side}.bin`;
-    return { relative, absolute: join(dirname(this.file), relative) };
+    const relative = `${id}-${side}.bin`;
+    return { relative, absolute: join(dirname(this.file), sidecarDirName(this.file), relative) };
   }
 
   /** Why the recording stopped, if it did. */

@@ -15,9 +15,22 @@ import {
 } from './format.js';
 import { redactedNames } from './redaction.js';
 
-/** The sidecar folder of a recording: recordings/session.json -> recordings/session.bodies/. */
+/** The sidecar folder of a recording: recordings/session.jsonl -> recordings/session.bodies/. */
 export function sidecarDirName(file: string): string {
   return `${basename(file, extname(file))}.bodies`;
+}
+
+/** A leading `<name>.bodies/` segment: what earlier recordings wrote before each sidecar's name. */
+const LEGACY_FOLDER_SEGMENT = /^[^/\\]*\.bodies[/\\]/;
+
+/**
+ * Where a sidecar reference points: inside the recording's own bodies folder, so a renamed or copied
+ * pair (`a.{jsonl,bodies}` -> `b.*`) keeps working. An earlier recording's reference starts with its
+ * folder's name at the time (`my-session.bodies/10-request.bin`): that segment is dropped. Whatever
+ * remains is still checked to stay inside the folder (`..` and symlinks that lead out are refused).
+ */
+export function sidecarPath(folder: string, reference: string): string {
+  return join(folder, reference.replace(LEGACY_FOLDER_SEGMENT, ''));
 }
 
 /** A recording this build will not read, naming the file and the problem. */
@@ -211,7 +224,7 @@ export class SidecarReader {
     const refuse = (problem: string): never => {
       throw new RecordingError(this.#file, `${what}: sidecar "${body.file}" ${problem}`);
     };
-    const path = join(dirname(this.#file), body.file);
+    const path = sidecarPath(this.#folder, body.file);
     if (body.bytes > this.#cap - this.#total)
       refuse(`of ${body.bytes} bytes is over the limit of ${this.#cap} (CSP_MOCK_MAX_FILE_BYTES)`);
     try {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReplayHandlerFactory } from '../scenarios/types.js';
 import { readRecording } from '../recording/recording-io.js';
@@ -8,22 +8,34 @@ import { createReplayHandler } from './replayer.js';
 /** The recordings shipped with the package (beside scenarios/). */
 export const BUILTIN_RECORDINGS_DIR = fileURLToPath(new URL('../../recordings/', import.meta.url));
 
-/** A path unless it is a bare name (no slash, no .json ending). */
+/** Recordings are written as JSON lines (.jsonl); earlier ones, named .json, are still read. */
+const RECORDING_EXTENSIONS = ['.jsonl', '.json'];
+
+/** A path unless it is a bare name (no slash, no .jsonl or .json ending). */
 function isRecordingPath(spec: string): boolean {
-  return /[\\/]/.test(spec) || spec.endsWith('.json');
+  return /[\\/]/.test(spec) || RECORDING_EXTENSIONS.some((ext) => spec.endsWith(ext));
+}
+
+/** The file itself if it exists, else the first of its .jsonl and .json namesakes that does. */
+function withExtension(file: string): string[] {
+  return [file, ...RECORDING_EXTENSIONS.map((ext) => `${file}${ext}`)];
 }
 
 /**
- * The file a recording spec names: a path resolves against `baseDir`; a name is recordings/NAME.json
- * under `baseDir`, else the package's own (so `example-session` works in any project).
+ * The file a recording spec names: a path resolves against `baseDir` (without an extension, its
+ * .jsonl or .json namesake); a name is recordings/NAME.jsonl or NAME.json under `baseDir`, else the
+ * package's own (so `example-session` works in any project).
  */
 export function locateRecording(spec: string, baseDir: string): string {
   if (isRecordingPath(spec)) {
     const file = resolve(baseDir, spec);
-    if (!existsSync(file)) throw new Error(`recording ${file} not found`);
-    return file;
+    const found = (isRecordingPath(basename(file)) ? [file] : withExtension(file)).find((c) => existsSync(c));
+    if (!found) throw new Error(`recording ${file} not found`);
+    return found;
   }
-  const candidates = [join(baseDir, 'recordings', `${spec}.json`), join(BUILTIN_RECORDINGS_DIR, `${spec}.json`)];
+  const candidates = [join(baseDir, 'recordings'), BUILTIN_RECORDINGS_DIR].flatMap((dir) =>
+    RECORDING_EXTENSIONS.map((ext) => join(dir, `${spec}${ext}`)),
+  );
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`recording "${spec}" not found (looked at ${candidates.join(', ')})`);
   return found;

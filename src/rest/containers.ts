@@ -14,7 +14,6 @@ import {
   requestMediaType,
   nameFilterOf,
   only,
-  pageOf,
   readEntityBody,
   sendCreated,
   sendXml,
@@ -23,6 +22,7 @@ import {
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
 import { containerView, itemView } from './views.js';
+import { expandedPageOf, prepareItems } from './listing-slices.js';
 
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 
@@ -30,12 +30,15 @@ const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 export function containersRouter(store: CloudStore, router: Router = Router()): Router {
   router
     .route('/containers/:id')
-    .get((req, res) => {
+    .get(async (req, res) => {
       const user = userOf(res);
       const node = store.get(user, param(req, 'id'), 'container');
-      // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link.
-      const contents = depthOf(req) >= 2 ? pageOf(req, store.children(user, node.id)) : undefined;
-      sendXml(res, MEDIA.container, containerEntity(containerView(store, node, contents), linksOf(res)));
+      // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link (at most MAX_EXPANDED_ITEMS).
+      const depth = depthOf(req);
+      const contents = depth >= 2 ? expandedPageOf(req, store.children(user, node.id), depth) : undefined;
+      const view = containerView(store, node, contents);
+      if (view.contents) await prepareItems(view.contents.items, linksOf(res), 'inline');
+      sendXml(res, MEDIA.container, containerEntity(view, linksOf(res)));
     })
     .put(readEntityBody, async (req, res) => {
       if (requestMediaType(req) !== MEDIA.container)
@@ -51,13 +54,15 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
 
   router
     .route('/containers/:id/contents')
-    .get((req, res) => {
+    .get(async (req, res) => {
       const user = userOf(res);
       const filter = nameFilterOf(req);
+      const depth = depthOf(req);
       const all = store.children(user, param(req, 'id')).filter((n) => !filter || filter(n.name));
-      const page = pageOf(req, all);
-      const view = { ...page, items: page.items.map((n) => itemView(store, n, depthOf(req))) };
-      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
+      const page = expandedPageOf(req, all, depth);
+      const view = { ...page, items: page.items.map((n) => itemView(store, n, depth)) };
+      if (depth >= 1) await prepareItems(view.items, linksOf(res), 'wrapped');
+      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depth));
     })
     .post(async (req, res) => createInContainer(store, req, res))
     .all(only('GET', 'POST'));

@@ -3,6 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { fileListEntity, tagEntity, tagListEntity } from '../xml/entities.js';
 import { MEDIA, depthOf, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
 import { itemView } from './views.js';
+import { expandedPageOf, prepareItems } from './listing-slices.js';
 import { notFound } from '../domain/errors.js';
 
 /**
@@ -28,10 +29,12 @@ export function tagsRouter(store: CloudStore, router: Router = Router()): Router
   // Inferred shape: a file-list of the tagged objects, paged like a container's contents.
   router
     .route('/tags/:name/objects')
-    .get((req, res) => {
-      const page = pageOf(req, store.annotations.taggedWith(userOf(res), req.params.name));
-      const view = { ...page, items: page.items.map((n) => itemView(store, n, depthOf(req))) };
-      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depthOf(req)));
+    .get(async (req, res) => {
+      const depth = depthOf(req);
+      const page = expandedPageOf(req, store.annotations.taggedWith(userOf(res), req.params.name), depth);
+      const view = { ...page, items: page.items.map((n) => itemView(store, n, depth)) };
+      if (depth >= 1) await prepareItems(view.items, linksOf(res), 'wrapped');
+      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depth));
     })
     .all(only('GET'));
 

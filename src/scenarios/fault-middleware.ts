@@ -50,7 +50,7 @@ function stallRequest(req: Request, res: Response, rule: FaultRule, shaped: Shap
     : rule.respond
       ? 'answer'
       : (rule.connection ?? 'nothing');
-  stallUpload(req, res, shaped.record, shaped.hold, {
+  stallUpload(req, res, shaped.record, {
     afterBytes: hang ? (hang.afterBytes ?? 0) : stall!.afterBytes,
     ms: hang ? hang.ms : stall!.ms,
     end,

@@ -4,6 +4,7 @@ import { FileAccessError, containedPath, readContainedFile } from '../files/cont
 import { BUILTIN_DIR, isScenarioPath, locateScenario } from './catalog.js';
 import { jsonErrorMessage } from './json-error.js';
 import { checkScenario } from './schema-check.js';
+import { fieldOfPlace, type SeedPlace } from './seed-walk.js';
 import { ScenarioError } from './scenario-error.js';
 import type {
   ResolvedScenario,
@@ -177,6 +178,7 @@ async function resolveSeed(
   };
 }
 
+/** The tree with every file's content read, built with an explicit stack (a seed may be 10,000 levels deep). */
 async function resolveTree(
   tree: SeedTree,
   field: string,
@@ -185,38 +187,39 @@ async function resolveTree(
   confine: string | undefined,
 ): Promise<ResolvedSeedTree> {
   if (tree === 'demo') return 'demo';
-  const nodes: ResolvedSeedNode[] = [];
-  for (const [i, node] of tree.entries()) nodes.push(await resolveNode(node, `${field}[${i}]`, source, dir, confine));
-  return nodes;
-}
-
-async function resolveNode(
-  node: SeedNode,
-  field: string,
-  source: string,
-  dir: string,
-  confine: string | undefined,
-): Promise<ResolvedSeedNode> {
-  const tags = node.tags ?? [];
-  const metadata = node.metadata ?? {};
-  if (node.container !== undefined) {
-    const children = await resolveTree(node.children ?? [], `${field}.children`, source, dir, confine);
-    return { kind: 'container', name: node.container, children: children === 'demo' ? [] : children, tags, metadata };
-  }
-  return {
-    kind: 'file',
-    name: node.file!,
-    content: await contentOf(node, field, source, dir, confine),
-    mimeType: node.mimeType,
-    public: node.public ?? false,
-    tags,
-    metadata,
+  const top: ResolvedSeedNode[] = [];
+  const work: Array<{ node: SeedNode; place: SeedPlace; into: ResolvedSeedNode[] }> = [];
+  const pushAll = (nodes: readonly SeedNode[], parent: SeedPlace | undefined, into: ResolvedSeedNode[]): void => {
+    for (let i = nodes.length - 1; i >= 0; i--)
+      work.push({ node: nodes[i]!, place: { parent, top: parent ? undefined : field, index: i }, into });
   };
+  pushAll(tree, undefined, top);
+  for (let item = work.pop(); item; item = work.pop()) {
+    const { node, place, into } = item;
+    const tags = node.tags ?? [];
+    const metadata = node.metadata ?? {};
+    if (node.container !== undefined) {
+      const children: ResolvedSeedNode[] = [];
+      into.push({ kind: 'container', name: node.container, children, tags, metadata });
+      pushAll(node.children ?? [], place, children);
+      continue;
+    }
+    into.push({
+      kind: 'file',
+      name: node.file!,
+      content: await contentOf(node, place, source, dir, confine),
+      mimeType: node.mimeType,
+      public: node.public ?? false,
+      tags,
+      metadata,
+    });
+  }
+  return top;
 }
 
 async function contentOf(
   node: SeedNode,
-  field: string,
+  place: SeedPlace,
   source: string,
   dir: string,
   confine: string | undefined,
@@ -229,6 +232,10 @@ async function contentOf(
     return await readContainedFile(path, { within: confine });
   } catch (err) {
     const reason = err instanceof FileAccessError ? err.message : `cannot read ${path}`;
-    throw new ScenarioError(source, `${field}.fixture`, reason.startsWith(path) ? `cannot read ${reason}` : reason);
+    throw new ScenarioError(
+      source,
+      `${fieldOfPlace(place)}.fixture`,
+      reason.startsWith(path) ? `cannot read ${reason}` : reason,
+    );
   }
 }

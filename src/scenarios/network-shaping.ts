@@ -5,27 +5,26 @@ import type { RequestConditions } from './network-conditions.js';
 import { RequestPacer } from './request-pacer.js';
 import { ResponsePacer } from './response-pacer.js';
 import { leaveSwitchGate, onSwitch } from './scenario-runtime.js';
-import { SocketReadHold } from './socket-read-hold.js';
 import { slowCloseAfterResponse } from './slow-close.js';
 import { resetConnection } from './wire-faults.js';
 
-/** One request under network conditions: its journal record and the hold on its socket's reads. */
+/** One request under network conditions and its journal record. */
 export interface ShapedRequest {
   conditions: RequestConditions;
   record: NetworkRecord;
-  hold: SocketReadHold;
 }
 
 /** Starts the request side at once (bytes that arrive during a delay are paced and counted too). */
 export function shapeRequest(req: Request, res: Response, conditions: RequestConditions): ShapedRequest {
   const record: NetworkRecord = { conditions: conditions.names, bytesIn: 0, bytesOut: 0 };
   markNetwork(res, record);
-  const hold = new SocketReadHold(req.socket);
-  res.once('close', () => hold.dispose());
+  // A stalled upload reads (and counts) its bytes itself, then stops reading.
   const stalls = conditions.stallUpload !== undefined || conditions.hang?.of === 'request';
-  const pacer = new RequestPacer(req, res, record, hold, conditions.upRate, !stalls);
-  onSwitch(res, () => pacer.lift());
-  return { conditions, record, hold };
+  if (!stalls) {
+    const pacer = new RequestPacer(req, res, record, conditions.upRate);
+    onSwitch(res, () => pacer.lift());
+  }
+  return { conditions, record };
 }
 
 /** The answer side: pacing, slices, a hang of the answer, a slow close. Call it last, so it stands outermost. */

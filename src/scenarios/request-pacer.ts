@@ -1,68 +1,42 @@
 import type { Request, Response } from 'express';
 import type { NetworkRecord } from '../http/network-record.js';
-import type { SocketReadHold } from './socket-read-hold.js';
 import { TokenBucket } from './token-bucket.js';
 
-type Push = (chunk: unknown, encoding?: BufferEncoding) => boolean;
-
-/** A request body delivered to the service no faster than `upRate` is never ahead by more than one network read. */
-const MAX_PIECE = 16 * 1024;
+/** While paced and nothing is buffered yet, how often to look again (the body is on its way). */
+const POLL_MS = 5;
 
 /**
- * Stands between the HTTP parser and whoever reads the request body: the parser's pushes are queued
- * and passed on at `upRate` (or at once without one), and the socket is not read while bytes wait,
- * so the client's writes slow down as they would on a slow link. Counts the body bytes read.
+ * Counts the request body's bytes as its reader takes them and, with `upRate`, paces them with the
+ * request's own pause() and resume(): a byte reaches the reader only once the token bucket has paid
+ * for it. While the request is paused its buffer fills and Node stops reading the socket, so the
+ * client's writes slow down as they would on a slow link.
+ *
+ * Pacing applies to readers that let the body flow (pipe, 'data': every upload path); a reader
+ * that pulls with read() is counted, not paced. Bytes go in the batches Node buffered (one
+ * network read at most): a batch is paid for before it is given, so no reader is ever ahead.
  */
 export class RequestPacer {
+  readonly #req: Request;
   readonly #record: NetworkRecord;
-  readonly #hold: SocketReadHold;
   #bucket: TokenBucket | undefined;
-  readonly #push: Push;
-  readonly #queue: (Buffer | null)[] = [];
-  /** Whether the reader wants more (the last push was taken, or _read was called since). */
-  #wanted = true;
+  #counting = false;
+  /** Bytes the bucket has paid for, and bytes the reader was given. */
+  #paid = 0;
+  #given = 0;
+  /** This pacer paused the request, and a resume of its own is not under way. */
+  #holding = false;
+  /** A resume of this pacer's own (a paid batch going out). */
+  #opening = false;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
-  readonly #counts: boolean;
 
-  /** `counts`: false when another reader (a stalled upload) says how many bytes the server took. */
-  constructor(
-    req: Request,
-    res: Response,
-    record: NetworkRecord,
-    hold: SocketReadHold,
-    upRate: number | undefined,
-    counts = true,
-  ) {
+  constructor(req: Request, res: Response, record: NetworkRecord, upRate: number | undefined) {
+    this.#req = req;
     this.#record = record;
-    this.#hold = hold;
-    // Bytes that came with the headers are already read; they count, and against the rate too.
-    const early = req.readableLength;
-    this.#counts = counts;
-    if (counts) record.bytesIn += early;
-    this.#bucket = upRate === undefined ? undefined : new TokenBucket(upRate, early);
-    this.#push = req.push.bind(req) as Push;
-    if (req.complete) return;
-    const read = req._read.bind(req);
-    req.push = ((chunk: unknown, encoding?: BufferEncoding) => {
-      if (this.#closed) return this.#push(chunk, encoding);
-      if (chunk === null) this.#queue.push(null);
-      else {
-        const buf = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : (chunk as Buffer);
-        if (this.#counts) this.#record.bytesIn += buf.length;
-        this.#queue.push(buf);
-        this.#hold.hold('pace');
-      }
-      this.#pump();
-      // The parser's own pause does not hold a consumed socket; the hold above does.
-      return true;
-    }) as Request['push'];
-    req._read = (size: number) => {
-      this.#wanted = true;
-      // Node's _read marks the body as being consumed and asks the socket for more; the hold keeps it shut while bytes wait.
-      read(size);
-      this.#pump();
-    };
+    this.#bucket = upRate === undefined ? undefined : new TokenBucket(upRate);
+    // The reader is not there yet (routing, auth and the store come first): count once it reads.
+    req.on('resume', this.#onResume);
+    req.on('newListener', this.#onNewListener);
     // Once the answer is out, what is left of the body is not worth waiting for.
     res.once('finish', () => this.lift());
     res.once('close', () => this.#dispose());
@@ -73,43 +47,77 @@ export class RequestPacer {
     this.#bucket = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#pump();
+    if (this.#holding && !this.#closed) {
+      this.#holding = false;
+      this.#req.resume();
+    }
   }
 
-  #pump(): void {
-    if (this.#timer || this.#closed) return;
-    while (this.#queue.length > 0 && this.#wanted) {
-      const head = this.#queue[0]!;
-      if (head === null) {
-        this.#queue.shift();
-        this.#push(null);
-        break;
-      }
-      let size = Math.min(head.length, MAX_PIECE);
-      if (this.#bucket) {
-        const available = this.#bucket.available();
-        if (available < Math.min(size, this.#bucket.burst)) {
-          this.#timer = setTimeout(() => {
-            this.#timer = undefined;
-            this.#pump();
-          }, this.#bucket.msUntil(size));
-          return;
-        }
-        size = Math.min(size, available);
-        this.#bucket.take(size);
-      }
-      if (size >= head.length) this.#queue.shift();
-      else this.#queue[0] = head.subarray(size);
-      this.#wanted = this.#push(size >= head.length ? head : head.subarray(0, size));
-      if (this.#closed) return;
+  /** A reader that pulls with read() ('readable'): counted once its listener is in place. */
+  readonly #onNewListener = (event: string | symbol): void => {
+    if (event === 'readable') process.nextTick(() => this.#count());
+  };
+
+  /** The body starts (or starts again) to flow: nothing goes that is not paid for. */
+  readonly #onResume = (): void => {
+    this.#count();
+    if (!this.#bucket || this.#closed || this.#opening) return;
+    this.#hold();
+  };
+
+  #count(): void {
+    if (this.#counting || this.#closed) return;
+    this.#counting = true;
+    this.#req.prependListener('data', this.#onData);
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    this.#given += size;
+    this.#record.bytesIn += size;
+    if (this.#bucket && this.#given >= this.#paid) this.#hold();
+  };
+
+  #hold(): void {
+    this.#opening = false;
+    this.#holding = true;
+    this.#req.pause();
+    this.#schedule();
+  }
+
+  /** Pays for what is buffered now and gives it once paid; with nothing buffered, looks again soon. */
+  #schedule(): void {
+    const bucket = this.#bucket;
+    if (this.#timer || !bucket || this.#closed) return;
+    bucket.available();
+    // Bytes a pipe let through on its own (its 'drain' restarts the flow) are paid for now.
+    if (this.#given > this.#paid) {
+      bucket.take(this.#given - this.#paid);
+      this.#paid = this.#given;
     }
-    if (this.#queue.length === 0) this.#hold.release('pace');
+    const batch = this.#req.readableLength;
+    if (batch === 0 && this.#req.complete) return this.lift(); // only the end is left to give
+    if (batch > 0) {
+      bucket.take(batch);
+      this.#paid += batch;
+    }
+    const wait = batch > 0 ? bucket.msUntil(0) : Math.max(POLL_MS, bucket.msUntil(0));
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#closed || !this.#bucket) return;
+      if (batch === 0) return this.#schedule();
+      this.#opening = true;
+      this.#holding = false;
+      this.#req.resume();
+    }, wait);
   }
 
   #dispose(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#queue.length = 0;
+    this.#req.off('resume', this.#onResume);
+    this.#req.off('newListener', this.#onNewListener);
+    this.#req.off('data', this.#onData);
   }
 }

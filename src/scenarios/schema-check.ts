@@ -4,21 +4,74 @@ import { createRequire } from 'node:module';
 import { SCHEMA_FILE } from './catalog.js';
 import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
+import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
 import type { FaultRule, NetworkConditions, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
 // Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up;
 // ajv itself is loaded then too (a built-in scenario never needs it).
+// Compiled on the first scenario read, not at import: a built-in scenario never needs ajv.
 const load = createRequire(import.meta.url);
-let validateShape: ValidateFunction<ScenarioDefinition> | undefined;
-function shapeValidator(): ValidateFunction<ScenarioDefinition> {
-  if (!validateShape) {
+interface Validators {
+  scenario: ValidateFunction<ScenarioDefinition>;
+  /** One seed node, its children unchecked: nested nodes are checked one by one, without recursion. */
+  node: ValidateFunction;
+}
+let validators: Validators | undefined;
+function compiled(): Validators {
+  if (!validators) {
     const { Ajv } = load('ajv') as { Ajv: typeof AjvClass };
-    validateShape = new Ajv({ allErrors: true, verbose: true, strict: false }).compile<ScenarioDefinition>(
-      JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object,
-    );
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
+      definitions: { node: { properties: { children: object } } };
+    };
+    // ajv checks a recursive $ref by recursion, which a deep seed tree (an export of a deep state)
+    // would take past the stack; nested nodes are checked by checkNestedNodes instead.
+    schema.definitions.node.properties.children = { type: 'array' };
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    validators = {
+      scenario: ajv.compile<ScenarioDefinition>(schema),
+      node: ajv.compile({ definitions: schema.definitions, $ref: '#/definitions/node' }),
+    };
   }
-  return validateShape;
+  return validators;
+}
+
+/** Problems past this many are not listed (a huge tree of bad nodes must not make a huge answer). */
+const MAX_LISTED_ERRORS = 100;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The seed's node lists with their field and pointer, as far as their shape allows. */
+function seedLists(value: unknown): Array<{ nodes: unknown[]; field: string; pointer: string }> {
+  const seed = isObject(value) && isObject(value['seed']) ? value['seed'] : undefined;
+  if (!seed) return [];
+  const lists: Array<{ nodes: unknown[]; field: string; pointer: string }> = [];
+  if (Array.isArray(seed['tree'])) lists.push({ nodes: seed['tree'], field: 'seed.tree', pointer: '/seed/tree' });
+  const trees = seed['trees'];
+  if (isObject(trees)) {
+    for (const user of Object.keys(trees)) {
+      const nodes = trees[user];
+      const escaped = user.replace(/~/g, '~0').replace(/\//g, '~1');
+      if (Array.isArray(nodes)) lists.push({ nodes, field: `seed.trees.${user}`, pointer: `/seed/trees/${escaped}` });
+    }
+  }
+  return lists;
+}
+
+const childrenOfRaw = (node: unknown): unknown[] | undefined =>
+  isObject(node) && Array.isArray(node['children']) ? node['children'] : undefined;
+
+/** The schema's errors for every seed node below the top level, each at its place. */
+function checkNestedNodes(value: unknown, validateNode: ValidateFunction): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  for (const list of seedLists(value)) {
+    walkSeed(list.nodes, list.field, childrenOfRaw, (node, place) => {
+      if (!place.parent || errors.length >= MAX_LISTED_ERRORS || validateNode(node)) return;
+      const at = pointerOfPlace(place, list.pointer);
+      for (const e of validateNode.errors ?? []) errors.push({ ...e, instancePath: at + e.instancePath });
+    });
+  }
+  return errors;
 }
 
 /** "/faults/0/respond" -> "faults[0].respond" */
@@ -91,9 +144,10 @@ function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: stri
  */
 export function checkScenario(value: unknown, source: string, shapeChecked = false): ScenarioDefinition {
   if (shapeChecked) return checkFields(value as ScenarioDefinition, source);
-  const validate = shapeValidator();
-  if (!validate(value)) {
-    const problems = problemsOf(validate.errors ?? []);
+  const { scenario, node } = compiled();
+  const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
+  if (errors.length > 0) {
+    const problems = problemsOf(errors.slice(0, MAX_LISTED_ERRORS));
     if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
     throw new ScenarioError(
       source,
@@ -101,7 +155,7 @@ export function checkScenario(value: unknown, source: string, shapeChecked = fal
       `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
     );
   }
-  return checkFields(value, source);
+  return checkFields(value as ScenarioDefinition, source);
 }
 
 /** The rules between fields, which the schema cannot say. */
@@ -186,18 +240,30 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 function checkTree(tree: SeedTree, field: string, source: string): void {
   if (tree === 'demo') return;
+  checkUniqueNames(tree, (i) => `${field}[${i}]`, source);
+  walkSeed(
+    tree,
+    field,
+    (node) => node.children,
+    (node, place) => checkNode(node, place, source),
+  );
+}
+
+/** One name once per container (compared as NFC, as the store compares them). */
+function checkUniqueNames(nodes: readonly SeedNode[], fieldAt: (i: number) => string, source: string): void {
   const names = new Set<string>();
-  tree.forEach((node, i) => {
-    const at = `${field}[${i}]`;
-    checkNode(node, at, source);
-    const name = (node.container ?? node.file)!.normalize('NFC');
-    if (names.has(name)) throw new ScenarioError(source, at, `"${name}" appears twice in one container`);
+  nodes.forEach((node, i) => {
+    const raw = node.container ?? node.file;
+    if (raw === undefined) return; // reported by checkNode
+    const name = raw.normalize('NFC');
+    if (names.has(name)) throw new ScenarioError(source, fieldAt(i), `"${name}" appears twice in one container`);
     names.add(name);
   });
 }
 
-function checkNode(node: SeedNode, field: string, source: string): void {
+function checkNode(node: SeedNode, place: SeedPlace, source: string): void {
   const fail = (sub: string, problem: string): never => {
+    const field = fieldOfPlace(place);
     throw new ScenarioError(source, `${field}${sub ? `.${sub}` : ''}`, problem);
   };
   if ((node.container === undefined) === (node.file === undefined)) fail('', 'needs exactly one of container or file');
@@ -209,7 +275,7 @@ function checkNode(node: SeedNode, field: string, source: string): void {
   if (node.container !== undefined) {
     for (const key of [...contents, 'mimeType', 'public'] as const)
       if (node[key] !== undefined) fail(key, 'applies to files only');
-    if (node.children) checkTree(node.children, `${field}.children`, source);
+    if (node.children) checkUniqueNames(node.children, (i) => `${fieldOfPlace(place)}.children[${i}]`, source);
     return;
   }
   if (node.children) fail('children', 'applies to containers only');

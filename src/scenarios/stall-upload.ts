@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { NetworkRecord } from '../http/network-record.js';
 import { markOutcome } from '../http/journal-marks.js';
-import type { SocketReadHold } from './socket-read-hold.js';
 
 /** How a stalled upload ends: an answer, a close or a reset, or nothing until the client gives up. */
 export interface StallPlan {
@@ -17,15 +16,10 @@ export interface StallPlan {
 
 /**
  * Reads `afterBytes` of the request body and throws them away (the service never sees this request),
- * then stops reading: the client's writes fill the socket buffers and block. Then the plan's end.
+ * then stops reading the request and its socket: the client's writes fill the socket buffers and
+ * block. Then the plan's end.
  */
-export function stallUpload(
-  req: Request,
-  res: Response,
-  record: NetworkRecord,
-  hold: SocketReadHold,
-  plan: StallPlan,
-): void {
+export function stallUpload(req: Request, res: Response, record: NetworkRecord, plan: StallPlan): void {
   let read = 0;
   let timer: NodeJS.Timeout | undefined;
   let stalled = false;
@@ -34,7 +28,12 @@ export function stallUpload(
     stalled = true;
     req.off('readable', onReadable);
     req.off('end', stall);
-    hold.hold('stall');
+    // Nothing reads the body from now on, so Node stops reading the socket once the request's
+    // buffer is full. A body already whole would still be read to its end, and a client that
+    // gave up seen at once: the socket is paused too, a turn later, after any resume that a
+    // read just now scheduled.
+    const socket = req.socket;
+    setImmediate(() => socket.pause());
     plan.onStall();
     if (plan.end === 'nothing') return;
     timer = setTimeout(finish, plan.ms ?? 0);
@@ -59,7 +58,6 @@ export function stallUpload(
   res.once('close', () => {
     clearTimeout(timer);
     req.off('readable', onReadable);
-    hold.dispose();
   });
   if (plan.afterBytes === 0) return stall();
   req.on('readable', onReadable);

@@ -1,5 +1,5 @@
 /** How long a switch or reset waits for requests in flight before closing their connections. */
-export const DEFAULT_SWITCH_GRACE_MS = 5_000;
+const DEFAULT_SWITCH_GRACE_MS = 5_000;
 /** After closing them, how long it waits for their handlers to notice before going on regardless. */
 const ABORT_SETTLE_MS = 250;
 

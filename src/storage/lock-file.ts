@@ -4,7 +4,7 @@ import { onProcessExit } from './exit-cleanup.js';
 import { processAlive } from './storage-errors.js';
 
 /** The lock beside a state file: one server per --data file. */
-export const lockFileOf = (file: string): string => `${file}.lock`;
+const lockFileOf = (file: string): string => `${file}.lock`;
 
 export interface HeldLock {
   readonly path: string;

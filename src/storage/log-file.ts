@@ -1,5 +1,6 @@
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { failpoint } from './failpoints.js';
 import { applyChangeSet, type ChangeSet } from './persistence.js';
 import type { StateData } from './schema.js';
 import { syncDir } from './snapshot-file.js';
@@ -110,16 +111,10 @@ export const realLogIo: LogIo = {
   sync: (fh) => fh.datasync(),
 };
 
-interface Pending {
-  changes: readonly ChangeSet[];
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
 /**
- * Appends change sets to the log with group commit: the commits that arrive while a group is being
- * written and synced form the next group (one write, one fsync). A group that fails is cut off the
- * file again (truncate to the last good length) and each of its commits rejects with a StorageError.
+ * Appends change sets to the log. One group at a time (the caller serialises): the group is one
+ * write and one fsync, and its records land (and fail) together. A group that fails is cut off the
+ * file again (truncate to the last good length) and rejects with a StorageError.
  */
 export class LogAppender {
   readonly path: string;
@@ -127,13 +122,8 @@ export class LogAppender {
   #fh: FileHandle;
   #length: number;
   #seq: number;
-  #queue: Pending[] = [];
-  #inFlight: Promise<void> | undefined;
-  #paused = 0;
   /** A failed group whose bytes could not be cut off yet: fixed before the next write. */
   #dirty = false;
-  /** Called after each group that reached the disk (the owner checks the compaction bound). */
-  onGroupWritten: () => void = () => undefined;
 
   private constructor(path: string, fh: FileHandle, length: number, seq: number, io: LogIo) {
     this.path = path;
@@ -169,29 +159,29 @@ export class LogAppender {
     return this.#length;
   }
 
-  /** Appends the change sets as consecutive records; they land (and fail) together. */
-  append(changes: readonly ChangeSet[]): Promise<void> {
-    if (changes.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ changes, resolve, reject });
-      this.#kick();
-    });
-  }
-
-  /** Resolves once no group is being written; no group starts until resume(). Commits keep queueing. */
-  async pause(): Promise<void> {
-    this.#paused++;
-    while (this.#inFlight) await this.#inFlight;
-  }
-
-  resume(): void {
-    this.#paused--;
-    this.#kick();
+  /** Appends the change sets as consecutive records, with one write and one fsync; resolves after the fsync. */
+  async append(changes: readonly ChangeSet[]): Promise<void> {
+    if (changes.length === 0) return;
+    let data = Buffer.alloc(0);
+    try {
+      const lines = changes.map((change, i) => `${JSON.stringify({ seq: this.#seq + i + 1, ...change })}\n`);
+      data = Buffer.from(lines.join(''), 'utf8');
+      if (this.#dirty) await this.#cutBack();
+      await this.#io.write(this.#fh, data);
+      failpoint('log-written-before-sync');
+      await this.#io.sync(this.#fh);
+    } catch (err) {
+      // Nothing of this group may stay durable: cut the file back to its last good length.
+      await this.#cutBack().catch(() => undefined);
+      throw toStorageError(err, `cannot write the state log ${this.path}`);
+    }
+    this.#length += data.length;
+    this.#seq += changes.length;
   }
 
   /**
-   * While paused: keeps only the records from byte `offset` on (those a new snapshot does not
-   * include), atomically: the rest is written to a temp file, synced and renamed over the log.
+   * Keeps only the records from byte `offset` on (those a new snapshot does not include),
+   * atomically: the rest is written to a temp file, synced and renamed over the log.
    */
   async keepFrom(offset: number): Promise<void> {
     const tail = offset >= this.#length ? Buffer.alloc(0) : await this.#readRange(offset, this.#length);
@@ -207,6 +197,7 @@ export class LogAppender {
       }
       // Opened before the rename, so appends follow the new file whatever happens next.
       next = await open(tmp, 'a');
+      failpoint('log-rewrite-before-rename');
       await rename(tmp, this.path);
     } catch (err) {
       await next?.close();
@@ -220,16 +211,8 @@ export class LogAppender {
     await syncDir(dirname(this.path));
   }
 
-  /** Resolves once every commit queued so far has been written (or refused). */
-  async flush(): Promise<void> {
-    while (this.#inFlight || this.#queue.length > 0) {
-      await (this.#inFlight ?? new Promise((resolve) => setImmediate(resolve)));
-    }
-  }
-
-  /** Clean stop: waits for queued commits, then closes the file. `remove` deletes it (a snapshot holds all). */
+  /** Clean stop: closes the file. `remove` deletes it (a snapshot holds all). */
   async close(remove: boolean): Promise<void> {
-    await this.pause();
     await this.#fh.close();
     if (remove) {
       await rm(this.path, { force: true });
@@ -251,37 +234,6 @@ export class LogAppender {
     } finally {
       await fh.close();
     }
-  }
-
-  #kick(): void {
-    if (this.#inFlight || this.#paused > 0 || this.#queue.length === 0) return;
-    const group = this.#queue.splice(0);
-    this.#inFlight = this.#writeGroup(group).finally(() => {
-      this.#inFlight = undefined;
-      this.#kick();
-    });
-  }
-
-  async #writeGroup(group: Pending[]): Promise<void> {
-    let data = Buffer.alloc(0);
-    const changes = group.flatMap((p) => p.changes);
-    try {
-      const lines = changes.map((change, i) => `${JSON.stringify({ seq: this.#seq + i + 1, ...change })}\n`);
-      data = Buffer.from(lines.join(''), 'utf8');
-      if (this.#dirty) await this.#cutBack();
-      await this.#io.write(this.#fh, data);
-      await this.#io.sync(this.#fh);
-    } catch (err) {
-      // Nothing of this group may stay durable: cut the file back to its last good length.
-      await this.#cutBack().catch(() => undefined);
-      const failure = toStorageError(err, `cannot write the state log ${this.path}`);
-      for (const p of group) p.reject(failure);
-      return;
-    }
-    this.#length += data.length;
-    this.#seq += changes.length;
-    for (const p of group) p.resolve();
-    this.onGroupWritten();
   }
 
   async #cutBack(): Promise<void> {

@@ -59,7 +59,7 @@ export class PrivateFolder {
 }
 
 /** Removes the memory-mode folders whose owner process is gone (killed before it could clean up). */
-export async function sweepAbandonedFolders(parent: string): Promise<number> {
+async function sweepAbandonedFolders(parent: string): Promise<number> {
   let swept = 0;
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const owner = NAME.exec(name)?.[1];

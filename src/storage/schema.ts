@@ -53,7 +53,3 @@ export interface StateData {
   nodes: Record<string, NodeRecord>;
   queues?: Record<string, QueueRecord>;
 }
-
-export function emptyState(): StateData {
-  return { schema: 1, users: {}, nodes: {} };
-}

@@ -1,6 +1,7 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { failpoint } from './failpoints.js';
 import type { NodeRecord, StateData, UserRecord } from './schema.js';
 import { stateProblem, stateTempFileOf } from './state-file.js';
 
@@ -100,6 +101,7 @@ export async function writeSnapshot(file: string, state: StateData, seq: number)
     await put(queueLines.length ? `\n  },\n  "queues": {\n${queueLines.join(',\n')}\n  }\n}\n` : `\n  }\n}\n`);
     await fh.sync();
     await fh.close();
+    failpoint('snapshot-temp-before-rename');
     await rename(tmp, file);
   } catch (err) {
     await fh.close().catch(() => undefined);

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import { acquireLock, type HeldLock } from './lock-file.js';
+import { failpoint } from './failpoints.js';
 import { LogAppender, logFileOf, readLogBytes, realLogIo, replayLog, replayLogBytes, type LogIo } from './log-file.js';
+import { Mutex } from './mutex.js';
 import { StorageError, type ChangeSet, type LoadedState, type StatePersistence } from './persistence.js';
 import type { StateData } from './schema.js';
 import { SnapshotFile } from './snapshot-file.js';
@@ -9,7 +11,7 @@ import { dropStateTempFile, stateProblem } from './state-file.js';
 import { toStorageError } from './storage-errors.js';
 
 /** The log is compacted once it is larger than this and than the snapshot (so cost stays O(change)). */
-export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
 
 export interface StatePersistenceOptions {
   /**
@@ -65,9 +67,10 @@ class FileStatePersistence implements StatePersistence {
   readonly #db: Low<StateData>;
   #lock: HeldLock | undefined;
   #log: LogAppender | undefined;
-  /** Compaction, replace and close run one at a time, in this chain. */
-  #exclusive: Promise<void> = Promise.resolve();
-  #compacting = false;
+  /** Appends, compaction steps, replace and close touch the log one at a time. */
+  readonly #logTurn = new Mutex();
+  /** The compaction under way: its snapshot is written outside the log's turn, so replace and close wait for it. */
+  #compaction: Promise<void> | undefined;
   /** After a failed compaction, the log length at which to try again. */
   #retryAt = 0;
   #closed = false;
@@ -108,7 +111,6 @@ class FileStatePersistence implements StatePersistence {
         await this.#writeSnapshot(state, replay.seq);
       }
       this.#log = await LogAppender.open(logFile, replay.goodLength, replay.seq, this.#options.logIo ?? realLogIo);
-      this.#log.onGroupWritten = () => this.#maybeCompact();
       return { state, notes };
     } catch (err) {
       this.#lock = undefined;
@@ -118,29 +120,32 @@ class FileStatePersistence implements StatePersistence {
   }
 
   commit(group: readonly ChangeSet[]): Promise<void> {
-    if (!this.#log || this.#closed) {
+    const log = this.#log;
+    if (!log || this.#closed) {
       return Promise.reject(
         new StorageError('io', `the state file ${this.file} is ${this.#closed ? 'closed' : 'not loaded yet'}`),
       );
     }
-    return this.#log.append(group);
+    return this.#logTurn.run(async () => {
+      await log.append(group);
+      failpoint('log-synced-before-answer');
+      this.#maybeCompact();
+    });
   }
 
-  replace(state: StateData): Promise<void> {
+  async replace(state: StateData): Promise<void> {
     const log = this.#log;
-    if (!log || this.#closed) return Promise.reject(new StorageError('io', `the state file ${this.file} is not open`));
-    return this.#exclusively(async () => {
-      // Commits wait meanwhile: a replace is all or nothing, and nothing may land between.
-      await log.pause();
-      try {
-        await this.#writeSnapshot(state, log.seq);
-        // The snapshot now covers every record in the log: they are skipped at load even if this fails.
-        await log
-          .keepFrom(log.length)
-          .catch((err: unknown) => this.#report(`could not empty ${log.path} after a replace`, err));
-      } finally {
-        log.resume();
-      }
+    if (!log || this.#closed) throw new StorageError('io', `the state file ${this.file} is not open`);
+    // A compaction's older snapshot must not land after this one.
+    await this.#compaction;
+    // Commits wait meanwhile: a replace is all or nothing, and nothing may land between.
+    await this.#logTurn.run(async () => {
+      await this.#writeSnapshot(state, log.seq);
+      failpoint('switch-snapshot-before-log-cut');
+      // The snapshot now covers every record in the log: they are skipped at load even if this fails.
+      await log
+        .keepFrom(log.length)
+        .catch((err: unknown) => this.#report(`could not empty ${log.path} after a replace`, err));
     });
   }
 
@@ -153,24 +158,25 @@ class FileStatePersistence implements StatePersistence {
     this.#lock = undefined;
     try {
       if (log) {
-        await this.#exclusive;
-        await log.flush();
-        await log.pause();
-        let written = log.length === 0;
-        if (!written) {
-          await nextMacrotask();
-          written = await Promise.resolve()
-            .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
-            .then(
-              () => true,
-              (err: unknown) => (
-                this.#report('could not write the final snapshot; the log keeps every change', err),
-                false
-              ),
-            );
-        }
-        // Tidying up must not fail a stop: the state on disk is whole either way.
-        await log.close(written).catch((err: unknown) => this.#report(`could not close ${log.path}`, err));
+        await this.#compaction;
+        // After every append, compaction step and replace queued before it.
+        await this.#logTurn.run(async () => {
+          let written = log.length === 0;
+          if (!written) {
+            await nextMacrotask();
+            written = await Promise.resolve()
+              .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
+              .then(
+                () => true,
+                (err: unknown) => (
+                  this.#report('could not write the final snapshot; the log keeps every change', err),
+                  false
+                ),
+              );
+          }
+          // Tidying up must not fail a stop: the state on disk is whole either way.
+          await log.close(written).catch((err: unknown) => this.#report(`could not close ${log.path}`, err));
+        });
       }
     } finally {
       await lock?.release();
@@ -183,41 +189,33 @@ class FileStatePersistence implements StatePersistence {
 
   #maybeCompact(): void {
     const log = this.#log;
-    if (!log || this.#closed || this.#compacting || log.length <= this.#bound() || log.length < this.#retryAt) return;
-    this.#compacting = true;
-    this.#exclusively(() => this.#compact(log))
+    if (!log || this.#closed || this.#compaction || log.length <= this.#bound() || log.length < this.#retryAt) return;
+    this.#compaction = this.#compact(log)
       .catch((err: unknown) => {
         this.#retryAt = log.length + this.#bound();
         this.#report('compaction failed; the log keeps every change and grows until the next try', err);
       })
       .finally(() => {
-        this.#compacting = false;
+        this.#compaction = undefined;
       });
   }
 
   /**
-   * A new snapshot while commits go on: taken between two groups, once the callers applied what
+   * A new snapshot while commits go on: taken between two appends, once the callers applied what
    * resolved, so it includes every record up to `seq`; then the log keeps only the later records.
    */
   async #compact(log: LogAppender): Promise<void> {
-    if (this.#closed) return;
-    await log.pause();
-    let writing!: Promise<void>;
-    let offset = 0;
-    try {
+    const started = await this.#logTurn.run(async () => {
+      if (this.#closed) return undefined;
+      // One turn, so the caller has applied the append that just resolved before the state is taken.
       await nextMacrotask();
-      offset = log.length;
-      writing = this.#writeSnapshot(this.#options.snapshot(), log.seq);
-    } finally {
-      log.resume();
-    }
-    await writing;
-    await log.pause();
-    try {
-      await log.keepFrom(offset);
-    } finally {
-      log.resume();
-    }
+      // Wrapped, so the write runs on while appends go on, and its failure is awaited below.
+      return { offset: log.length, writing: this.#writeSnapshot(this.#options.snapshot(), log.seq).then(() => null) };
+    });
+    if (!started) return;
+    await started.writing;
+    failpoint('compaction-snapshot-before-log-cut');
+    await this.#logTurn.run(() => log.keepFrom(started.offset));
   }
 
   /** Through lowdb: the adapter writes atomically (temp, fsync, rename, fsync of the folder). */
@@ -231,12 +229,6 @@ class FileStatePersistence implements StatePersistence {
     } finally {
       this.#db.data = emptyPlainState();
     }
-  }
-
-  #exclusively(fn: () => Promise<void>): Promise<void> {
-    const run = this.#exclusive.then(fn);
-    this.#exclusive = run.catch(() => undefined);
-    return run;
   }
 
   #report(what: string, err: unknown): void {

@@ -119,13 +119,13 @@ export function itemElements(
     const { node } = item;
     const href = links.resource(node.kind, node.id);
     let element: XmlNode;
-    if (shape === 'wrapped') {
-      const wrapped = wrappedItem(item, links, href);
-      element = wrapped.xml;
-      tags?.push(wrapped.tag);
-    } else {
-      element = shape === 'link' ? link(href) : link(href, itemFields(item, links));
+    if (shape === 'link') {
+      element = link(href);
       tags?.push(`${node.kind[0]}${node.id}`);
+    } else {
+      const made = itemFragment(item, links, shape);
+      element = made.xml;
+      tags?.push(shape === 'wrapped' ? made.tag : `${node.kind[0]}${node.id}`);
     }
     (node.kind === 'container' ? containers : files).push(element);
   }
@@ -139,21 +139,28 @@ const itemFields = (item: ItemView, links: Links): XmlNode =>
   item.node.kind === 'container' ? containerFields(item, links) : fileFields(item.node, links, item.metadataKeys);
 
 /**
- * Depth-1 listing items, serialised once per node version: a record is replaced when it changes,
- * and the key holds every field that can differ without that (accessed, a container's bytes, the
- * links' base), so a listing is mostly concatenation. Each fragment keeps a short tag of its key,
- * from which the listing's ETag is made without hashing the body.
+ * Listing items with their fields (depth 1 wrapped, depth 2 inline), serialised once per node version
+ * and shape: a record is replaced when it changes, and the key holds every field that can differ
+ * without that (accessed, a container's bytes, the links' base), so a listing is mostly concatenation.
+ * Each fragment keeps a short tag of its key, from which the listing's ETag is made without hashing
+ * the body. A caller may make the fragments ahead, a slice at a time (rest/listing-slices.ts).
  */
-const wrappedItems = new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>();
+const itemFragments = {
+  wrapped: new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>(),
+  inline: new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>(),
+};
 
-function wrappedItem(item: ItemView, links: Links, href: string): { xml: XmlNode; tag: string } {
+export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'inline'): { xml: XmlNode; tag: string } {
   const { node } = item;
   const key = entityKey(node, links, item.bytes, item.metadataKeys);
-  const hit = wrappedItems.get(node);
+  const cache = itemFragments[shape];
+  const hit = cache.get(node);
   if (hit?.key === key) return hit;
-  const xml = rawXml(buildXml({ [node.kind]: link(href, { [node.kind]: itemFields(item, links) }) }));
+  const href = links.resource(node.kind, node.id);
+  const fields = itemFields(item, links);
+  const xml = rawXml(buildXml({ [node.kind]: link(href, shape === 'wrapped' ? { [node.kind]: fields } : fields) }));
   const entry = { key, xml, tag: `${node.id}.${node.version}.${digest(key)}` };
-  wrappedItems.set(node, entry);
+  cache.set(node, entry);
   return entry;
 }
 

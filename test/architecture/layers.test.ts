@@ -47,7 +47,13 @@ const STORAGE = { module: 'storage/', reachedFrom: ['storage/', 'domain/', 'mock
  * Known exceptions, each with the reason it is still there. An entry that no longer matches an import fails
  * the test, so this list only shrinks.
  */
-const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [];
+const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [
+  {
+    from: 'http/response-reader.ts',
+    to: 'http/in-process-http.ts',
+    why: 'type-only: the reader names the response types its host declares; move them to their own module to drop this',
+  },
+];
 
 const TABLE_MODULES = LAYERS.flatMap((l) => l.modules);
 
@@ -111,12 +117,11 @@ describe('architecture: imports point one way', () => {
     expect(code.map(describeEdge)).toEqual([]);
   });
 
-  // A type-only import is gone at run time: a helper that names its host's type (domain/dead-properties.ts
-  // and domain/cloud-store.ts) is no cycle the code runs. Between folders, every import counts.
-  it('no import cycle between files (imports that exist at run time)', () => {
+  // Type-only imports count too: two modules that name each other's types are one module in two files.
+  it('no import cycle between files (every import, types included)', () => {
     const cycles = cyclesOf(
       files,
-      edges.filter((e) => !e.typeOnly),
+      edges.filter((e) => !isAllowed(e)),
     );
     expect(cycles.map((c) => c.join(' <-> '))).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/scenarios/seeded-random.js';
 import type { NodeRecord, StateData } from '../../../src/domain/model.js';
+import { FAILPOINTS_ENV, type FailpointName } from '../../../src/storage/failpoints.js';
 import { readDurableState } from '../../../src/storage/state-log.js';
 import { BASIC_DEMO, killServersAfterEach, serve, type ServeProcess } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
@@ -38,6 +39,15 @@ async function durable(file: string): Promise<StateData> {
   return loaded!.state;
 }
 
+/** The server with a failpoint armed: it kills itself exactly there (see src/storage/failpoints.ts). */
+const armed = (point: FailpointName, hit: number): { env: NodeJS.ProcessEnv } => ({
+  env: { ...process.env, [FAILPOINTS_ENV]: `${point}:kill@${hit}` },
+});
+
+/**
+ * Each round kills the server at a failpoint inside the operation, so every round is a kill in the
+ * middle of it; the last rounds kill at a random moment as a soak (their timing decides nothing).
+ */
 describe(
   'SIGKILL during tree operations with --data (COPY, scenario seed), compacting often',
   { timeout: 120_000 },
@@ -69,11 +79,21 @@ describe(
       expect(treeSize).toBe(1 + 8 + 8 * 48);
       const acked = new Set<string>();
       let killedMidCopy = 0;
-      for (let round = 0; round < 6; round++) {
-        const server = await serve(args);
+      const ROUNDS = 5;
+      const SOAK_ROUNDS = 2;
+      for (let round = 0; round < ROUNDS + SOAK_ROUNDS; round++) {
+        const soak = round >= ROUNDS;
+        // The first rounds stop in the middle of the n-th COPY (prepared, not committed), n from the seed.
+        const server = await serve(
+          args,
+          soak ? {} : armed('copy-prepared-before-commit', 1 + Math.floor(random() * 4)),
+        );
         const lanes = [0, 1].map((lane) => copyUntilKilled(server, `copy-${lane}`, acked));
-        await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 600)));
-        await server.stop('SIGKILL');
+        if (soak) {
+          await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 600)));
+          await server.stop('SIGKILL');
+        }
+        expect((await server.exited).signal).toBe('SIGKILL');
         const pending = (await Promise.all(lanes)).filter(Boolean).length;
         if (pending > 0) killedMidCopy++;
         const state = await durable(dataFile);
@@ -85,7 +105,7 @@ describe(
         }
         expect(subtreeSize(state, 'tree')).toBe(treeSize);
       }
-      expect(killedMidCopy, 'kills landed while a COPY was under way').toBeGreaterThan(0);
+      expect(killedMidCopy, 'every armed kill landed while a COPY was under way').toBeGreaterThanOrEqual(ROUNDS);
       expect(acked.size).toBeGreaterThan(0);
     });
 
@@ -110,36 +130,50 @@ describe(
         return [...names].sort().join('');
       };
       const files = (state: StateData): number => Object.values(state.nodes).filter((n) => n.kind === 'file').length;
-      // One switch to the end, to know how long one takes.
+      // One switch to the end.
       let server = await serve(args);
-      const started = Date.now();
       expect((await switchTo(server, seeds[0]!)).status).toBe(200);
-      const took = Date.now() - started;
       await server.stop('SIGKILL');
       let expected = 'a';
       expect(namesOf(await durable(dataFile))).toBe('a');
+      // Every step of a switch that touches the disk, in order; then rounds killed at a random moment (a soak).
+      const points: FailpointName[] = [
+        'switch-blobs-before-replace',
+        'snapshot-temp-before-rename',
+        'switch-snapshot-before-log-cut',
+        'log-rewrite-before-rename',
+      ];
+      const SOAK_ROUNDS = 2;
       let killedMidSwitch = 0;
-      for (let round = 0; round < 6; round++) {
-        server = await serve(args);
+      for (let round = 0; round < points.length + SOAK_ROUNDS; round++) {
+        const point = points[round];
+        server = await serve(args, point ? armed(point, 1) : {});
         const target = round % 2 === 0 ? 'b' : 'a';
         const answer = switchTo(server, seeds[target === 'a' ? 0 : 1]!).then(
           (r) => r.status,
           () => 'killed' as const,
         );
-        await new Promise((r) => setTimeout(r, Math.floor(random() * took * 1.2)));
-        await server.stop('SIGKILL');
+        if (!point) {
+          await new Promise((r) => setTimeout(r, Math.floor(random() * 1500)));
+          await server.stop('SIGKILL');
+        }
         const outcome = await answer;
+        expect((await server.exited).signal).toBe('SIGKILL');
         const state = await durable(dataFile);
-        const why = `round ${round}, seed ${SEED}, switch to ${target} ${outcome}`;
+        const why = `round ${round}, seed ${SEED}, switch to ${target} ${outcome}${point ? ` killed at ${point}` : ''}`;
         if (outcome === 200) expect(namesOf(state), why).toBe(target);
         else {
           killedMidSwitch++;
           expect([expected, target], why).toContain(namesOf(state));
         }
+        if (point === 'switch-blobs-before-replace') expect(namesOf(state), `${why}: not replaced yet`).toBe(expected);
+        if (point === 'switch-snapshot-before-log-cut') expect(namesOf(state), `${why}: replaced`).toBe(target);
         expect(files(state), `${why}: the whole seed`).toBe(3000);
         expected = namesOf(state);
       }
-      expect(killedMidSwitch, 'kills landed while a switch was under way').toBeGreaterThan(0);
+      expect(killedMidSwitch, 'every armed kill landed while a switch was under way').toBeGreaterThanOrEqual(
+        points.length,
+      );
     });
   },
 );

@@ -95,10 +95,13 @@ describe('record mode: a reverse proxy in front of a real upstream process', () 
     const archivePut = byMethodPath('PUT', '/content').find((e) => storedSidecar(e.request.body));
     expect(archivePut!.request.body).toMatchObject({
       bytes: SESSION_FILES.archive.length,
-      file: expect.stringMatching(/^session\.bodies\//),
+      // Relative to the recording's own bodies folder, so the pair can be renamed.
+      file: expect.stringMatching(/^\d+-request\.bin$/),
     });
     expect(
-      (await readFile(join(tmp.path, storedSidecar(archivePut!.request.body)!.file))).equals(SESSION_FILES.archive),
+      (await readFile(join(tmp.path, 'session.bodies', storedSidecar(archivePut!.request.body)!.file))).equals(
+        SESSION_FILES.archive,
+      ),
     ).toBe(true);
     const entry = doc.exchanges[0];
     expect(storedText(entry!.response.body)!.startsWith('<cloud')).toBe(true);

@@ -135,7 +135,7 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
 
   it('proxy: misses go to the upstream and are appended to the recording, then replayed without it', async () => {
     await cp(RECORDINGS_DIR, tmp.path, { recursive: true });
-    const file = join(tmp.path, 'example-session.json');
+    const file = join(tmp.path, 'example-session.jsonl');
     const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
     open.push(upstream);
     const replay = await startMock({

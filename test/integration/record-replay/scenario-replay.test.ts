@@ -12,7 +12,7 @@ const get = (app: MockApp, path: string) =>
   request(app.app).get(path).auth('demo', 'demo').set('X-Client-Specification', '2').set('Host', 'replay.test:8080');
 
 describe('a scenario that names a recording switches the mock between emulation and replay', () => {
-  it('the built-in replay-example scenario answers from recordings/example-session.json', async () => {
+  it('the built-in replay-example scenario answers from recordings/example-session.jsonl', async () => {
     mock = await createApp({ scenario: 'replay-example', allowedHosts: ['replay.test'] });
     const res = await get(mock, '/v2').expect(200);
     // The recorded root container id, with links rebased onto this server.

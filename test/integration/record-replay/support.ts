@@ -7,7 +7,7 @@ import type { SessionCredentials } from '../../support/example-client/client-ses
 
 /** The checked-in recording made by `npm run record:example`. */
 export const EXAMPLE_RECORDING = resolve(
-  fileURLToPath(new URL('../../../recordings/example-session.json', import.meta.url)),
+  fileURLToPath(new URL('../../../recordings/example-session.jsonl', import.meta.url)),
 );
 export const RECORDINGS_DIR = resolve(EXAMPLE_RECORDING, '..');
 

@@ -23,7 +23,7 @@ async function verifyCli(file: string, ...extra: string[]): Promise<{ code: numb
 /** A copy of the example recording with one entity's name and one status changed. */
 async function alteredCopy(dir: string): Promise<{ file: string; renamedId: number; statusId: number }> {
   await cp(RECORDINGS_DIR, dir, { recursive: true });
-  const file = join(dir, 'example-session.json');
+  const file = join(dir, 'example-session.jsonl');
   const doc = await readJson(file);
   const entity = doc.exchanges.find(
     (e) => e.request.method === 'GET' && /^\/v2\/files\/[^/]+$/.test(e.request.path) && e.response.status === 200,

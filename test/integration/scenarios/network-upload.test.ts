@@ -204,4 +204,26 @@ describe('network conditions on the request body, on the wire (stallUpload, hang
     expect(post?.network?.bytesIn).toBeGreaterThan(body.length);
     expect(post?.durationMs).toBeGreaterThan(200);
   });
+
+  it('bandwidth up paces a body read by express.raw too (a reader that only listens for data, never resumes)', async () => {
+    const mock = await running.start({ scenario: seeded({ network: { bandwidth: { up: '64 KiB/s' } } }) });
+    const id = await firstFileId(mock.url);
+    const value = 'v'.repeat(48 * KiB);
+    const started = performance.now();
+    const put = await fetch(`${mock.url}/v2/files/${id}/metadata/note`, {
+      method: 'PUT',
+      headers: { ...HEADERS, 'Content-Type': 'text/plain' },
+      body: value,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    expect(put.status).toBe(204);
+    // 48 KiB at 64 KiB/s: at least about 0.75 s (a lower bound only: a busy machine is slower, never faster).
+    expect(seconds).toBeGreaterThan(0.5);
+    const stored = await fetch(`${mock.url}/v2/files/${id}/metadata/note`, { headers: HEADERS });
+    expect(await stored.text()).toBe(value);
+    const entries = await settledJournal(mock.requests);
+    expect(entries.find((e) => e.method === 'PUT')).toMatchObject({
+      network: { conditions: ['bandwidth'], bytesIn: value.length },
+    });
+  });
 });

@@ -73,11 +73,11 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
       exchange(1, {}, sidecarBody('../outside.bin', 13, sha('outside bytes'))),
     ]);
     expect(await failure(readRecording(file))).toContain('sidecar "../outside.bin" is outside');
-    // A sibling file beside the recording is outside session.bodies/ too.
+    // A sidecar is named inside beside.bodies/: the file of that name beside the recording is never read.
     const beside = await recordingFile('beside.json', [
       exchange(1, {}, sidecarBody('outside.bin', 13, sha('outside bytes'))),
     ]);
-    expect(await failure(readRecording(beside))).toContain('is outside');
+    expect(await failure(readRecording(beside))).toContain('sidecar "outside.bin" no such file');
   });
 
   it('refuses a symlink in <name>.bodies/ that leads out, and a sidecar whose size differs from the recording', async () => {
@@ -93,11 +93,20 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
       exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 10, sha('x'))),
     ]);
     expect(await failure(readRecording(sized))).toContain('is 100 bytes, the recording says 10');
-    // Another recording's sidecar folder is outside this one's.
+    // Another recording's sidecar folder is never read: an old-style "<name>.bodies/" segment names this one's own folder.
     const other = await recordingFile('other.json', [
       exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100)))),
     ]);
-    expect(await failure(readRecording(other))).toContain('is outside');
+    expect(await failure(readRecording(other))).toContain('no such file');
+    expect(
+      await failure(
+        readRecording(
+          await recordingFile('other2.json', [
+            exchange(1, {}, sidecarBody('../sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100)))),
+          ]),
+        ),
+      ),
+    ).toContain('is outside');
     const own = await recordingFile('sized.json', [
       exchange(1, {}, sidecarBody('sized.bodies/1-response.bin', 100, sha(Buffer.alloc(100)))),
     ]);

@@ -145,12 +145,15 @@ describe('state persistence in a file (snapshot + log)', () => {
     expect(plain(await reopen())).toEqual(expected);
   });
 
-  it('shares one fsync among the commits that arrive together, each resolving after its group is synced', async () => {
+  it('writes a group of change sets with one write and one fsync, resolving after that fsync', async () => {
     let syncs = 0;
-    const synced: number[] = [];
+    let writes = 0;
     const c = caller({
       logIo: {
-        write: async (fh, data) => void (await fh.write(data)),
+        write: async (fh, data) => {
+          writes++;
+          await fh.write(data);
+        },
         sync: async (fh) => {
           await fh.datasync();
           syncs++;
@@ -160,14 +163,28 @@ describe('state persistence in a file (snapshot + log)', () => {
     await c.load();
     await c.commit(userChange('alice'));
     syncs = 0;
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) => c.persistence.commit([fileChange(i)]).then(() => synced.push(syncs))),
-    );
-    expect(syncs).toBe(2);
-    expect(synced.every((s) => s >= 1)).toBe(true);
+    writes = 0;
+    let syncedWhenAnswered = -1;
+    await c.persistence
+      .commit(Array.from({ length: 50 }, (_, i) => fileChange(i)))
+      .then(() => (syncedWhenAnswered = syncs));
+    expect({ writes, syncs, syncedWhenAnswered }).toEqual({ writes: 1, syncs: 1, syncedWhenAnswered: 1 });
     const durable = (await readDurableState(file()))!;
     expect(durable.seq).toBe(51);
     expect(Object.keys(durable.state.nodes)).toHaveLength(51);
+  });
+
+  it('writes groups sent together one after another, in order, each with its own fsync', async () => {
+    const c = caller();
+    await c.load();
+    await c.commit(userChange('alice'));
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c.persistence.commit([fileChange(i)]).then(() => order.push(i))),
+    );
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const lines = (await readFile(logFileOf(file()), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it('drops a torn last record with a note, and appends the next commit after the last whole one', async () => {
