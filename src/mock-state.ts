@@ -21,6 +21,8 @@ export interface StoreOptions {
   data: string | undefined;
   log: (line: string) => void;
   compactAfterBytes: number | undefined;
+  /** Values a notification queue keeps unread (default: the domain's). */
+  queueLimit?: number | undefined;
   /** The content cache's bound; undefined: storage/blob-cache.ts's default. */
   contentCacheMiB?: number | undefined;
 }
@@ -61,6 +63,7 @@ export async function openStoreSeeded(
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);
     store = new CloudStore(state, persistence, blobs);
+    if (options.queueLimit !== undefined) store.notificationQueues.limit = options.queueLimit;
     const dropped = await blobs.sweep(store.referencedBlobs());
     if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
     const seeded = store.users().length === 0;

@@ -67,7 +67,9 @@ export async function prepareMode(
       import('./recording/recording-io.js'),
       import('./replay/scenario-replay.js'),
     ]);
-    recording = await readRecording(locateRecording(recording, baseDir));
+    // Replay streams sidecar bodies from disk; the emulator behind emulated misses starts from their bytes.
+    const lazyBodies = (mode.onMiss ?? 'error') !== 'emulate';
+    recording = await readRecording(locateRecording(recording, baseDir), { lazyBodies });
   }
   if ((mode.onMiss ?? 'error') === 'emulate') {
     const { recordingToState } = await import('./recording/recording-to-state.js');

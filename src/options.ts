@@ -14,6 +14,8 @@ export interface MockOptions {
   compactAfterBytes?: number;
   /** What a fresh state holds: 'demo' (a small tree per user, the default) or 'empty'. */
   seed?: 'demo' | 'empty';
+  /** Values a CDMI notification queue keeps unread before it drops its oldest (default 10,000). */
+  queueLimit?: number;
   /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
   publicUrl?: string;
   /** Refuse requests without X-Client-Specification: 2 (400) instead of logging a warning. */
@@ -61,6 +63,7 @@ export interface ResolvedOptions {
   data: string | undefined;
   compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
+  queueLimit: number | undefined;
   publicUrl: string | undefined;
   strict: boolean;
   log: (line: string) => void;
@@ -94,6 +97,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const bound = options.compactAfterBytes;
   if (bound !== undefined && (!Number.isInteger(bound) || bound < 1))
     throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
+  if (options.queueLimit !== undefined && (!Number.isInteger(options.queueLimit) || options.queueLimit < 1))
+    throw new Error(`queueLimit must be a positive whole number, got ${options.queueLimit}`);
   for (const key of ['journalSize', 'journalBodies'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0))
@@ -110,6 +115,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     data: options.data === undefined || options.data === '' ? undefined : resolve(baseDir, options.data),
     compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
+    queueLimit: options.queueLimit,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     log,

@@ -4,6 +4,7 @@ import { davHref } from '../dav/paths.js';
 import { HttpError } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
 import type { InspectedLock, InspectedNode, InspectedUser, Listing } from '../http/wire-types.js';
+import { queueViews } from './state-view.js';
 
 export type { InspectedLock, InspectedNode, InspectedUser, Listing };
 
@@ -69,6 +70,7 @@ export function inspectUsers(store: CloudStore): InspectedUser[] {
       rootId: root.id,
       members: store.children(user, root.id).length,
       recycled: store.recycleBin.list(user).length,
+      queues: queueViews(store, user),
     };
   });
 }

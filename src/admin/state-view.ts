@@ -1,5 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
+import type { InspectedQueue } from '../http/wire-types.js';
 
 /** A node as GET /__admin/state shows it: the seed format (container/file) plus ids and sizes. */
 export type StateNode =
@@ -15,9 +16,24 @@ export type StateNode =
       metadata: Record<string, string>;
     };
 
+/** A CDMI notification queue as GET /__admin/state shows it: its range and counts, not its values. */
+export type QueueView = InspectedQueue;
+
+/** The user's notification queues, as the state view and the inspector show them. */
+export function queueViews(store: CloudStore, user: string): QueueView[] {
+  return store.notificationQueues.list(user).map((q) => ({
+    name: q.name,
+    queueValues: q.values.length ? `${q.values[0]!.seq}-${q.values[q.values.length - 1]!.seq}` : '',
+    values: q.values.length,
+    dropped: q.dropped,
+    limit: q.limit,
+    events: [...q.events],
+  }));
+}
+
 export interface StateView {
   scenario: string;
-  users: Record<string, { rootId: string; tree: StateNode[]; recycled: number }>;
+  users: Record<string, { rootId: string; tree: StateNode[]; recycled: number; queues: QueueView[] }>;
 }
 
 /** The views of `nodes` and everything below them, built without recursion (trees may be deep). */
@@ -49,6 +65,7 @@ export function stateView(store: CloudStore, scenario: string): StateView {
       rootId: root.id,
       tree: nodeViews(store, store.tree.children(root.id)),
       recycled: store.recycleBin.list(user).length,
+      queues: queueViews(store, user),
     };
   }
   return { scenario, users };

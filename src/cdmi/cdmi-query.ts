@@ -13,11 +13,14 @@ export function cdmiFieldsOf(req: Request): string[] {
     .split(/[;&]/)
     .filter((f) => f !== '')
     .map((f) => {
+      let field: string;
       try {
-        return decodeURIComponent(f);
+        field = decodeURIComponent(f);
       } catch {
         throw badRequest(`bad percent-encoding in the query field "${f}"`);
       }
+      // "queueValues=" is "queueValues": a client (and verify, which rebuilds queries as k=v) may add the "=".
+      return field.endsWith('=') ? field.slice(0, -1) : field;
     });
 }
 

@@ -50,7 +50,7 @@ export function cdmiRouter(store: CloudStore): Router {
         completionStatus: 'Complete',
         metadata: {},
         childrenrange: '0-0',
-        children: [`${user}/`],
+        children: [user],
       });
     })
     .all(only('GET'));

@@ -17,6 +17,7 @@ import { watchScenario } from './watch-scenario.js';
 interface ServeArgs extends ListenArgs {
   data?: string;
   'compact-after'?: number;
+  'queue-limit'?: number;
   user?: string[];
   'public-url'?: string;
   strict: boolean;
@@ -48,6 +49,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('compact-after', {
         type: 'number',
         describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))',
+      })
+      .option('queue-limit', {
+        type: 'number',
+        describe: 'values a CDMI notification queue keeps unread before dropping its oldest (default 10000)',
       })
       .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
       .option('public-url', {
@@ -126,6 +131,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ...listenOptionsOf(args),
       data: args.data,
       compactAfterBytes: args['compact-after'],
+      queueLimit: args['queue-limit'],
       users,
       publicUrl: args['public-url'],
       strict: args.strict,

@@ -99,6 +99,19 @@ export interface InspectedUser {
   rootId: string;
   members: number;
   recycled: number;
+  /** The user's CDMI notification queues (their ranges and counts, not their values). */
+  queues: InspectedQueue[];
+}
+
+export interface InspectedQueue {
+  name: string;
+  /** "<first>-<last>" of the unread values, "" when none. */
+  queueValues: string;
+  values: number;
+  /** Values dropped unread because the queue was full. */
+  dropped: number;
+  limit: number;
+  events: string[];
 }
 
 export interface Listing {

@@ -79,13 +79,27 @@ export interface RecordingDocument extends RecordingHeader {
   exchanges: StoredExchange[];
 }
 
-/** An exchange with its bodies loaded as bytes (sidecars read in). */
+/**
+ * A body left on disk (a sidecar checked when the recording was read): its path, the folder it must
+ * stay in, its size and sha256. Read or streamed when needed.
+ */
+export interface BodyFile {
+  path: string;
+  folder: string;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * An exchange with its bodies as bytes. With `bodyFile` set the body stays on disk and `body` is
+ * empty (replay reads recordings so; readRecording's default reads sidecars in).
+ */
 export interface Exchange {
   id: number;
   user?: string;
   session?: string;
-  request: Omit<StoredRequest, 'body'> & { body: Buffer };
-  response: Omit<StoredResponse, 'body'> & { body: Buffer };
+  request: Omit<StoredRequest, 'body'> & { body: Buffer; bodyFile?: BodyFile };
+  response: Omit<StoredResponse, 'body'> & { body: Buffer; bodyFile?: BodyFile };
 }
 
 export interface Recording {

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { SidecarTarget } from './body-capture.js';
 import {
@@ -9,9 +9,15 @@ import {
   type RecordingHeader,
   type StoredExchange,
 } from './format.js';
-import { readRecordingDocument, sidecarDirName } from './recording-read.js';
+import { scanRecording, sidecarDirName } from './recording-read.js';
 
-export { readRecording, readRecordingDocument, RecordingError, sidecarDirName } from './recording-read.js';
+export {
+  readRecording,
+  readRecordingDocument,
+  RecordingError,
+  sidecarDirName,
+  scanRecording,
+} from './recording-read.js';
 
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
@@ -56,18 +62,24 @@ export class RecordingWriter {
       await writeFile(absolute, line(header));
       return new RecordingWriter(absolute, 1, log);
     }
-    const doc = await readRecordingDocument(absolute);
-    const nextId = doc.exchanges.reduce((max, e) => Math.max(max, e.id), 0) + 1;
-    const names = [...new Set([...doc.redacted, ...redacted])];
-    // Once, at open: a version 1 document, a new redacted name or a torn last line means rewriting the file as JSON lines.
-    const text = await readFile(absolute, 'utf8');
+    // One pass, line by line: the next id, and whether the file must be rewritten as JSON lines once
+    // (a version 1 document, a new redacted name, or a torn last line).
+    let maxId = 0;
+    const scan = await scanRecording(absolute, (e) => (maxId = Math.max(maxId, e.id)));
+    const names = [...new Set([...scan.header.redacted, ...redacted])];
     const needsRewrite =
-      doc.version !== RECORDING_VERSION || names.length !== doc.redacted.length || !text.endsWith('\n');
+      scan.header.version !== RECORDING_VERSION || names.length !== scan.header.redacted.length || !scan.terminated;
     if (needsRewrite) {
       const temp = `${absolute}.tmp`;
-      await writeFile(temp, [line({ ...header, redacted: names }), ...doc.exchanges.map(line)].join(''));
+      const out = createWriteStream(temp);
+      const failed = new Promise<never>((_resolve, reject) => out.once('error', reject));
+      failed.catch(() => undefined);
+      out.write(line({ ...header, redacted: names }));
+      await Promise.race([scanRecording(absolute, (e) => out.write(line(e))), failed]);
+      await Promise.race([new Promise<void>((done) => out.end(done)), failed]);
       await rename(temp, absolute);
     }
+    const nextId = maxId + 1;
     return new RecordingWriter(absolute, nextId, log);
   }
 

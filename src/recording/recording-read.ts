@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { FileAccessError, containedPath, maxFileBytes, readContainedFile } from '../files/contained-file.js';
+import { resolve } from 'node:path';
+import { FileAccessError, readContainedFile } from '../files/contained-file.js';
 import {
   RECORDING_FORMAT,
   RECORDING_VERSION,
   RECORDING_VERSION_DOCUMENT,
+  type BodyFile,
   type Exchange,
   type Recording,
   type RecordingDocument,
@@ -13,33 +12,12 @@ import {
   type StoredBody,
   type StoredExchange,
 } from './format.js';
+import { forEachLine } from './recording-lines.js';
+import { RecordingError } from './recording-names.js';
 import { redactedNames } from './redaction.js';
+import { SidecarReader } from './sidecar-reader.js';
 
-/** The sidecar folder of a recording: recordings/session.jsonl -> recordings/session.bodies/. */
-export function sidecarDirName(file: string): string {
-  return `${basename(file, extname(file))}.bodies`;
-}
-
-/** A leading `<name>.bodies/` segment: what earlier recordings wrote before each sidecar's name. */
-const LEGACY_FOLDER_SEGMENT = /^[^/\\]*\.bodies[/\\]/;
-
-/**
- * Where a sidecar reference points: inside the recording's own bodies folder, so a renamed or copied
- * pair (`a.{jsonl,bodies}` -> `b.*`) keeps working. An earlier recording's reference starts with its
- * folder's name at the time (`my-session.bodies/10-request.bin`): that segment is dropped. Whatever
- * remains is still checked to stay inside the folder (`..` and symlinks that lead out are refused).
- */
-export function sidecarPath(folder: string, reference: string): string {
-  return join(folder, reference.replace(LEGACY_FOLDER_SEGMENT, ''));
-}
-
-/** A recording this build will not read, naming the file and the problem. */
-export class RecordingError extends Error {
-  constructor(file: string, problem: string) {
-    super(`${file}: ${problem}`);
-    this.name = 'RecordingError';
-  }
-}
+export { RecordingError, sidecarDirName, sidecarPath } from './recording-names.js';
 
 function checkHeader(value: unknown, file: string): RecordingHeader {
   const h = value as Partial<RecordingHeader> | null;
@@ -102,38 +80,6 @@ function checkExchange(value: unknown, file: string, where: string): StoredExcha
   return e as StoredExchange;
 }
 
-/** Parses a recording's text: JSON lines (version 2) or one document (version 1). */
-export function parseRecordingText(text: string, file: string): RecordingDocument {
-  const firstLineEnd = text.indexOf('\n');
-  const firstLine = firstLineEnd < 0 ? text : text.slice(0, firstLineEnd);
-  let first: unknown;
-  try {
-    first = JSON.parse(firstLine);
-  } catch {
-    first = undefined;
-  }
-  // Version 1: one document (pretty-printed, or all on one line).
-  if (first === undefined || (first as { version?: unknown }).version === RECORDING_VERSION_DOCUMENT)
-    return parseDocument(text, file);
-  const header = checkHeader(first, file);
-  const lines = text.slice(firstLine.length + 1).split('\n');
-  // A recorder killed mid-write leaves a torn last line without its newline: that exchange is lost, the rest stands.
-  if (!text.endsWith('\n') && lines.length > 0) lines.pop();
-  const exchanges: StoredExchange[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      // Never the parser's message: it quotes the line.
-      throw new RecordingError(file, `line ${i + 2}: not valid JSON`);
-    }
-    exchanges.push(checkExchange(value, file, `line ${i + 2}`));
-  });
-  return { ...header, exchanges };
-}
-
 function parseDocument(text: string, file: string): RecordingDocument {
   let doc: unknown;
   try {
@@ -147,101 +93,136 @@ function parseDocument(text: string, file: string): RecordingDocument {
   return { ...header, exchanges: exchanges.map((e, i) => checkExchange(e, file, `exchanges[${i}]`)) };
 }
 
-/** Reads a recording's header and stored exchanges (sidecars not read), refusing a file over the size cap. */
-export async function readRecordingDocument(file: string): Promise<RecordingDocument> {
-  const absolute = resolve(file);
-  try {
-    return parseRecordingText((await readContainedFile(absolute)).toString('utf8'), absolute);
-  } catch (err) {
-    if (err instanceof FileAccessError) throw new RecordingError(absolute, err.message.slice(absolute.length + 2));
-    throw err;
-  }
+/** What scanning a recording found besides its exchanges. */
+export interface RecordingScan {
+  header: RecordingHeader;
+  /** False when the last line was torn (a recorder killed mid-write): that exchange was skipped. */
+  terminated: boolean;
 }
 
-/** Reads a recording file and its sidecars; bodies come back as bytes. */
-export async function readRecording(file: string): Promise<Recording> {
+const asRecordingError = (err: unknown, file: string): unknown =>
+  err instanceof FileAccessError ? new RecordingError(file, err.message.slice(file.length + 2)) : err;
+
+/**
+ * Reads a recording exchange by exchange, checking each: JSON lines (version 2) one line at a time,
+ * so memory follows the longest line, not the file; a version 1 document whole.
+ */
+export async function scanRecording(file: string, onExchange: (e: StoredExchange) => void): Promise<RecordingScan> {
   const absolute = resolve(file);
-  const doc = await readRecordingDocument(absolute);
-  const sidecars = new SidecarReader(absolute);
-  const exchanges: Exchange[] = [];
-  for (const e of doc.exchanges) {
-    exchanges.push({
-      id: e.id,
-      ...(e.user !== undefined && { user: e.user }),
-      ...(e.session !== undefined && { session: e.session }),
-      request: {
-        ...e.request,
-        query: e.request.query ?? [],
-        headers: e.request.headers ?? {},
-        body: await sidecars.load(e.request.body, `exchange ${e.id} request`),
-      },
-      response: {
-        ...e.response,
-        headers: e.response.headers ?? {},
-        body: await sidecars.load(e.response.body, `exchange ${e.id} response`),
-      },
-    });
+  let header: RecordingHeader | undefined;
+  let isDocument = false;
+  let terminated = true;
+  try {
+    ({ terminated } = await forEachLine(absolute, (line, n, whole) => {
+      if (n === 1) {
+        let first: unknown;
+        try {
+          first = JSON.parse(line);
+        } catch {
+          first = undefined;
+        }
+        // Version 1: one document (pretty-printed, or all on one line).
+        isDocument = first === undefined || (first as { version?: unknown }).version === RECORDING_VERSION_DOCUMENT;
+        if (isDocument) return false;
+        header = checkHeader(first, absolute);
+        return;
+      }
+      // A recorder killed mid-write leaves a torn last line without its newline: that exchange is lost, the rest stands.
+      if (!whole || line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // Never the parser's message: it quotes the line.
+        throw new RecordingError(absolute, `line ${n}: not valid JSON`);
+      }
+      onExchange(checkExchange(value, absolute, `line ${n}`));
+    }));
+    if (!header) {
+      const doc = parseDocument((await readContainedFile(absolute)).toString('utf8'), absolute);
+      for (const e of doc.exchanges) onExchange(e);
+      const { exchanges: _all, ...documentHeader } = doc;
+      return { header: documentHeader, terminated: true };
+    }
+  } catch (err) {
+    throw asRecordingError(err, absolute);
   }
-  return { file: absolute, redacted: doc.redacted, exchanges };
+  return { header, terminated: isDocument || terminated };
+}
+
+/** Reads a recording's header and stored exchanges (sidecars not read), refusing a file over the size cap. */
+export async function readRecordingDocument(file: string): Promise<RecordingDocument> {
+  const exchanges: StoredExchange[] = [];
+  const { header } = await scanRecording(file, (e) => exchanges.push(e));
+  return { ...header, exchanges };
+}
+
+export interface ReadRecordingOptions {
+  /**
+   * Leave sidecar bodies on disk (each checked, then streamed when served) instead of reading them
+   * in: what replay does, so its memory follows the recording's lines, not its bodies.
+   */
+  lazyBodies?: boolean;
+}
+
+/** A body part of an exchange being read: inline bytes now, a sidecar resolved once the scan is done. */
+interface PendingBody {
+  part: { body: Buffer; bodyFile?: BodyFile };
+  stored: StoredBody;
+  what: string;
 }
 
 /**
- * Reads bodies for one recording: a sidecar must be a regular file inside `<name>.bodies/` (symlinks
- * resolved), of the size the recording states and with its sha256; all bodies together stay under
- * the size cap, since a replay holds them in memory.
+ * Reads a recording file; bodies come back as bytes (Buffers, never strings), or with `lazyBodies`
+ * as sidecar files left on disk. Each line is parsed and turned into its exchange before the next is
+ * read, so a recording takes about the memory of its bodies, not many copies of its text.
  */
-export class SidecarReader {
-  readonly #file: string;
-  readonly #folder: string;
-  readonly #cap = maxFileBytes();
-  #total = 0;
-
-  constructor(recordingFile: string) {
-    this.#file = recordingFile;
-    this.#folder = join(dirname(recordingFile), sidecarDirName(recordingFile));
-  }
-
-  async load(body: StoredBody | undefined, what: string): Promise<Buffer> {
-    const bytes = await this.#bytesOf(body, what);
-    this.#total += bytes.length;
-    if (this.#total > this.#cap)
-      throw new RecordingError(this.#file, `bodies total more than ${this.#cap} bytes (CSP_MOCK_MAX_FILE_BYTES)`);
-    return bytes;
-  }
-
-  async #bytesOf(body: StoredBody | undefined, what: string): Promise<Buffer> {
-    if (!body) return Buffer.alloc(0);
-    if ('text' in body && typeof body.text === 'string') return Buffer.from(body.text, 'utf8');
-    if ('base64' in body && typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
-    if (
-      !('file' in body) ||
-      typeof body.file !== 'string' ||
-      !Number.isSafeInteger(body.bytes) ||
-      typeof body.sha256 !== 'string'
-    ) {
-      throw new RecordingError(this.#file, `${what}: a body is { text }, { base64 } or { file, bytes, sha256 }`);
-    }
-    const refuse = (problem: string): never => {
-      throw new RecordingError(this.#file, `${what}: sidecar "${body.file}" ${problem}`);
+export async function readRecording(file: string, options: ReadRecordingOptions = {}): Promise<Recording> {
+  const absolute = resolve(file);
+  const exchanges: Exchange[] = [];
+  const pending: PendingBody[] = [];
+  const inline = (stored: StoredBody | undefined): Buffer | undefined => {
+    if (!stored) return Buffer.alloc(0);
+    if ('text' in stored && typeof stored.text === 'string') return Buffer.from(stored.text, 'utf8');
+    if ('base64' in stored && typeof stored.base64 === 'string') return Buffer.from(stored.base64, 'base64');
+    return undefined;
+  };
+  const { header } = await scanRecording(absolute, (e) => {
+    const { body: requestBody, ...request } = e.request;
+    const { body: responseBody, ...response } = e.response;
+    const exchange: Exchange = {
+      id: e.id,
+      ...(e.user !== undefined && { user: e.user }),
+      ...(e.session !== undefined && { session: e.session }),
+      request: { ...request, query: request.query ?? [], headers: request.headers ?? {}, body: Buffer.alloc(0) },
+      response: { ...response, headers: response.headers ?? {}, body: Buffer.alloc(0) },
     };
-    const path = sidecarPath(this.#folder, body.file);
-    if (body.bytes > this.#cap - this.#total)
-      refuse(`of ${body.bytes} bytes is over the limit of ${this.#cap} (CSP_MOCK_MAX_FILE_BYTES)`);
-    try {
-      await containedPath(path, this.#folder);
-      const info = await stat(path);
-      if (info.isFile() && info.size !== body.bytes) refuse(`is ${info.size} bytes, the recording says ${body.bytes}`);
-      const bytes = await readContainedFile(path, { within: this.#folder, maxBytes: body.bytes });
-      if (createHash('sha256').update(bytes).digest('hex') !== body.sha256) refuse('does not match its sha256');
-      return bytes;
-    } catch (err) {
-      if (err instanceof FileAccessError)
-        return refuse(
-          err.message
-            .slice(path.length + 2)
-            .replace(/\(files may only be named inside it\)/, '(sidecars stay inside it)'),
-        );
-      throw err;
+    for (const [part, stored, what] of [
+      [exchange.request, requestBody, `exchange ${e.id} request`],
+      [exchange.response, responseBody, `exchange ${e.id} response`],
+    ] as const) {
+      const bytes = inline(stored);
+      if (bytes) part.body = bytes;
+      else pending.push({ part, stored: stored!, what });
+    }
+    exchanges.push(exchange);
+  });
+  const sidecars = new SidecarReader(absolute);
+  if (!options.lazyBodies) {
+    // Inline bodies count towards the cap on what is held, as sidecars read in do.
+    for (const e of exchanges) {
+      sidecars.count(e.request.body);
+      sidecars.count(e.response.body);
     }
   }
+  for (const { part, stored, what } of pending) {
+    if (!options.lazyBodies) {
+      part.body = await sidecars.load(stored, what);
+      continue;
+    }
+    const located = await sidecars.locate(stored, what);
+    if (Buffer.isBuffer(located)) part.body = located;
+    else part.bodyFile = located;
+  }
+  return { file: absolute, redacted: header.redacted, exchanges };
 }

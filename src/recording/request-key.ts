@@ -44,6 +44,8 @@ export interface RequestParts {
   query: Array<[string, string]>;
   headers: HeaderMap;
   body: Buffer;
+  /** A recorded body left on disk: its size and sha256 stand for it (it is stored normalised already). */
+  bodyFile?: { bytes: number; sha256: string };
 }
 
 /**
@@ -83,8 +85,9 @@ export function requestKey(parts: RequestParts, options: MatchOptions, origins: 
     path: parts.path,
     query,
     mediaType: mediaTypeOf(contentType),
-    body: body.length ? createHash('sha256').update(body).digest('hex') : '',
-    bodyBytes: body.length,
+    ...(parts.bodyFile
+      ? { body: parts.bodyFile.bytes ? parts.bodyFile.sha256 : '', bodyBytes: parts.bodyFile.bytes }
+      : { body: body.length ? createHash('sha256').update(body).digest('hex') : '', bodyBytes: body.length }),
     headers,
   };
 }

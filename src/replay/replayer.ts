@@ -1,10 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { InProcessHttp, type PlainRequest, type PlainResponse } from '../http/in-process-http.js';
 import { identify } from '../recording/exchange-record.js';
-import { clientOf, headerValue, type Exchange, type Recording } from '../recording/format.js';
+import { clientOf, type Recording } from '../recording/format.js';
 import { missMessage } from './miss-message.js';
+import { sendRecorded } from './send-recorded.js';
 import { RecordedExchanges } from './recorded-exchanges.js';
-import { carriesLinks, fromToken, keptHeaders } from '../recording/normalise.js';
+import { keptHeaders } from '../recording/normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
 import type { RecordingWriter } from '../recording/recording-io.js';
 import {
@@ -80,7 +81,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const found = recorded.pick(request.client, request.key);
     if (!found) return miss(req, res, request);
     markReplay(res, { outcome: 'served', exchange: found.id });
-    sendRecorded(res, found, request.origin, request.method);
+    await sendRecorded(res, found, request.origin, request.method);
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
@@ -159,26 +160,6 @@ function missAnswer(
         sendPlainText(res, MISS_STATUS, text, { [MISS_HEADER]: 'miss' });
       };
   }
-}
-
-/**
- * The recorded response, byte for byte, with the base-URL token turned into our origin. Node frames
- * it: the recording's own framing and hop-by-hop headers are never sent.
- */
-function sendRecorded(res: ServerResponse, exchange: Exchange, origin: string, method: string): void {
-  const { status, body } = exchange.response;
-  const headers = keptHeaders(exchange.response.headers, true);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
-  }
-  const bytes = carriesLinks(headerValue(headers, 'content-type'))
-    ? Buffer.from(fromToken(body.toString('utf8'), origin), 'utf8')
-    : body;
-  const noBody = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
-  if (!noBody) out['content-length'] = String(bytes.length);
-  res.writeHead(status, out);
-  res.end(noBody ? undefined : bytes);
 }
 
 function sendPlain(res: ServerResponse, answer: PlainResponse, method: string): void {

@@ -48,7 +48,7 @@ export function scenarioReplayFactory(ctx: {
   log: (line: string) => void;
 }): ReplayHandlerFactory {
   return async (name) => {
-    const recording = await readRecording(locateRecording(name, ctx.cwd));
+    const recording = await readRecording(locateRecording(name, ctx.cwd), { lazyBodies: true });
     return createReplayHandler(recording, { onMiss: 'error', publicUrl: ctx.publicUrl, log: ctx.log });
   };
 }

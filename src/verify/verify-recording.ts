@@ -9,6 +9,7 @@ import { recordingStartState, startsOnExistingAccount } from '../recording/recor
 import { seedFromRecordedTree } from '../recording/seed-from-recording.js';
 import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
 import { compareXml, parseOrdered } from '../recording/xml-compare.js';
+import { compareCdmiJson, isCdmiJson } from './cdmi-compare.js';
 
 /** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
 export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
@@ -77,7 +78,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
           method: e.request.method,
           path: e.request.path,
           differences: [
-            'not sent: verify replays only requests to the service (/v2, /dav), never the admin API or other paths',
+            'not sent: verify replays only requests to the service (/v2, /dav) and its CDMI queues (/cdmi), never the admin API or other paths',
           ],
         });
         continue;
@@ -103,7 +104,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
  * percent-encoded) are refused too, so "/v2/../__admin/scenario" cannot reach the admin API.
  */
 export function onServiceSurface(path: string): boolean {
-  if (!/^\/(v2|dav)(\/|$)/.test(path)) return false;
+  if (!/^\/(v2|dav|cdmi)(\/|$)/.test(path)) return false;
   const decoded = (() => {
     try {
       return decodeURIComponent(path);
@@ -172,6 +173,10 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
     }
     if (ids.apply(expectedText) !== actualText) out.push(...textDiff(ids.apply(expectedText), actualText));
     return out;
+  }
+  if (isCdmiJson(headerValue(recorded.headers, 'content-type'))) {
+    const diffs = compareCdmiJson(expectedText, actualText);
+    if (diffs) return [...out, ...diffs];
   }
   if (!recorded.body.equals(actual.body)) {
     if (isText(recorded.body) && isText(actual.body)) out.push(...textDiff(expectedText, actualText));

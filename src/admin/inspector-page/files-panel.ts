@@ -1,7 +1,7 @@
 import { getJson } from './api.js';
 import { byId, formatBytes, h } from './dom.js';
 import { showNodeDetails } from './node-details.js';
-import type { InspectedNode, InspectedUser, Listing } from '../../http/wire-types.js';
+import type { InspectedNode, InspectedQueue, InspectedUser, Listing } from '../../http/wire-types.js';
 
 const childrenUrl = (user: string, id: string): string =>
   `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
@@ -60,6 +60,7 @@ export class FilesPanel {
       h('h3', { class: 'user' }, h('span', { class: 'muted' }, 'user '), u.user),
       tree,
       binBlock,
+      u.queues.length ? queuesBlock(u.queues) : null,
     );
   }
 
@@ -196,4 +197,24 @@ export class FilesPanel {
     }
     e.preventDefault();
   }
+}
+
+/** The user's CDMI notification queues: each one's unread range and what it dropped (shown only when there are some). */
+function queuesBlock(queues: InspectedQueue[]): HTMLElement {
+  const items = queues.map((q) =>
+    h(
+      'li',
+      {},
+      h('code', {}, q.name),
+      ` ${q.values} unread`,
+      q.queueValues ? ` (${q.queueValues})` : '',
+      q.dropped ? `, ${q.dropped} dropped (at most ${q.limit} kept)` : '',
+    ),
+  );
+  return h(
+    'details',
+    { class: 'queues' },
+    h('summary', {}, `Notification queues (${queues.length})`),
+    h('ul', { class: 'bin' }, ...items),
+  );
 }
