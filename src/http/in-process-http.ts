@@ -1,23 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { Duplex } from 'node:stream';
+import type { PlainRequest, PlainResponse } from './plain-exchange.js';
 import { ResponseReader } from './response-reader.js';
 
-/** Header name (lower case) to value; a repeated header keeps its values in order. */
-export type HeaderMap = Record<string, string | string[]>;
-
-export interface PlainRequest {
-  method: string;
-  /** Path and query, e.g. /v2/files/abc?n=1 */
-  url: string;
-  headers: HeaderMap;
-  body: Buffer;
-}
-
-export interface PlainResponse {
-  status: number;
-  headers: HeaderMap;
-  body: Buffer;
-}
+export type { HeaderMap, PlainRequest, PlainResponse } from './plain-exchange.js';
 
 /** Two connected in-memory streams: what one writes, the other reads. */
 function duplexPair(): [Duplex, Duplex] {

@@ -1,4 +1,4 @@
-import type { HeaderMap, PlainResponse } from './in-process-http.js';
+import type { HeaderMap, PlainResponse } from './plain-exchange.js';
 
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');

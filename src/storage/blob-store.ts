@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobCache } from './blob-cache.js';
-import { HeldBlobs } from './held-blobs.js';
+import { HELD_BLOB_MAX_BYTES, HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
 
@@ -85,12 +85,14 @@ export class BlobStore {
    * Stores content as a new blob; empty content stores nothing (one fsync and one file fewer per empty
    * file). In memory mode the folder is private and dies with the process, so a blob is written under
    * its final name at once (no temp file, rename or stat: a 1 KiB upload's cost is mostly these calls);
-   * no node points at it until put resolves, and a failed write is removed. A small buffer is not
-   * written at all in memory mode while the held blobs have room.
+   * no node points at it until put resolves, and a failed write is removed. Small content (a buffer,
+   * or a stream that ends within HELD_BLOB_MAX_BYTES) is not written at all in memory mode while the
+   * held blobs have room.
    */
-  async put(source: Readable | Buffer): Promise<StoredBlob> {
-    if (Buffer.isBuffer(source) && source.length === 0) return EMPTY;
+  async put(given: Readable | Buffer): Promise<StoredBlob> {
     const direct = this.#ephemeral ? newBlobId() : undefined;
+    const source = direct && !Buffer.isBuffer(given) ? await smallOrStream(given) : given;
+    if (Buffer.isBuffer(source) && source.length === 0) return EMPTY;
     if (direct && Buffer.isBuffer(source) && this.#held.keep(direct, source))
       return { blobId: direct, size: source.length };
     const tmp = direct ? this.pathOf(direct) : this.#tmpPath();
@@ -202,6 +204,46 @@ export class BlobStore {
     await rename(tmp, this.pathOf(blobId));
     return { blobId, size: bytes };
   }
+}
+
+/**
+ * The whole of a stream that ends within HELD_BLOB_MAX_BYTES, as one buffer; else a stream of the
+ * same bytes (those read so far, then the rest). Read in flowing mode, as a pipe reads, so whoever
+ * paces the source with pause() and resume() keeps doing so.
+ */
+function smallOrStream(source: Readable): Promise<Buffer | Readable> {
+  return new Promise((resolve, reject) => {
+    const head: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      head.push(chunk);
+      size += chunk.length;
+      if (size <= HELD_BLOB_MAX_BYTES) return;
+      stop();
+      source.pause();
+      const rest = new PassThrough();
+      for (const part of head) rest.write(part);
+      // Errors travel both ways: a failed write lets the source go, a failed source fails the write.
+      pipeline(source, rest).catch(() => undefined);
+      resolve(rest);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(head, size));
+    };
+    const onError = (err: Error): void => {
+      stop();
+      reject(err);
+    };
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onError);
+  });
 }
 
 const BLOB_ID_BYTES = 16;

@@ -33,11 +33,30 @@ describe('memory mode keeps small blobs in memory, bounded', () => {
     expect(await readAll(blobs.read(blobId!, { start: 2, end: 5 }))).toBe('2345');
   });
 
-  it('writes a file for a buffer over the held size, and for any stream', async () => {
+  it('writes a file for a buffer or a stream over the held size; a small stream is held, whole', async () => {
     const big = await blobs.put(Buffer.alloc(HELD_BLOB_MAX_BYTES + 1, 'b'));
-    const streamed = await blobs.put(Readable.from([Buffer.from('streamed')]));
+    const chunks = [Buffer.alloc(HELD_BLOB_MAX_BYTES - 1, 'x'), Buffer.from('yz'), Buffer.from('tail')];
+    const streamed = await blobs.put(Readable.from(chunks));
+    expect(streamed.size).toBe(HELD_BLOB_MAX_BYTES + 5);
+    expect(await readAll(blobs.read(streamed.blobId!))).toBe(Buffer.concat(chunks).toString());
     expect((await readdir(blobs.dir)).sort()).toEqual([big.blobId, streamed.blobId].sort());
     expect(blobs.heldBytes).toBe(0);
+    const small = await blobs.put(Readable.from([Buffer.from('str'), Buffer.from('eamed')]));
+    expect(await readAll(blobs.read(small.blobId!))).toBe('streamed');
+    expect((await readdir(blobs.dir)).length).toBe(2);
+    expect(blobs.heldBytes).toBeGreaterThanOrEqual(8);
+    expect(await blobs.put(Readable.from([]))).toEqual({ blobId: null, size: 0 });
+  });
+
+  it('a stream that fails after the held size leaves no file and says why', async () => {
+    const failing = Readable.from(
+      (async function* () {
+        yield Buffer.alloc(HELD_BLOB_MAX_BYTES + 1, 'f');
+        throw new Error('client went away');
+      })(),
+    );
+    await expect(blobs.put(failing)).rejects.toThrow('client went away');
+    expect(await readdir(blobs.dir)).toEqual([]);
   });
 
   it('writes a block copy-on-write over a held blob, the original untouched', async () => {

@@ -25,9 +25,9 @@ describe("memory mode's private folder, made when a blob first needs a file", ()
     expect(existsSync(blobs.dir)).toBe(false);
   });
 
-  it('is made by a stream and by a block write over a held blob', async () => {
+  it('is made by a stream over the held size and by a block write over a held blob', async () => {
     for (const needsFile of [
-      (b: BlobStore) => b.put(Readable.from([Buffer.from('streamed')])),
+      (b: BlobStore) => b.put(Readable.from([Buffer.alloc(HELD_BLOB_MAX_BYTES, 's'), Buffer.from('more')])),
       async (b: BlobStore) => b.writeAt((await b.put(Buffer.from('abc'))).blobId!, 1, Buffer.from('X')),
     ]) {
       const blobs = await BlobStore.open(undefined, { folder: 'when-needed' });
@@ -52,7 +52,7 @@ describe("memory mode's private folder, made when a blob first needs a file", ()
     const blobs = await BlobStore.open(undefined, { folder: 'when-needed' });
     try {
       expect(existsSync(abandoned)).toBe(true); // nothing made yet, nothing swept
-      await blobs.put(Readable.from([Buffer.from('makes the folder')]));
+      await blobs.put(Readable.from([Buffer.alloc(HELD_BLOB_MAX_BYTES + 1, 'm')]));
       expect(existsSync(abandoned)).toBe(false);
     } finally {
       await blobs.close();
