@@ -1,61 +1,130 @@
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { PlainRequest } from '../http/in-process-http.js';
-import { decodeInlineBody, encodeBody } from '../recording/body-encoding.js';
+import { readBody } from '../http/read-body.js';
+import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD, type SidecarTarget } from '../recording/body-capture.js';
+import { decodeInlineBody } from '../recording/body-encoding.js';
 import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
-import { headerValue, type Exchange, type Recording } from '../recording/format.js';
+import { headerValue, type Exchange, type Recording, type StoredBody } from '../recording/format.js';
 import { carriesLinks, replaceOrigins } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
-import { forwardBuffered, returnedHeaders, type Upstream } from '../record/upstream.js';
+import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from '../record/upstream.js';
 
 export interface MissRecorder {
-  /** Sends a missed request to the upstream, answers the client, and returns the new exchange. */
-  (req: IncomingMessage, res: ServerResponse, request: PlainRequest, origin: string): Promise<Exchange>;
+  /**
+   * Sends a missed request to the upstream, streams its answer to the client and to the recording,
+   * and returns the new exchange (undefined when the client gave up before the whole answer).
+   */
+  (req: IncomingMessage, res: ServerResponse, request: PlainRequest, origin: string): Promise<Exchange | undefined>;
 }
 
+/** Link-bearing entities are small; anything larger is refused rather than held. */
+const MAX_LINK_BODY = 16 * 1024 * 1024;
+
+/** A recording without a file (built in memory) holds its bodies in memory: there is nowhere else. */
+const NO_SIDECAR = Number.POSITIVE_INFINITY;
+
 /**
- * Replay's 'proxy' policy: a miss goes to the upstream, the client gets its answer (links on our
- * origin), and the exchange is appended to the recording (file and memory) like a recorded one.
+ * Replay's 'proxy' policy: a miss goes to the upstream, the client gets its answer as it arrives
+ * (links on our origin), and the exchange is appended to the recording like a recorded one: bodies
+ * above the sidecar threshold streamed to sidecar files, never held whole. A client that closes
+ * before the whole answer aborts the upstream request, and nothing is recorded.
  */
 export function missRecorder(upstream: Upstream, recording: Recording, given?: RecordingWriter): MissRecorder {
   let writer = given;
+  let localId = Math.max(0, ...recording.exchanges.map((e) => e.id));
   return async (req, res, request, origin) => {
-    const answer = await forwardBuffered(upstream, request, origin);
     writer ??= recording.file ? await RecordingWriter.open(recording.file, recording.redacted, true) : undefined;
-    const id = writer?.reserveId() ?? Math.max(0, ...recording.exchanges.map((e) => e.id)) + 1;
+    const id = writer?.reserveId() ?? ++localId;
+    const threshold = writer ? DEFAULT_SIDECAR_THRESHOLD : NO_SIDECAR;
+    const sidecar = (side: 'request' | 'response') => (): SidecarTarget => writer!.sidecar(id, side);
     const origins = [upstream.origin, origin];
-    const store = (body: Buffer, type: string | undefined) =>
-      carriesLinks(type) ? linkBodyForRecording(body, origins, recording.redacted) : encodeBody(body);
+
+    const headers = forwardedHeaders(request.headers, origin, upstream);
+    delete headers['expect'];
+    headers['content-length'] = String(request.body.length);
+    const out = upstreamRequest(upstream, request.method, request.url, headers);
+    const answer = new Promise<IncomingMessage>((resolve, reject) => {
+      out.once('response', resolve);
+      out.once('error', reject);
+    });
+    out.end(request.body);
+    const upstreamRes = await answer;
+    const status = upstreamRes.statusCode ?? 502;
+    const responseType = headerValue(upstreamRes.headers as Record<string, string>, 'content-type');
+    const clientHeaders = returnedHeaders(upstreamRes.headers, upstream.origin, origin);
+
+    let responseBody: StoredBody | undefined;
+    if (carriesLinks(responseType)) {
+      const body = await readBody(upstreamRes, MAX_LINK_BODY);
+      const forClient = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], origin), 'utf8');
+      res.writeHead(status, { ...clientHeaders, 'content-length': String(forClient.length) });
+      res.end(request.method === 'HEAD' ? undefined : forClient);
+      responseBody = linkBodyForRecording(body, origins, recording.redacted);
+    } else {
+      const length = upstreamRes.headers['content-length'];
+      res.writeHead(status, { ...clientHeaders, ...(length !== undefined && { 'content-length': length }) });
+      const capture = new BodyCapture(threshold, sidecar('response'));
+      let abandoned = false;
+      res.once('close', () => {
+        if (res.writableEnded || upstreamRes.complete) return;
+        abandoned = true;
+        upstreamRes.destroy();
+        capture.destroy();
+      });
+      upstreamRes.pipe(res);
+      try {
+        await pipeline(upstreamRes, capture);
+      } catch (err) {
+        if (!abandoned) throw err;
+      }
+      if (abandoned || capture.failure) {
+        if (writer) await rm(writer.sidecar(id, 'response').absolute, { force: true });
+        if (capture.failure) writer?.stop(`exchange ${id}: ${capture.failure.message}`);
+        return undefined;
+      }
+      responseBody = capture.stored();
+    }
+
+    const requestType = headerValue(request.headers, 'content-type');
+    let requestBody: StoredBody | undefined;
+    if (carriesLinks(requestType)) requestBody = linkBodyForRecording(request.body, origins, recording.redacted);
+    else {
+      const capture = new BodyCapture(threshold, sidecar('request'));
+      await pipeline([request.body], capture);
+      requestBody = capture.failure ? undefined : capture.stored();
+    }
     const stored = toStoredExchange(
       {
         id,
         method: request.method,
         url: request.url,
         requestHeaders: req.headers,
-        requestBody: store(request.body, req.headers['content-type']),
-        status: answer.status,
-        responseHeaders: answer.headers,
-        responseBody: store(answer.body, headerValue(answer.headers, 'content-type')),
+        requestBody,
+        status,
+        responseHeaders: upstreamRes.headers,
+        responseBody,
       },
       recording.redacted,
       origins,
     );
     await writer?.add(stored);
+    const inMemory = (body: StoredBody | undefined, side: 'request' | 'response') => {
+      if (!body || !('file' in body)) return { body: decodeInlineBody(body) };
+      const path = writer!.sidecar(id, side).absolute;
+      return {
+        body: Buffer.alloc(0),
+        bodyFile: { path, folder: dirname(path), bytes: body.bytes, sha256: body.sha256 },
+      };
+    };
     const exchange: Exchange = {
       ...stored,
-      request: { ...stored.request, body: decodeInlineBody(stored.request.body) },
-      response: { ...stored.response, body: decodeInlineBody(stored.response.body) },
+      request: { ...stored.request, ...inMemory(stored.request.body, 'request') },
+      response: { ...stored.response, ...inMemory(stored.response.body, 'response') },
     };
     recording.exchanges.push(exchange);
-
-    const linked = carriesLinks(headerValue(answer.headers, 'content-type'));
-    const body = linked
-      ? Buffer.from(replaceOrigins(answer.body.toString('utf8'), [upstream.origin], origin), 'utf8')
-      : answer.body;
-    res.writeHead(answer.status, {
-      ...returnedHeaders(answer.headers, upstream.origin, origin),
-      'content-length': String(body.length),
-    });
-    res.end(request.method === 'HEAD' ? undefined : body);
     return exchange;
   };
 }

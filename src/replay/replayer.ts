@@ -147,6 +147,10 @@ function missAnswer(
       return async (req, res, { plain, method, path, key, client, origin }) => {
         markReplay(res, { outcome: 'proxied' });
         const exchange = await proxyMiss(req, res, plain, origin);
+        if (!exchange) {
+          log(`replay miss, proxied but not recorded (the client closed before the whole answer): ${method} ${path}`);
+          return;
+        }
         recorded.add(exchange);
         recorded.servedOnce(client, key);
         log(`replay miss, proxied and recorded as exchange ${exchange.id}: ${method} ${path}`);
