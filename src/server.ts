@@ -3,7 +3,9 @@ import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { MockControls } from './mock-controls.js';
-import { DEFAULT_HOST, type MockOptions } from './options.js';
+import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
+
+export { DEFAULT_TIMEOUTS, type ServerTimeouts };
 
 export interface StartOptions extends MockOptions {
   /** Default 0: a free port, read it back from `port` or `url`. */
@@ -13,29 +15,6 @@ export interface StartOptions extends MockOptions {
   /** Socket and request time limits (DEFAULT_TIMEOUTS). */
   timeouts?: ServerTimeouts;
 }
-
-/**
- * Time limits, in milliseconds (0: none). No request may hold the server: a client that stops
- * sending or reading loses its own connection after `idleMs` without a byte either way, while a slow
- * upload that keeps moving is never cut (hence no limit on the whole request by default).
- */
-export interface ServerTimeouts {
-  /** To receive a request's headers (Node's headersTimeout). Default 30 s. */
-  headersMs?: number;
-  /** To receive a whole request, body included (Node's requestTimeout). Default 0: uploads may take as long as they keep moving. */
-  requestMs?: number;
-  /** A socket with no traffic either way for this long is closed (a stalled upload or an unread download). Default 120 s. */
-  idleMs?: number;
-  /** An idle keep-alive connection is closed after this long (Node's keepAliveTimeout). Default 5 s. */
-  keepAliveMs?: number;
-}
-
-export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = {
-  headersMs: 30_000,
-  requestMs: 0,
-  idleMs: 120_000,
-  keepAliveMs: 5_000,
-};
 
 function applyTimeouts(server: Server, given: ServerTimeouts = {}): void {
   const t = { ...DEFAULT_TIMEOUTS, ...given };

@@ -49,9 +49,14 @@ function scenarioSpec(body: unknown): string | ScenarioDefinition {
   return body as ScenarioDefinition;
 }
 
+const JSON_LIMIT = '5mb';
+
 /** JSON bodies only (admin-guard refuses other types); a parse error never echoes the body. */
 const jsonBody: RequestHandler = (req, res, next) => {
-  express.json({ limit: '5mb', type: 'application/json' })(req, res, (err?: unknown) => {
+  express.json({ limit: JSON_LIMIT, type: 'application/json' })(req, res, (err?: unknown) => {
+    // body-parser's documented error type for a body over the limit.
+    if ((err as { type?: unknown } | undefined)?.type === 'entity.too.large')
+      return next(new HttpError(413, `the body is larger than the ${JSON_LIMIT} the admin API takes`));
     if (err) return next(new HttpError(400, 'the body is not valid JSON'));
     next();
   });

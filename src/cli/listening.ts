@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from '../options.js';
-import { DEFAULT_TIMEOUTS, type RunningMock, type StartOptions } from '../server.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
+import type { RunningMock, StartOptions } from '../server.js';
 
 export interface ListenArgs {
   port: number;
@@ -108,21 +108,36 @@ export function printReady(command: string, mock: RunningMock, facts: Array<[str
   console.log(lines.join('\n'));
 }
 
-/** Ctrl-C or SIGTERM closes the mock (flushing a recording) and exits 0. */
+/**
+ * Ctrl-C or SIGTERM closes the mock (flushing a recording) and exits 0. Under npx (npm_command "exec") npm
+ * runs the command through a shell and passes a SIGTERM on to the shell only, which ends without passing it
+ * on: the mock leaves with its parent instead (a documented process.ppid that changes when it is gone).
+ */
 export function stopOnSignals(mock: RunningMock): void {
   let stopping = false;
-  const stop = (signal: string): void => {
+  const stop = (why: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    console.log(`${why}: stopping`);
     void mock.close().then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  if (process.env['npm_command'] === 'exec') {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('npx ended');
+    }, 250).unref();
+  }
 }
 
 /** A start that fails (a bad scenario, a taken port, a missing recording) is one line for a person. */
-export function cannotStart(err: unknown): never {
-  console.error(`csp-mock: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+export function cannotStart(err: unknown, port?: number): never {
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`csp-mock: cannot start: ${message}`);
+  if (/EADDRINUSE/.test(message) && port)
+    console.error(
+      `csp-mock: port ${port} is in use: "-p 0" picks a free port (the ready line prints it), "-p PORT" another one; "lsof -i :${port}" or "ss -ltnp 'sport = :${port}'" shows which process holds it`,
+    );
   process.exit(1);
 }

@@ -1,6 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
-import { startMock } from '../server.js';
 import {
   cannotStart,
   listenOptionsOf,
@@ -24,49 +22,49 @@ interface RecordArgs extends ListenArgs {
 export const recordCommand: CommandModule<object, RecordArgs> = {
   command: 'record',
   describe: 'a reverse proxy to the real service that writes every exchange to a recording',
-  builder: configured(
-    (y) =>
-      withListenOptions(y)
-        .option('upstream', {
-          type: 'string',
-          demandOption: true,
-          describe: 'base URL of the service, e.g. https://cloud.example.com',
-        })
-        .option('out', {
-          type: 'string',
-          default: 'recordings/session.jsonl',
-          describe: 'recording file (large bodies go to <name>.bodies/)',
-        })
-        .option('redact', {
-          type: 'string',
-          array: true,
-          describe:
-            'more header or query names never to write or journal (Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key and names containing token, secret, password or api-key always are)',
-        })
-        .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
-        .option('public-url', {
-          type: 'string',
-          describe: 'our own base URL as clients see it (default: the request Host)',
-        })
-        .option('admin-token', {
-          type: 'string',
-          describe: 'require this token on /__admin (Authorization: Bearer TOKEN)',
-        })
-        .option('sidecar-threshold', {
-          type: 'number',
-          default: 64 * 1024,
-          describe: 'bodies larger than this many bytes go to sidecar files',
-        })
-        .example(
-          '$0 record --upstream https://cloud.example.com --out recordings/login.jsonl',
-          'then point the client at the printed URL',
-        )
-        .example(
-          '$0 record --upstream https://cloud.example.com --append --redact x-device-id',
-          'add to a recording; one more header kept out',
-        ) as never,
-  ),
+  builder: (y) =>
+    withListenOptions(y)
+      .option('upstream', {
+        type: 'string',
+        demandOption: true,
+        describe: 'base URL of the service, e.g. https://cloud.example.com',
+      })
+      .option('out', {
+        type: 'string',
+        default: 'recordings/session.jsonl',
+        describe: 'recording file (large bodies go to <name>.bodies/)',
+      })
+      .option('redact', {
+        type: 'string',
+        array: true,
+        describe:
+          'more header or query names never to write or journal (Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key and names containing token, secret, password or api-key always are)',
+      })
+      .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
+      .option('public-url', {
+        type: 'string',
+        describe: 'our own base URL as clients see it (default: the request Host)',
+      })
+      .option('admin-token', {
+        type: 'string',
+        describe: 'require this token on /__admin (Authorization: Bearer TOKEN)',
+      })
+      .option('sidecar-threshold', {
+        type: 'number',
+        default: 64 * 1024,
+        describe: 'bodies larger than this many bytes go to sidecar files',
+      })
+      .example(
+        '$0 record --upstream https://cloud.example.com --out recordings/login.jsonl',
+        'then point the client at the printed URL',
+      )
+      .example(
+        '$0 record --upstream https://cloud.example.com --append --redact x-device-id',
+        'add to a recording; one more header kept out',
+      ) as never,
   handler: async (args) => {
+    // Loaded when the command runs: the other commands (and --help) never need the server.
+    const { startMock } = await import('../server.js');
     const mock = await startMock({
       ...listenOptionsOf(args),
       publicUrl: args['public-url'],
@@ -80,13 +78,14 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         append: args.append,
         sidecarThreshold: args['sidecar-threshold'],
       },
-    }).catch(cannotStart);
+    }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('record', mock, [
       ['upstream', args.upstream],
       ['recording', mode.kind === 'record' ? mode.out : args.out],
       ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
     ]);
-    stopOnSignals(mock);
   },
 };

@@ -1,8 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
-import { startMock } from '../server.js';
 import {
   cannotStart,
   listenOptionsOf,
@@ -26,57 +24,57 @@ interface ReplayArgs extends ListenArgs {
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay',
   describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
-  builder: configured(
-    (y) =>
-      withListenOptions(y)
-        .option('recording', {
-          type: 'string',
-          demandOption: true,
-          describe:
-            'recording file made by "record" (a path, or a NAME in ./recordings or shipped with csp-mock, e.g. example-session)',
-        })
-        .option('on-miss', {
-          choices: MISS_POLICIES,
-          default: 'error' as MissPolicy,
-          describe:
-            'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded',
-        })
-        .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
-        .option('match-header', {
-          type: 'string',
-          array: true,
-          describe: 'request headers that take part in matching (replaces the default list)',
-        })
-        .option('user', {
-          type: 'string',
-          array: true,
-          describe:
-            'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses',
-        })
-        .option('public-url', {
-          type: 'string',
-          describe: 'our own base URL as clients see it (default: the request Host)',
-        })
-        .option('admin-token', {
-          type: 'string',
-          describe: 'require this token on /__admin (Authorization: Bearer TOKEN)',
-        })
-        .check((a) => {
-          if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
-          return true;
-        })
-        .example('$0 replay --recording example-session', 'the recording shipped with csp-mock')
-        .example(
-          '$0 replay --recording recordings/session.json --on-miss emulate -p 0',
-          'unrecorded requests answered by the emulator',
-        )
-        .example(
-          '$0 replay --recording session.json --user demo:secret',
-          'a wrong password gets 401, as the service would answer',
-        ) as never,
-  ),
+  builder: (y) =>
+    withListenOptions(y)
+      .option('recording', {
+        type: 'string',
+        demandOption: true,
+        describe:
+          'recording file made by "record" (a path, or a NAME in ./recordings or shipped with csp-mock, e.g. example-session)',
+      })
+      .option('on-miss', {
+        choices: MISS_POLICIES,
+        default: 'error' as MissPolicy,
+        describe:
+          'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded',
+      })
+      .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
+      .option('match-header', {
+        type: 'string',
+        array: true,
+        describe: 'request headers that take part in matching (replaces the default list)',
+      })
+      .option('user', {
+        type: 'string',
+        array: true,
+        describe:
+          'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses',
+      })
+      .option('public-url', {
+        type: 'string',
+        describe: 'our own base URL as clients see it (default: the request Host)',
+      })
+      .option('admin-token', {
+        type: 'string',
+        describe: 'require this token on /__admin (Authorization: Bearer TOKEN)',
+      })
+      .check((a) => {
+        if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
+        return true;
+      })
+      .example('$0 replay --recording example-session', 'the recording shipped with csp-mock')
+      .example(
+        '$0 replay --recording recordings/session.json --on-miss emulate -p 0',
+        'unrecorded requests answered by the emulator',
+      )
+      .example(
+        '$0 replay --recording session.json --user demo:secret',
+        'a wrong password gets 401, as the service would answer',
+      ) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
+    // Loaded when the command runs: the other commands (and --help) never need the server.
+    const { startMock } = await import('../server.js');
     const mock = await startMock({
       ...listenOptionsOf(args),
       publicUrl: args['public-url'],
@@ -92,8 +90,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         matchHeaders: args['match-header'],
         users,
       },
-    }).catch(cannotStart);
+    }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('replay', mock, [
       ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
       ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
@@ -102,6 +102,5 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)',
       ],
     ]);
-    stopOnSignals(mock);
   },
 };

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
 interface RequestsArgs extends RemoteArgs {
@@ -9,6 +9,7 @@ interface RequestsArgs extends RemoteArgs {
   path?: string;
   status?: number;
   since?: string;
+  limit?: number;
   json: boolean;
   interval: number;
 }
@@ -19,12 +20,17 @@ const OUTCOME_WORDS: Record<string, string> = {
   truncated: 'truncated',
 };
 
-/** One line a request: seq, time, method, path, status, duration, user, fault, and how it ended when not plainly. */
+/**
+ * One line a request: seq, time, method, path, status, duration, user, fault, the network conditions it met
+ * (as the server's log shows them), and how it ended when not plainly.
+ */
 export function requestLine(e: JournalEntry): string {
   const parts = [`#${e.seq}`, e.time.slice(11, 23), e.method, e.path, String(e.status ?? '-')];
   if (e.durationMs !== null) parts.push(`${e.durationMs.toFixed(1)}ms`);
   if (e.user) parts.push(`user=${e.user}`);
   if (e.fault) parts.push(`fault=${e.fault}`);
+  const network = describeNetwork(e.network ?? undefined);
+  if (network) parts.push(network);
   if (e.outcome !== 'answered') parts.push(`(${OUTCOME_WORDS[e.outcome] ?? e.outcome})`);
   return parts.join(' ');
 }
@@ -34,31 +40,41 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export const requestsCommand: CommandModule<object, RequestsArgs> = {
   command: 'requests',
   describe: 'print the request journal of a running mock (credentials removed)',
-  builder: configured(
-    (y) =>
-      withRemoteOptions(y)
-        .option('follow', {
-          alias: 'f',
-          type: 'boolean',
-          default: false,
-          describe: 'keep printing new requests until Ctrl-C',
-        })
-        .option('method', { type: 'string', describe: 'only this method' })
-        .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
-        .option('status', { type: 'number', describe: 'only this status' })
-        .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
-        .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
-        .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
-        .example('$0 requests', 'everything the mock kept')
-        .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
-        .example('$0 requests --follow --json | jq .fault', 'live, as JSON') as never,
-  ),
+  builder: (y) =>
+    withRemoteOptions(y)
+      .option('follow', {
+        alias: 'f',
+        type: 'boolean',
+        default: false,
+        describe: 'keep printing new requests until Ctrl-C',
+      })
+      .option('method', { type: 'string', describe: 'only this method' })
+      .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
+      .option('status', { type: 'number', describe: 'only this status' })
+      .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
+      .option('limit', { type: 'number', describe: 'only the last N requests (with --follow: then the new ones)' })
+      .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
+      .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
+      .check((a) => {
+        const status = a['status'] as number | undefined;
+        if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
+          throw new Error(`--status must be an HTTP status from 100 to 599, got ${status}`);
+        const limit = a['limit'] as number | undefined;
+        if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1))
+          throw new Error(`--limit must be a whole number of requests (1 or more), got ${limit}`);
+        return true;
+      })
+      .example('$0 requests', 'everything the mock kept')
+      .example('$0 requests --limit 20', 'the last 20')
+      .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
+      .example('$0 requests --follow --json | jq .fault', 'live, as JSON') as never,
   handler: (args) =>
     withRemote(args, async (mock) => {
       const filter: JournalFilter = { method: args.method, path: args.path, status: args.status, since: args.since };
+      let limit = args.limit;
       const print = (e: JournalEntry): void => console.log(args.json ? JSON.stringify(e) : requestLine(e));
       if (!args.follow) {
-        for (const e of await mock.requests(filter)) print(e);
+        for (const e of await mock.requests({ ...filter, limit })) print(e);
         return;
       }
       // Completed entries only; a pending one is printed once it completes.
@@ -68,7 +84,8 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       process.once('SIGINT', () => (stop = true));
       process.once('SIGTERM', () => (stop = true));
       while (!stop) {
-        const entries = await mock.requests({ ...filter, after: cursor });
+        const entries = await mock.requests({ ...filter, after: cursor, limit });
+        limit = undefined;
         let firstPending: number | undefined;
         for (const e of entries) {
           if (e.outcome === 'pending') firstPending ??= e.seq;

@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import type { ScenarioSummary } from '../remote/connect-mock.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
@@ -27,21 +26,20 @@ export const scenarioCommand: CommandModule<object, object> = {
         command: 'use <scenario>',
         describe:
           'switch the running mock to a scenario NAME or a PATH to a scenario file (a seeded one replaces the state)',
-        builder: configured(
-          (u) =>
-            withRemoteOptions(u)
-              .positional('scenario', {
-                type: 'string',
-                demandOption: true,
-                describe: 'NAME (see "csp-mock scenarios") or PATH',
-              })
-              .option('json', { type: 'boolean', default: false, describe: 'print the answer as JSON' })
-              .example('$0 scenario use tag-objects-500', 'the observed 500 on tag objects')
-              .example(
-                '$0 scenario use ./scenarios/my-faults.json --url http://127.0.0.1:9000',
-                'a file of your own (read by the mock)',
-              ) as never,
-        ),
+        builder: (u) =>
+          withRemoteOptions(u)
+            .positional('scenario', {
+              type: 'string',
+              demandOption: true,
+              describe:
+                'NAME the mock knows (see "csp-mock scenarios"), or PATH to a file of yours: read here and sent whole, fixtures included',
+            })
+            .option('json', { type: 'boolean', default: false, describe: 'print the answer as JSON' })
+            .example('$0 scenario use tag-objects-500', 'the observed 500 on tag objects')
+            .example(
+              '$0 scenario use ./scenarios/my-faults.json --url http://127.0.0.1:9000',
+              'a file of your own (read here, sent inline; the mock may run elsewhere)',
+            ) as never,
         handler: (args) =>
           withRemote(args, async (mock) => {
             const summary = await mock.useScenario(args.scenario);
@@ -51,12 +49,10 @@ export const scenarioCommand: CommandModule<object, object> = {
       .command<RemoteArgs & { json: boolean }>({
         command: 'show',
         describe: "print the running mock's scenario",
-        builder: configured(
-          (u) =>
-            withRemoteOptions(u)
-              .option('json', { type: 'boolean', default: false, describe: 'print it as JSON' })
-              .example('$0 scenario show', 'scenario default, 0 fault rule(s) (...)') as never,
-        ),
+        builder: (u) =>
+          withRemoteOptions(u)
+            .option('json', { type: 'boolean', default: false, describe: 'print it as JSON' })
+            .example('$0 scenario show', 'scenario default, 0 fault rule(s) (...)') as never,
         handler: (args) =>
           withRemote(args, async (mock) => {
             const summary = await mock.scenario();
@@ -72,12 +68,10 @@ export const scenarioCommand: CommandModule<object, object> = {
 export const resetCommand: CommandModule<object, RemoteArgs> = {
   command: 'reset',
   describe: "put a running mock back to its scenario's seed (fault counters and journal cleared)",
-  builder: configured(
-    (y) =>
-      withRemoteOptions(y)
-        .example('$0 reset', '')
-        .example('CSP_MOCK_URL=http://127.0.0.1:9000 $0 reset', 'another port') as never,
-  ),
+  builder: (y) =>
+    withRemoteOptions(y)
+      .example('$0 reset', '')
+      .example('CSP_MOCK_URL=http://127.0.0.1:9000 $0 reset', 'another port') as never,
   handler: (args) =>
     withRemote(args, async (mock) => {
       await mock.reset();

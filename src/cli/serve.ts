@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
-import { startMock } from '../server.js';
 import {
   cannotStart,
   listenOptionsOf,
@@ -41,82 +39,80 @@ function stateFact(data: string | undefined, createdFolder: string | undefined):
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
-  builder: configured(
-    (y) =>
-      withListenOptions(y)
-        .option('data', {
-          type: 'string',
-          describe:
-            'JSON state file, relative to the current folder (file bytes go to <data>.blobs/); default: in memory',
-        })
-        .option('compact-after', {
-          type: 'number',
-          describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))',
-        })
-        .option('queue-limit', {
-          type: 'number',
-          describe: 'values a CDMI notification queue keeps unread before dropping its oldest (default 10000)',
-        })
-        .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
-        .option('public-url', {
-          type: 'string',
-          describe: 'base of the absolute links in XML (default: the request Host)',
-        })
-        .option('strict', {
-          type: 'boolean',
-          default: false,
-          describe: 'refuse requests without X-Client-Specification: 2',
-        })
-        .option('empty', {
-          type: 'boolean',
-          default: false,
-          describe: 'start with empty trees instead of the demo data',
-        })
-        .option('scenario', {
-          type: 'string',
-          describe:
-            'scenario NAME (see "csp-mock scenarios"; a file name or its "name") or PATH to a scenario file (default: default)',
-        })
-        .option('watch', {
-          type: 'boolean',
-          default: false,
-          describe: 'reload the scenario file when it changes: faults and latency at once, the state untouched',
-        })
-        .option('admin-token', {
-          type: 'string',
-          describe: 'require this token on /__admin (Authorization: Bearer TOKEN); env CSP_MOCK_ADMIN_TOKEN',
-        })
-        .option('admin-token-file', {
-          type: 'string',
-          describe: 'read the admin token from the first line of this file (not visible in ps)',
-        })
-        .option('journal-size', {
-          type: 'number',
-          default: 1000,
-          describe: 'requests the journal (/__admin/requests) keeps',
-        })
-        .option('journal-bodies', {
-          type: 'number',
-          default: 0,
-          describe: 'keep up to this many bytes of each request and response body in the journal (secrets removed)',
-        })
-        .option('content-cache-mib', {
-          type: 'number',
-          default: 64,
-          describe: 'MiB of file content kept in memory to answer reads; 0: none',
-        })
-        .example('$0 serve', 'demo tree, in memory, http://127.0.0.1:8080, user demo:demo')
-        .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
-        .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
-        .example(
-          '$0 serve --scenario flaky-uploads --watch',
-          'a built-in scenario; edits to a scenario file apply at once',
-        )
-        .example(
-          'CSP_MOCK_PORT=9000 CSP_MOCK_ADMIN_TOKEN=s3cret $0 serve',
-          'options from the environment (or csp-mock.config.json)',
-        ) as never,
-  ),
+  builder: (y) =>
+    withListenOptions(y)
+      .option('data', {
+        type: 'string',
+        describe:
+          'JSON state file, relative to the current folder (file bytes go to <data>.blobs/); default: in memory',
+      })
+      .option('compact-after', {
+        type: 'number',
+        describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))',
+      })
+      .option('queue-limit', {
+        type: 'number',
+        describe: 'values a CDMI notification queue keeps unread before dropping its oldest (default 10000)',
+      })
+      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
+      .option('public-url', {
+        type: 'string',
+        describe: 'base of the absolute links in XML (default: the request Host)',
+      })
+      .option('strict', {
+        type: 'boolean',
+        default: false,
+        describe: 'refuse requests without X-Client-Specification: 2',
+      })
+      .option('empty', {
+        type: 'boolean',
+        default: false,
+        describe: 'start with empty trees instead of the demo data',
+      })
+      .option('scenario', {
+        type: 'string',
+        describe:
+          'scenario NAME (see "csp-mock scenarios"; a file name or its "name") or PATH to a scenario file (default: default)',
+      })
+      .option('watch', {
+        type: 'boolean',
+        default: false,
+        describe: 'reload the scenario file when it changes: faults and latency at once, the state untouched',
+      })
+      .option('admin-token', {
+        type: 'string',
+        describe: 'require this token on /__admin (Authorization: Bearer TOKEN); env CSP_MOCK_ADMIN_TOKEN',
+      })
+      .option('admin-token-file', {
+        type: 'string',
+        describe: 'read the admin token from the first line of this file (not visible in ps)',
+      })
+      .option('journal-size', {
+        type: 'number',
+        default: 1000,
+        describe: 'requests the journal (/__admin/requests) keeps',
+      })
+      .option('journal-bodies', {
+        type: 'number',
+        default: 0,
+        describe: 'keep up to this many bytes of each request and response body in the journal (secrets removed)',
+      })
+      .option('content-cache-mib', {
+        type: 'number',
+        default: 64,
+        describe: 'MiB of file content kept in memory to answer reads; 0: none',
+      })
+      .example('$0 serve', 'demo tree, in memory, http://127.0.0.1:8080, user demo:demo')
+      .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
+      .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
+      .example(
+        '$0 serve --scenario flaky-uploads --watch',
+        'a built-in scenario; edits to a scenario file apply at once',
+      )
+      .example(
+        'CSP_MOCK_PORT=9000 CSP_MOCK_ADMIN_TOKEN=s3cret $0 serve',
+        'options from the environment (or csp-mock.config.json)',
+      ) as never,
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     let adminToken: string | undefined;
@@ -127,6 +123,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     }
     const dataDir = args.data ? dirname(resolve(args.data)) : undefined;
     const createdFolder = dataDir !== undefined && !existsSync(dataDir) ? dataDir : undefined;
+    // Loaded when the command runs: the other commands (and --help) never need the server.
+    const { startMock } = await import('../server.js');
     const mock = await startMock({
       scenario: args.scenario,
       adminToken,
@@ -142,10 +140,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],
       ...logOptionsOf(args),
-    }).catch(cannotStart);
+    }).catch((err: unknown) => cannotStart(err, args.port));
     // The scenario's seed may add logins to --user (or to the default demo:demo).
     const who = Object.keys({ ...(users ?? DEFAULT_USERS), ...mock.scenario.seed?.users }).join(', ');
     const scenario = mock.scenario;
+    // Before the ready line: whoever waits for it may stop the mock at once.
+    stopOnSignals(mock);
     printReady('serve', mock, [
       ['REST', `${mock.url}/v2`],
       ['WebDAV', `${mock.url}/dav`],
@@ -158,6 +158,5 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
     ]);
     if (args.watch) watchScenario(mock, console.log);
-    stopOnSignals(mock);
   },
 };

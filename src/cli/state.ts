@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import type { StateNode } from '../admin/state-view.js';
 import type { SeedNode } from '../scenarios/types.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
@@ -39,31 +38,29 @@ function fixturesOf(nodes: SeedNode[] | 'demo' | undefined, found: string[] = []
 export const stateCommand: CommandModule<object, StateArgs> = {
   command: 'state',
   describe: 'print the live state of a running mock (as a tree, as JSON, or as a seed a scenario file accepts)',
-  builder: configured(
-    (y) =>
-      withRemoteOptions(y)
-        .option('user', { type: 'string', describe: "only this user's tree" })
-        .option('json', { type: 'boolean', default: false, describe: 'the JSON of GET /__admin/state' })
-        .option('seed', {
-          type: 'boolean',
-          default: false,
-          describe: 'a scenario (seed.trees) that recreates this state; contents inline',
-        })
-        .option('out', {
-          type: 'string',
-          describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it',
-        })
-        .option('inline-limit', {
-          type: 'number',
-          describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)',
-        })
-        .example('$0 state', "every user's tree")
-        .example('$0 state --user demo --json', 'one user, as JSON')
-        .example(
-          '$0 state --seed --out scenarios/after-sync.json',
-          'save the state as a scenario; later: csp-mock serve --scenario after-sync',
-        ) as never,
-  ),
+  builder: (y) =>
+    withRemoteOptions(y)
+      .option('user', { type: 'string', describe: "only this user's tree" })
+      .option('json', { type: 'boolean', default: false, describe: 'the JSON of GET /__admin/state' })
+      .option('seed', {
+        type: 'boolean',
+        default: false,
+        describe: 'a scenario (seed.trees) that recreates this state; contents inline',
+      })
+      .option('out', {
+        type: 'string',
+        describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it',
+      })
+      .option('inline-limit', {
+        type: 'number',
+        describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)',
+      })
+      .example('$0 state', "every user's tree")
+      .example('$0 state --user demo --json', 'one user, as JSON')
+      .example(
+        '$0 state --seed --out scenarios/after-sync.json',
+        'save the state as a scenario; later: csp-mock serve --scenario after-sync',
+      ) as never,
   handler: (args) =>
     withRemote(args, async (mock) => {
       if (args.seed) {

@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { configured } from './config-file.js';
 import type { VerifySeed } from '../verify/verify-recording.js';
 
 interface VerifyArgs {
@@ -11,31 +10,29 @@ interface VerifyArgs {
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify',
   describe: 'replay every recorded request against a fresh emulator and print where it differs (exit 1 if it does)',
-  builder: configured(
-    (y) =>
-      y
-        .option('recording', {
-          type: 'string',
-          demandOption: true,
-          describe:
-            'recording file made by "record" (a path, or a NAME in ./recordings or shipped, e.g. example-session)',
-        })
-        .option('seed', {
-          choices: ['auto', 'recording', 'empty', 'demo'] as const,
-          default: 'auto' as const,
-          describe:
-            'what the fresh emulator starts with: recording = the account as the recording found it; auto = that when the recording uses objects it did not create, else empty',
-        })
-        .option('scenario', {
-          type: 'string',
-          describe: 'scenario NAME or PATH the fresh emulator runs (default: default)',
-        })
-        .example('$0 verify --recording example-session', 'the shipped recording against this emulator')
-        .example(
-          '$0 verify --recording recordings/my-account.json --seed recording',
-          'start from the account the recording found',
-        ) as never,
-  ),
+  builder: (y) =>
+    y
+      .option('recording', {
+        type: 'string',
+        demandOption: true,
+        describe:
+          'recording file made by "record" (a path, or a NAME in ./recordings or shipped, e.g. example-session)',
+      })
+      .option('seed', {
+        choices: ['auto', 'recording', 'empty', 'demo'] as const,
+        default: 'auto' as const,
+        describe:
+          'what the fresh emulator starts with: recording = the account as the recording found it; auto = that when the recording uses objects it did not create, else empty',
+      })
+      .option('scenario', {
+        type: 'string',
+        describe: 'scenario NAME or PATH the fresh emulator runs (default: default)',
+      })
+      .example('$0 verify --recording example-session', 'the shipped recording against this emulator')
+      .example(
+        '$0 verify --recording recordings/my-account.json --seed recording',
+        'start from the account the recording found',
+      ) as never,
   handler: async (args) => {
     // Loaded when verify runs: the other commands never need them.
     const [{ readRecording }, { locateRecording }, { verifyRecording }] = await Promise.all([

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { isScenarioPath } from '../scenarios/catalog.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
 import type { MockControls } from '../mock-controls.js';
@@ -21,7 +22,7 @@ export interface ScenarioSummary {
 export interface ConnectOptions {
   /** The mock's admin token (serve --admin-token), sent as Authorization: Bearer. */
   adminToken?: string;
-  /** Relative scenario paths given to useScenario resolve against it. Default: process.cwd(). */
+  /** Relative scenario file paths given to useScenario resolve against it. Default: process.cwd(). */
   baseDir?: string;
 }
 
@@ -33,7 +34,10 @@ export interface StateOptions {
 /** The test-lifecycle surface of a mock running in another process (or on another port). */
 export interface RemoteMock extends MockControls {
   readonly url: string;
-  /** Switches scenario: a name the mock knows, a path to a scenario file (sent absolute), or an inline scenario. */
+  /**
+   * Switches scenario: a name the mock knows, a path to a scenario file of yours (read here, sent inline with
+   * its `extends` merged and its fixtures' bytes), or an inline scenario.
+   */
   useScenario(scenario: string | ScenarioDefinition): Promise<ScenarioSummary>;
   /** The active scenario. */
   scenario(): Promise<ScenarioSummary>;
@@ -115,13 +119,21 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
 
   return {
     url: origin,
-    useScenario: (scenario) => {
-      // A path is read by the mock, which may run elsewhere: send it absolute from the caller's folder.
-      const spec =
-        typeof scenario === 'string' && /[\\/]|\.json$/.test(scenario) && !isAbsolute(scenario)
-          ? resolve(baseDir, scenario)
-          : scenario;
-      return json<ScenarioSummary>('PUT', '/scenario', typeof spec === 'string' ? { name: spec } : spec);
+    useScenario: async (scenario) => {
+      if (typeof scenario !== 'string' || !isScenarioPath(scenario))
+        return json<ScenarioSummary>('PUT', '/scenario', typeof scenario === 'string' ? { name: scenario } : scenario);
+      // A path is read here, not by the mock (which may run elsewhere, and takes only names over HTTP).
+      const { scenarioDocument } = await import('./scenario-document.js');
+      const document = await scenarioDocument(scenario, baseDir);
+      try {
+        return await json<ScenarioSummary>('PUT', '/scenario', document);
+      } catch (err) {
+        if (err instanceof MockConnectionError && / answered 413/.test(err.message))
+          throw new MockConnectionError(
+            `${scenario} with its files inline is larger than the mock takes over HTTP: put it in the mock's own scenarios/ folder and use it by name`,
+          );
+        throw err;
+      }
     },
     scenario: () => json<ScenarioSummary>('GET', '/scenario'),
     reset: async () => {

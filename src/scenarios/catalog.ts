@@ -1,6 +1,7 @@
 import { accessSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closestName } from './closest-name.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioListing } from '../http/wire-types.js';
 
@@ -48,7 +49,12 @@ export async function locateScenario(
   const byField = listed.find((s) => s.declaredName === spec);
   if (byField) return byField.file;
   const known = listed.map((s) => s.name);
-  throw new ScenarioError(referrer, undefined, `no scenario named "${spec}" (known: ${known.join(', ')})`);
+  const near = closestName(spec, [...known, ...listed.flatMap((s) => (s.declaredName ? [s.declaredName] : []))]);
+  throw new ScenarioError(
+    referrer,
+    undefined,
+    `no scenario named "${spec}"${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`,
+  );
 }
 
 /** Built-in and local (./scenarios) scenarios with their descriptions; a local one shadows a built-in. */

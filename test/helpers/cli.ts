@@ -3,10 +3,8 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
-/** What users run (package.json bin): the bundled CLI behind its compile-cache launcher. */
-export const CLI = fileURLToPath(new URL('../../dist/cli-bundle/csp-mock.cjs', import.meta.url));
-/** The same CLI unbundled (tsc's output; `npm start` runs it). */
-export const UNBUNDLED_CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** What users run (package.json bin). */
+export const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 export const BASIC_DEMO = `Basic ${Buffer.from('demo:demo').toString('base64')}`;
 
 /** A `csp-mock serve` child process and what it printed so far. */

@@ -15,12 +15,6 @@ export default tseslint.config(
     },
   },
   {
-    // The bundle's lazy-loading shims are CommonJS on purpose: a require() runs when first called.
-    files: ['src/cli/bundle/*.cjs'],
-    languageOptions: { sourceType: 'commonjs' },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-  {
     // What a user of the package writes; the packaging test copies them into scratch projects.
     files: ['test/integration/packaging/consumers/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.jest } },

@@ -58,6 +58,29 @@ describe('configuration', { timeout: 30_000 }, () => {
     expect(result.stderr.trim()).toBe('csp-mock: CSP_MOCK_PORT must be a number, got "eighty"');
   });
 
+  it("yargs' own .env('CSP_MOCK') and .config() give a control command the same order: flag > environment > file", async () => {
+    const server = await start(['serve', '-p', '0'], {});
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_')));
+    const show = (args: string[], env: Record<string, string>) =>
+      runCommand(process.execPath, [CLI, 'scenario', 'show', ...args], { cwd: dir, env: { ...clean, ...env } });
+    const nobody = 'http://127.0.0.1:9';
+    writeFileSync(join(dir, 'csp-mock.config.json'), JSON.stringify({ url: server.url }));
+    expect((await show([], {})).stdout).toMatch(/^scenario default/);
+    writeFileSync(join(dir, 'csp-mock.config.json'), JSON.stringify({ url: nobody }));
+    expect((await show([], { CSP_MOCK_URL: server.url })).stdout).toMatch(/^scenario default/);
+    const flagWins = await show(['--url', nobody], { CSP_MOCK_URL: server.url });
+    expect(flagWins.stderr).toMatch(/^csp-mock: no csp-mock answers at http:\/\/127\.0\.0\.1:9/);
+    rmSync(join(dir, 'csp-mock.config.json'));
+
+    const named = await show(['--config', 'missing.json'], {});
+    expect(named.stderr).toMatch(/^csp-mock: cannot read config file .*missing\.json: ENOENT/);
+    const yes = await runCommand(process.execPath, [CLI, 'serve', '-p', '0'], {
+      cwd: dir,
+      env: { ...clean, CSP_MOCK_EMPTY: 'yes' },
+    });
+    expect(yes.stderr.trim()).toBe('csp-mock: CSP_MOCK_EMPTY must be true or false, got "yes"');
+  });
+
   it('every command answers -h with examples', async () => {
     for (const command of ['serve', 'record', 'replay', 'verify', 'scenario', 'reset', 'requests', 'state']) {
       const help = await runCommand(process.execPath, [CLI, command, '-h']);

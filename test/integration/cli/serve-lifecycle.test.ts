@@ -68,7 +68,7 @@ describe('csp-mock serve: start, address and stop', () => {
     [['--port', '70000'], /--port must be an integer from 0 to 65535/],
     [['--user', 'nopassword'], /--user must be NAME:PASSWORD, got "nopassword"/],
     [['--public-url', 'not a url'], /public URL must look like http\(s\):\/\/host/],
-    [['--frobnicate'], /Unknown argument: frobnicate/],
+    [['--frobnicate'], /unknown option --frobnicate/],
     [['--host', 'no-such-host.invalid'], /cannot listen on no-such-host\.invalid:0/],
   ])('refuses bad arguments %j with one clear error and a non-zero exit', async (args, message) => {
     const proc = new ServeProcess(['serve', '--port', '0', ...args]);

@@ -233,11 +233,15 @@ describe('installing csp-mock into a scratch project', () => {
     expect(run.stdout).toMatch(/Tests +1 passed \(1\)/);
   }, 180_000);
 
-  it('from the folder (a clone): npx csp-mock, import and require work', async () => {
+  it('from the folder of a fresh clone (no node_modules, no dist): prepare installs the build tools there, builds, and npx csp-mock, import and require work', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'csp-mock-clone-'));
+    scratch.push(clone);
+    const cloned = await runCommand('git', ['clone', '--quiet', REPO, clone]);
+    expect(cloned.code, cloned.stderr).toBe(0);
     const project = scratchProject('folder');
-    await npmInstall(project, REPO);
+    await npmInstall(project, clone);
     await usesTheInstall(project);
-  }, 120_000);
+  }, 300_000);
 
   it('from a git URL: prepare builds dist/ on install, then npx csp-mock, import and require work', async () => {
     const head = (await runCommand('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readRecording, verifyRecording } from '../../../src/index.js';
 import { EXAMPLE_RECORDING, readJson, RECORDINGS_DIR, storedText, useTempDir } from './support.js';
 
-const CLI = resolve(fileURLToPath(new URL('../../../dist/cli-bundle/csp-mock.cjs', import.meta.url)));
+const CLI = resolve(fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url)));
 const run = promisify(execFile);
 
 async function verifyCli(file: string, ...extra: string[]): Promise<{ code: number; stdout: string }> {

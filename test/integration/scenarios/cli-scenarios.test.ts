@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BASIC } from './wire-client.js';
 
 // `npm test` builds first, so the CLI runs as users run it.
-const MAIN = fileURLToPath(new URL('../../../dist/cli-bundle/csp-mock.cjs', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
