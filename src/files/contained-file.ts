@@ -85,7 +85,7 @@ export async function readContainedFile(path: string, options: ReadOptions = {})
     const now = await handle.stat();
     if (!now.isFile()) throw new FileAccessError(path, `is ${kindOf(now)}, not a regular file`);
     // One buffer sized by the metadata (a byte more, to see growth), doubled while the file goes on:
-    // a zeroed 1 MiB per read made reading a small scenario file most of a start's garbage (profiled).
+    // a zeroed 1 MiB per read would be most of the garbage of reading a small scenario file.
     let bytes = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(now.size + 1, MIN_READ_BYTES)));
     let total = 0;
     for (;;) {

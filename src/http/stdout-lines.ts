@@ -1,6 +1,6 @@
 /**
  * Request log lines for stdout, written together once per turn of the event loop: one write for
- * all the requests that ended in it, instead of one synchronous write each (issue 9's profile).
+ * all the requests that ended in it, instead of one synchronous write each (stdout may be a slow pipe).
  * What is pending when the process exits is written then.
  */
 let pending: string[] = [];

@@ -4,8 +4,7 @@ import type { PlainRequest, PlainResponse } from '../http/in-process-http.js';
 import type { HeaderMap } from '../recording/format.js';
 import { SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
 
-// node:https (with tls) is loaded on the first https upstream: serve never needs it, and it was about
-// 5 ms of every CLI start (issue 9).
+// node:https (with tls) is loaded on the first https upstream: serve never needs it.
 const requireBuiltin = createRequire(import.meta.url);
 
 /** Headers that belong to one connection (RFC 9110 section 7.6.1) and are never forwarded. */

@@ -36,8 +36,7 @@ export async function locateScenario(
   for (const dir of searchDirs(cwd, nearDir)) {
     const file = join(dir, `${spec}.json`);
     try {
-      // Synchronous, like listScenarios and module resolution: a stat each, where the promise version
-      // cost a thread-pool round trip each, about 1 ms of every start on the 2-core machine (issue 9).
+      // Synchronous, like listScenarios and module resolution: one stat each, with no thread-pool round trip.
       accessSync(file);
       return file;
     } catch {

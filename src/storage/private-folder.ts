@@ -12,8 +12,7 @@ const NAME = /^csp-mock-blobs-(\d+)-/;
 
 /**
  * Memory mode's private blob folder in the temp dir, made when a blob first needs a file (ready()):
- * small blobs are held in memory, so a mock that stores none larger makes and removes no folder
- * (about a third of startMock()+close() was the folder's making, sweeping and removal, profiled).
+ * small blobs are held in memory, so a mock that stores none larger makes, sweeps and removes no folder.
  * Made with mode 0700 and failing if anything is in its place (like mkdtemp); removed however the
  * process ends, and by the next making of one if the owner was killed.
  */
