@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp } from '../../../src/index.js';
-import { resetStore } from '../../../src/mock-state.js';
+import { chainDepth, deepChainMock } from '../../helpers/deep-trees.js';
 
 let mock: MockApp | undefined;
 afterEach(async () => {
@@ -9,33 +9,9 @@ afterEach(async () => {
   mock = undefined;
 });
 
-/** Follows `children[0]` down from the first top-level entry; returns how many levels and the last. */
-function chainDepth(entries: unknown[]): { depth: number; last: Record<string, unknown> } {
-  let node = entries[0] as Record<string, unknown>;
-  let depth = 1;
-  while (Array.isArray(node['children'])) {
-    node = (node['children'] as unknown[])[0] as Record<string, unknown>;
-    depth++;
-  }
-  return { depth, last: node };
-}
-
-async function deepMock(depth: number): Promise<MockApp> {
-  const app = await createApp({ seed: 'empty' });
-  await resetStore(app.store, {
-    users: ['demo'],
-    tree: (state, user) => {
-      let parent = state.root(user).id;
-      for (let i = 0; i < depth; i++) parent = state.addContainer(user, parent, `c${i}`).id;
-      state.addFile(user, parent, { name: 'bottom.txt' }, Buffer.from('deep'));
-    },
-  });
-  return app;
-}
-
 describe('the documented seed round trip for deep trees (GET ?format=seed, then PUT /__admin/scenario)', () => {
   it('a 2,000-level tree exported as a seed and sent back is taken whole (the schema check does not overflow the stack)', async () => {
-    mock = await deepMock(2000);
+    mock = await deepChainMock(2000);
     const exported = (await request(mock.app).get('/__admin/state?format=seed').expect(200)).body as {
       seed: unknown;
     };
@@ -50,7 +26,7 @@ describe('the documented seed round trip for deep trees (GET ?format=seed, then 
   });
 
   it('a 20,000-level seed is taken too (checked and loaded without recursion)', { timeout: 60_000 }, async () => {
-    mock = await deepMock(20_000);
+    mock = await deepChainMock(20_000);
     // As text both ways: the test's own JSON tools recurse, the mock must not.
     const exported = (await request(mock.app).get('/__admin/state?format=seed').expect(200)).text;
     expect(exported.startsWith('{')).toBe(true);
