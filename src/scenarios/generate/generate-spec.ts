@@ -49,7 +49,7 @@ export class GenerateSpecError extends Error {
   readonly field: string;
   readonly problem: string;
   constructor(field: string, problem: string) {
-    super(`generate.${field}: ${problem}`);
+    super(`generate${field ? `.${field}` : ''}: ${problem}`);
     this.name = 'GenerateSpecError';
     this.field = field;
     this.problem = problem;
