@@ -124,7 +124,7 @@ describe('a tag change is logged as the tag alone, whatever the number of tags',
       await t.store.annotations.addTag('alice', file.id, 'one more');
       expect(t.store.get('alice', file.id).tags).toBe(list);
       expect(list).toHaveLength(2001);
-            expect(t.store.annotations.taggedWith('alice', 'one more').map((n) => n.id)).toEqual([file.id]);
+      expect(t.store.annotations.taggedWith('alice', 'one more').map((n) => n.id)).toEqual([file.id]);
     } finally {
       await t.dispose();
     }
