@@ -132,6 +132,10 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
   for (const p of prepared) {
     const id = writer.reserveId();
     const requestHeaders = withoutSecretReferer(headerMapOf(p.entry.request.headers), redacted);
+    // Some tools give a body's type only in postData.mimeType; matching needs it as the header.
+    const postType = p.entry.request.postData?.mimeType;
+    if (p.requestBody.length > 0 && postType && requestHeaders['content-type'] === undefined)
+      requestHeaders['content-type'] = postType;
     const store = async (body: Buffer, type: string | undefined, side: 'request' | 'response') => {
       if (carriesLinks(type)) return linkBodyForRecording(body, origins, redacted);
       const boundary = side === 'request' ? boundaryOf(type) : undefined;

@@ -1,24 +1,15 @@
-import { spawn } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
 import { CLI, ServeProcess, killServersAfterEach } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/run-command.js';
 import { EXAMPLE_RECORDING, basic, readJson, useTempDir } from './support.js';
 
 const DAY = 86_400_000;
 
-/** Runs a CLI command to its end: exit code, stdout and stderr. */
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI run to its end. */
+const run = (args: string[], cwd: string) => runCommand(process.execPath, [CLI, ...args], { cwd });
 
 describe('replay --max-age and verify --max-age', () => {
   killServersAfterEach();
