@@ -44,6 +44,10 @@ function summaryLine(har: string, s: HarImportSummary): string {
   const parts = [`imported ${s.exchanges} exchange(s) from ${har} into ${s.out}`];
   if (skipped.length) parts.push(`skipped ${skipped.join(', ')}`);
   if (s.missingBodies) parts.push(`${s.missingBodies} answer(s) without their body in the HAR replay empty`);
+  if (s.lostRequestBodies)
+    parts.push(
+      `${s.lostRequestBodies} request body(ies) the HAR kept only as text (binary uploads) match any body on replay`,
+    );
   return parts.join('; ');
 }
 

@@ -18,13 +18,23 @@ export function headerMapOf(headers: readonly HarNameValue[] | undefined): Heade
 const textBytes = (text: string, encoding: string | undefined): Buffer =>
   Buffer.from(text, encoding?.toLowerCase() === 'base64' ? 'base64' : 'utf8');
 
-/** The request body a HAR entry carries: postData's text, else its form params encoded as the browser sent them. */
-export function requestBodyOf(entry: HarEntry): Buffer {
+/**
+ * The request body a HAR entry carries: postData's text, else its form params encoded as the browser
+ * sent them. HAR 1.2 holds request bodies as text only: a browser writes a binary upload decoded as
+ * UTF-8, its bytes lost, and `lost` says so (the text's size is not the body size it states).
+ */
+export function requestBodyOf(entry: HarEntry): { body: Buffer; lost: boolean } {
   const post = entry.request.postData;
-  if (!post) return Buffer.alloc(0);
-  if (typeof post.text === 'string') return textBytes(post.text, post._encoding ?? post.encoding);
+  if (!post) return { body: Buffer.alloc(0), lost: false };
+  if (typeof post.text === 'string') {
+    const encoding = post._encoding ?? post.encoding;
+    const body = textBytes(post.text, encoding);
+    const stated = entry.request.bodySize;
+    const lost = encoding === undefined && Number.isInteger(stated) && stated >= 0 && stated !== body.length;
+    return { body, lost };
+  }
   const params = (post.params ?? []).map((p): [string, string] => [p.name, p.value ?? '']);
-  return Buffer.from(new URLSearchParams(params).toString(), 'utf8');
+  return { body: Buffer.from(new URLSearchParams(params).toString(), 'utf8'), lost: false };
 }
 
 /**

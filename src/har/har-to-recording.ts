@@ -30,6 +30,8 @@ export interface HarImportSummary {
   skipped: { otherSite: number; admin: number; unanswered: number; fromCache: number };
   /** Answers whose body the HAR did not keep: they replay empty. */
   missingBodies: number;
+  /** Request bodies the HAR did not keep whole (binary uploads): replay matches them with any body. */
+  lostRequestBodies: number;
 }
 
 /** The base URL, checked: an absolute http(s) URL without credentials. */
@@ -51,6 +53,8 @@ interface Prepared {
   entry: HarEntry;
   url: string;
   requestBody: Buffer;
+  /** The HAR lost the request body's bytes: stored without it, as record stores a body it did not see whole. */
+  requestBodyLost: boolean;
   responseBody: Buffer;
   responseHeaders: HeaderMap;
 }
@@ -106,6 +110,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
     exchanges: 0,
     skipped: { otherSite: 0, admin: 0, unanswered: 0, fromCache: 0 },
     missingBodies: 0,
+    lostRequestBodies: 0,
   };
   const prepared: Prepared[] = [];
   for (const entry of inStartOrder(har.log.entries)) {
@@ -119,7 +124,9 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
     const responseHeaders = headerMapOf(entry.response.headers);
     // HAR keeps the decoded body: its Content-Encoding no longer describes it.
     if (typeof entry.response.content?.text === 'string') delete responseHeaders['content-encoding'];
-    prepared.push({ entry, url: place.url, requestBody: requestBodyOf(entry), responseBody, responseHeaders });
+    const { body: requestBody, lost } = requestBodyOf(entry);
+    if (lost) summary.lostRequestBodies += 1;
+    prepared.push({ entry, url: place.url, requestBody, requestBodyLost: lost, responseBody, responseHeaders });
   }
   if (prepared.length === 0)
     throw new HarError(source, `no entry is under ${options.baseUrl} (is --base-url the service's address?)`);
@@ -148,10 +155,13 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
         method: p.entry.request.method,
         url: p.url,
         requestHeaders,
-        requestBody: await store(p.requestBody, headerValue(requestHeaders, 'content-type'), 'request'),
+        requestBody: p.requestBodyLost
+          ? undefined
+          : await store(p.requestBody, headerValue(requestHeaders, 'content-type'), 'request'),
         status: p.entry.response.status,
         responseHeaders: p.responseHeaders,
         responseBody: await store(p.responseBody, headerValue(p.responseHeaders, 'content-type'), 'response'),
+        partialBody: p.requestBodyLost,
       },
       redacted,
       origins,

@@ -232,6 +232,39 @@ describe('csp-mock import-har', () => {
     expect(verify.code).toBe(0);
   });
 
+  it('a binary upload the browser wrote as text (or left out) is kept without its body and replays with any body', async () => {
+    const upload = (text: string) =>
+      entry('PUT', `${BASE}/dav/upload.bin`, 201, {
+        requestHeaders: { 'Content-Type': 'application/octet-stream' },
+        postData: { mimeType: 'application/octet-stream', text },
+      });
+    // As Chromium writes them: bytes over 127 as U+FFFD, or no text at all, beside the size it sent.
+    const decoded = upload('\u0000\u0001\ufffd\ufffdA');
+    decoded.request.bodySize = 6;
+    const omitted = upload('');
+    omitted.request.bodySize = 256;
+    const { out, stdout } = await importCapture(har([decoded, omitted]));
+    expect(stdout).toMatch(
+      /2 request body\(ies\) the HAR kept only as text \(binary uploads\) match any body on replay/,
+    );
+    const doc = await readJson(out);
+    expect(doc.exchanges.map((e) => [e.request.partialBody, e.request.body])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    const replay = await startMock({ mode: { kind: 'replay', recording: out } });
+    try {
+      const put = await fetch(`${replay.url}/dav/upload.bin`, {
+        method: 'PUT',
+        body: Buffer.from([0, 1, 200, 255, 65, 66]),
+        headers: { Authorization: basic('alice', 'x'), 'Content-Type': 'application/octet-stream' },
+      });
+      expect(put.status).toBe(201);
+    } finally {
+      await replay.close();
+    }
+  });
+
   it.each([
     ['not JSON', '{"log": ', /capture\.har: not a HAR \(not JSON\)$/],
     ['a JSON file without log', '{"entries": []}', /capture\.har: not a HAR \(no "log" object\)$/],
