@@ -80,7 +80,9 @@ describe('csp-mock requests --har', () => {
     ).toEqual(['GET /dav/hello.txt 200', 'GET /v2 200']);
     const refused = await run(['requests', '--url', server.url, '--har', '--follow'], tmp.path);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.split('\n')[0]).toBe('csp-mock: --har prints one document: not with --follow or --json');
+    expect(refused.stderr.split('\n')[0]).toBe(
+      'csp-mock: --har prints one document: not with --follow, --json, --wait or --count',
+    );
   });
 });
 
