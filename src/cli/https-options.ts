@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { OptionValueError } from './option-checks.js';
 import type { RunningMock, StartOptions } from '../server.js';
 
 export interface HttpsArgs {
@@ -34,7 +35,7 @@ export function withHttpsOptions<T>(y: Argv<T>): Argv<T & HttpsArgs> {
       if (httpsPort !== undefined && httpsPort !== 0 && httpsPort === args['port'])
         throw new Error('--https-port must differ from --port (HTTP listens on --port)');
       if ((args['cert'] === undefined) !== (args['key'] === undefined))
-        throw new Error('--cert and --key go together: give both');
+        throw new OptionValueError('--cert and --key go together: give both');
       return true;
     }) as unknown as Argv<T & HttpsArgs>;
 }

@@ -42,6 +42,8 @@ function serialNumber(): string {
 }
 
 const { asn1 } = forge;
+/** UTF8String for names: forge's default, PrintableString, may not hold "@" or "_" (Go refuses such certificates). (@types/node-forge types this field as a class, wrongly.) */
+const UTF8 = asn1.Type.UTF8 as number as forge.asn1.Class;
 
 /** NameConstraints with permittedSubtrees only: DNS names (a name and its subdomains) and address ranges. */
 function nameConstraintsValue(): forge.asn1.Asn1 {
@@ -86,8 +88,8 @@ export async function makeCaCertificate(commonName: string, now = new Date()): P
   cert.validity.notBefore = new Date(now.getTime() - BACKDATE_MS);
   cert.validity.notAfter = new Date(now.getTime() + CA_VALID_DAYS * DAY_MS);
   const subject = [
-    { name: 'commonName', value: commonName },
-    { name: 'organizationName', value: 'csp-mock local development CA' },
+    { name: 'commonName', value: commonName, valueTagClass: UTF8 },
+    { name: 'organizationName', value: 'csp-mock local development CA', valueTagClass: UTF8 },
   ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
@@ -115,7 +117,7 @@ export async function makeServerCertificate(ca: KeyPair, names: readonly string[
   const end = now.getTime() + SERVER_VALID_DAYS * DAY_MS;
   cert.validity.notAfter = new Date(Math.min(end, caCert.validity.notAfter.getTime()));
   // Not a host name (it has a space): clients match the subjectAltName entries only.
-  cert.setSubject([{ name: 'commonName', value: 'csp-mock server' }]);
+  cert.setSubject([{ name: 'commonName', value: 'csp-mock server', valueTagClass: UTF8 }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false, critical: true },

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { CA_CERT_FILE, CA_KEY_FILE, checkPrivateFile, prepareCaFolder } from './ca-folder.js';
@@ -135,6 +135,8 @@ async function publish(file: string, text: string, mode: number): Promise<void> 
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, text, { mode, flag: 'wx' });
   try {
+    // The mode as asked, whatever the umask.
+    await chmod(temporary, mode);
     await rename(temporary, file);
   } catch (err) {
     await unlink(temporary).catch(() => undefined);
