@@ -1,7 +1,8 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import { PERMITTED_DNS_NAMES, PERMITTED_IP_RANGES } from './permitted-names.js';
 
 /**
@@ -41,13 +42,25 @@ function serialNumber(): string {
   return bytes.toString('hex');
 }
 
-const { asn1 } = forge;
-/** UTF8String for names: forge's default, PrintableString, may not hold "@" or "_" (Go refuses such certificates). (@types/node-forge types this field as a class, wrongly.) */
-const UTF8 = asn1.Type.UTF8 as number as forge.asn1.Class;
+let loaded: typeof Forge | undefined;
+/**
+ * node-forge, required on first use: the CommonJS build holds this module in its one file, and a
+ * require at its top would cost every require('csp-mock') the loading of forge.
+ */
+function forgeLib(): typeof Forge {
+  loaded ??= createRequire(import.meta.url)('node-forge') as typeof Forge;
+  return loaded;
+}
+
+/** UTF8String for names: forge's default, PrintableString, may not hold "@" or "_" (Go refuses such certificates). */
+const utf8 = (): Forge.asn1.Class =>
+  // @types/node-forge types this field as a tag class; it is the string type.
+  forgeLib().asn1.Type.UTF8 as number as Forge.asn1.Class;
 
 /** NameConstraints with permittedSubtrees only: DNS names (a name and its subdomains) and address ranges. */
-function nameConstraintsValue(): forge.asn1.Asn1 {
-  const subtree = (name: forge.asn1.Asn1): forge.asn1.Asn1 =>
+function nameConstraintsValue(): Forge.asn1.Asn1 {
+  const { asn1 } = forgeLib();
+  const subtree = (name: Forge.asn1.Asn1): Forge.asn1.Asn1 =>
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [name]);
   const dns = PERMITTED_DNS_NAMES.map((n) => subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 2, false, n)));
   const ips = PERMITTED_IP_RANGES.map(([address, prefix]) =>
@@ -81,6 +94,7 @@ function addressBytes(address: string): Buffer {
 
 /** A new local CA: RSA 2048, SHA-256, CA:true with path length 0, name-constrained, valid CA_VALID_DAYS. */
 export async function makeCaCertificate(commonName: string, now = new Date()): Promise<KeyPair> {
+  const forge = forgeLib();
   const keys = await rsaKeys();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
@@ -88,8 +102,8 @@ export async function makeCaCertificate(commonName: string, now = new Date()): P
   cert.validity.notBefore = new Date(now.getTime() - BACKDATE_MS);
   cert.validity.notAfter = new Date(now.getTime() + CA_VALID_DAYS * DAY_MS);
   const subject = [
-    { name: 'commonName', value: commonName, valueTagClass: UTF8 },
-    { name: 'organizationName', value: 'csp-mock local development CA', valueTagClass: UTF8 },
+    { name: 'commonName', value: commonName, valueTagClass: utf8() },
+    { name: 'organizationName', value: 'csp-mock local development CA', valueTagClass: utf8() },
   ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
@@ -108,6 +122,7 @@ export async function makeCaCertificate(commonName: string, now = new Date()): P
  * (never past the CA's own end).
  */
 export async function makeServerCertificate(ca: KeyPair, names: readonly string[], now = new Date()): Promise<KeyPair> {
+  const forge = forgeLib();
   const keys = await rsaKeys();
   const caCert = forge.pki.certificateFromPem(ca.certPem);
   const cert = forge.pki.createCertificate();
@@ -117,7 +132,7 @@ export async function makeServerCertificate(ca: KeyPair, names: readonly string[
   const end = now.getTime() + SERVER_VALID_DAYS * DAY_MS;
   cert.validity.notAfter = new Date(Math.min(end, caCert.validity.notAfter.getTime()));
   // Not a host name (it has a space): clients match the subjectAltName entries only.
-  cert.setSubject([{ name: 'commonName', value: 'csp-mock server', valueTagClass: UTF8 }]);
+  cert.setSubject([{ name: 'commonName', value: 'csp-mock server', valueTagClass: utf8() }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false, critical: true },
