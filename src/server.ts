@@ -3,6 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
 import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
@@ -138,6 +139,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reloadScenario: mock.reloadScenario,
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
+    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
+    countRequests: async (filter) => countRequests(mock.journal, filter),
     close: async () => {
       await closeServers(servers);
       await mock.close();
