@@ -93,8 +93,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const https = options.https ? (options.https === true ? {} : options.https) : undefined;
   const identity = https ? await identityOf(https, host, options.publicUrl) : undefined;
   const mock = await createApp({ ...options, allowedHosts });
-  const server = identity && https?.port === undefined ? createHttpsServer(identity) : createServer();
-  const besides = identity && https?.port !== undefined ? createHttpsServer(identity) : undefined;
+  const tls = identity && { key: identity.key, cert: identity.cert };
+  const server = tls && https?.port === undefined ? createHttpsServer(tls) : createServer();
+  const besides = tls && https?.port !== undefined ? createHttpsServer(tls) : undefined;
   const servers = besides ? [server, besides] : [server];
   for (const s of servers) {
     mock.attach(s);
