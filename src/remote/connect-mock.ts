@@ -94,7 +94,11 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
   }
   const origin = base.href.replace(/\/+$/, '');
   const baseDir = resolve(options.baseDir ?? process.cwd());
-  const send = options.ca !== undefined && base.protocol === 'https:' ? fetchTrusting(options.ca) : fetch;
+  // The global fetch is looked up per call: one a test replaces or spies on later is the one used.
+  const send =
+    options.ca !== undefined && base.protocol === 'https:'
+      ? fetchTrusting(options.ca)
+      : (input: string, init: RequestInit) => fetch(input, init);
   let closed = false;
 
   async function call(method: string, path: string, body?: unknown): Promise<Response> {
