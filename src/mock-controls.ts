@@ -1,3 +1,4 @@
+import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 
 /**
@@ -10,4 +11,6 @@ export interface MockControls {
   reset(): Promise<void>;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
+  readonly clock: ClockControls;
 }

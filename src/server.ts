@@ -95,6 +95,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reloadScenario: mock.reloadScenario,
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
+    clock: mock.clock,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

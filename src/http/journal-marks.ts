@@ -14,6 +14,8 @@ export interface JournalMarks {
   replay?: ReplayNote;
   /** The network conditions that shape this request, counting its bytes as they go. */
   network?: NetworkRecord;
+  /** Milliseconds the scenario held the request (latency and a rule's delay). */
+  delayMs?: number;
 }
 
 export function marksOf(res: Response): JournalMarks {
@@ -40,6 +42,11 @@ export function markOutcome(res: Response, outcome: RequestOutcome, truncatedAft
 /** The record the network conditions keep counting into while the request runs. */
 export function markNetwork(res: Response, record: NetworkRecord): void {
   marksOf(res).network = record;
+}
+/** Adds to the time the scenario held the request (the latency drawn, then a rule's delay). */
+export function markDelay(res: Response, ms: number): void {
+  const marks = marksOf(res);
+  marks.delayMs = (marks.delayMs ?? 0) + ms;
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;

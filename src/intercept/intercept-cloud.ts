@@ -54,6 +54,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     mock,
     reset: () => mock.reset(),
     requests: async (filter) => mock.requests(filter),
+    clock: mock.clock,
     restore: async () => {
       if (restored) return;
       restored = true;
