@@ -1,5 +1,6 @@
 import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import type { WaitOptions } from './http/journal-wait.js';
 
 /**
  * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this
@@ -13,4 +14,13 @@ export interface MockControls {
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
   /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
   readonly clock: ClockControls;
+  /**
+   * Resolves with the first request matching `filter` once its answer is done (`{ arrived: true }`: as it
+   * arrives), or rejects with a RequestWaitTimeout after `timeoutMs` (default 4000). Only requests that arrive
+   * after the call count, unless the filter names a mark (`after: seq` or `since: ISO time`): then one already
+   * recorded past the mark counts too. No polling: the journal's own events, or one long-poll admin call.
+   */
+  waitForRequest(filter?: JournalFilter, options?: WaitOptions): Promise<JournalEntry>;
+  /** How many requests in the journal match (it keeps the last `journalSize`, 1000 by default). */
+  countRequests(filter?: JournalFilter): Promise<number>;
 }

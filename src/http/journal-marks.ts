@@ -16,6 +16,8 @@ export interface JournalMarks {
   network?: NetworkRecord;
   /** Milliseconds the scenario held the request (latency and a rule's delay). */
   delayMs?: number;
+  /** A read of one entity: the id of its container. */
+  parent?: string;
 }
 
 export function marksOf(res: Response): JournalMarks {
@@ -47,6 +49,10 @@ export function markNetwork(res: Response, record: NetworkRecord): void {
 export function markDelay(res: Response, ms: number): void {
   const marks = marksOf(res);
   marks.delayMs = (marks.delayMs ?? 0) + ms;
+}
+/** A read of one file or container: which container holds it, for the journal. */
+export function markParent(res: Response, parentId: string): void {
+  marksOf(res).parent = parentId;
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;
