@@ -12,6 +12,11 @@ export class HarError extends Error {
 /** HAR versions whose entries have the shape read here (1.1 and 1.2 differ only in optional fields). */
 const READABLE_VERSIONS = ['1.1', '1.2'];
 
+/** An HTTP token (methods, header names): what a recording may hold, so replay can send it. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value Node would refuse to send: control characters other than tab. */
+const BAD_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNameValues = (v: unknown): boolean =>
   v === undefined ||
@@ -28,8 +33,18 @@ function checkEntry(value: unknown, file: string, index: number): HarEntry {
   if (!isObject(response) || typeof response['status'] !== 'number') problem('needs a numeric response.status');
   const req = request as Record<string, unknown>;
   const res = response as Record<string, unknown>;
+  if (!TOKEN.test(req['method'] as string)) problem('request.method must be an HTTP method (a token)');
   if (!isNameValues(req['headers']) || !isNameValues(res['headers']))
     problem('headers must be a list of {name, value} strings');
+  for (const side of ['request', 'response'] as const) {
+    const headers = ((side === 'request' ? req : res)['headers'] ?? []) as Array<{ name: string; value: string }>;
+    headers.forEach((h, i) => {
+      // HTTP/2 pseudo-headers (":path") are dropped on import.
+      if (!h.name.startsWith(':') && !TOKEN.test(h.name))
+        problem(`${side}.headers[${i}]: the name is not an HTTP token`);
+      if (BAD_VALUE.test(h.value)) problem(`${side}.headers[${i}]: the value holds a control character`);
+    });
+  }
   const content = res['content'];
   if (
     content !== undefined &&

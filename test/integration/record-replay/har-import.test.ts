@@ -280,6 +280,16 @@ describe('csp-mock import-har', () => {
       /log\.entries\[0\]: needs request\.method and request\.url$/,
     ],
     [
+      'a method that is not an HTTP token',
+      JSON.stringify(har([entry('GET /x HTTP/1.1', `${BASE}/v2`, 200)])),
+      /log\.entries\[0\]: request\.method must be an HTTP method \(a token\)$/,
+    ],
+    [
+      'a header value that would split the answer',
+      JSON.stringify(har([entry('GET', `${BASE}/v2`, 200, { responseHeaders: { 'X-Note': 'a\r\nSet-Cookie: x=1' } })])),
+      /log\.entries\[0\]: response\.headers\[0\]: the value holds a control character$/,
+    ],
+    [
       'nothing under --base-url',
       JSON.stringify(har([entry('GET', 'https://elsewhere.example.org/v2', 200)])),
       /no entry is under https:\/\/cloud\.example\.test/,
