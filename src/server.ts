@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import { auditJournal } from './audit/audit.js';
 import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
@@ -98,6 +99,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     requests: async (filter) => mock.requests(filter),
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
+    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
