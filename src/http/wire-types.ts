@@ -122,8 +122,12 @@ export interface InspectedQueue {
 
 export interface Listing {
   nodes: InspectedNode[];
-  /** Members not listed (past the inspector's listing bound). */
+  /** Where this page starts among the members. */
+  start: number;
+  /** Members after this page. */
   more: number;
+  /** The `start` of the next page (`inspector/children?...&start=N`), null on the last. */
+  next: number | null;
 }
 
 /** A fault rule as its scenario declares it (scenarios/types.ts FaultRule); the page reads its fields by name. */

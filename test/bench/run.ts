@@ -189,10 +189,22 @@ async function scale(): Promise<void> {
     seedFiles: positiveInt('BENCH_SCALE_SEED_FILES', 20_000),
     locks: positiveInt('BENCH_SCALE_LOCKS', 8000),
     putSamples: positiveInt('BENCH_SCALE_PUTS', 1000),
+    bigFolder: positiveInt('BENCH_SCALE_BIG_FOLDER', 100_000),
   });
 }
 
-(process.argv[2] === 'scale' ? scale() : main()).catch((err: unknown) => {
+/** `npm run bench -- synthetic`: generated accounts and synthetic content; BENCH_SYNTH_* set the sizes. */
+async function synthetic(): Promise<void> {
+  const { runSynthetic } = await import('./synthetic.js');
+  await runSynthetic({
+    files: positiveInt('BENCH_SYNTH_FILES', 1_000_000),
+    folders: positiveInt('BENCH_SYNTH_FOLDERS', 20_000),
+    rounds: positiveInt('BENCH_SYNTH_ROUNDS', 3),
+  });
+}
+
+const modes: Record<string, () => Promise<void>> = { scale, synthetic };
+(modes[process.argv[2] ?? ''] ?? main)().catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
