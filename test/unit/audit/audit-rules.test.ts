@@ -15,6 +15,8 @@ function journal(...made: Made[]): JournalEntry[] {
   return made.map(({ at, ...fields }, i) => ({
     seq: i + 1,
     time: new Date(T0 + at).toISOString(),
+    mockTime: new Date(T0 + at).toISOString(),
+    delayMs: null,
     method: 'GET',
     path: '/v2/tags',
     query: {},
