@@ -13,6 +13,7 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
 
@@ -62,6 +63,7 @@ async function run(): Promise<void> {
       .command(resetCommand)
       .command(requestsCommand)
       .command(stateCommand)
+      .command(clockCommand)
       .command(convertCommand)
       .command(importHarCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')
