@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCount as runLoad, type CountResult as LoadResult } from './scale-load.js';
+import { runMillion } from './scale-million.js';
 import { dav, timed } from './scale-requests.js';
 import { ScaleServer } from './scale-server.js';
 
@@ -16,6 +17,8 @@ export interface ScaleConfig {
   seedFiles: number;
   locks: number;
   putSamples: number;
+  /** Objects of the million-object row (its own state, generated or written through the storage layer). */
+  million: number;
 }
 
 const ms = (v: number): string => `${v.toFixed(1)} ms`;
@@ -178,6 +181,7 @@ export async function runScale(cfg: ScaleConfig): Promise<void> {
     await copyWhileServing(cfg, dir);
     await seeding(cfg, dir);
     await putWithLocks(cfg);
+    await runMillion({ objects: cfg.million, clients: cfg.clients, folder: cfg.folder }, dir);
   } finally {
     for (const s of running) await s.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });
