@@ -100,7 +100,18 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
-  app.use('/__admin', adminRouter({ runtime: scenarios, reset, journal, store, token: resolved.adminToken, cwd }));
+  app.use(
+    '/__admin',
+    adminRouter({
+      runtime: scenarios,
+      reset,
+      journal,
+      store,
+      token: resolved.adminToken,
+      cwd,
+      publicUrl: resolved.publicUrl,
+    }),
+  );
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)

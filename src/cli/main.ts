@@ -13,6 +13,8 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+import { convertCommand } from './convert.js';
+import { importHarCommand } from './import-har.js';
 
 /**
  * csp-mock's own version. Left to guess, yargs reads the first package.json above the current folder (or
@@ -60,6 +62,8 @@ async function run(): Promise<void> {
       .command(resetCommand)
       .command(requestsCommand)
       .command(stateCommand)
+      .command(convertCommand)
+      .command(importHarCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')
       .example('$0 scenario use tag-objects-500', 'switch the running mock to a scenario')
       .example('$0 requests --follow', 'watch what a client sends')

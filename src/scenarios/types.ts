@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
 
@@ -124,6 +125,8 @@ export interface ScenarioSeed {
   users?: Record<string, string>;
   tree?: SeedTree;
   trees?: Record<string, SeedTree>;
+  /** A generated tree for every user `trees` does not name, in place of `tree` (generate/generate-spec.ts). */
+  generate?: GenerateSpec;
 }
 
 /** Added before every service request: minMs, or a seeded uniform delay between minMs and maxMs. */
@@ -165,6 +168,7 @@ export interface ResolvedSeed {
   users: Record<string, string>;
   tree: ResolvedSeedTree | undefined;
   trees: Record<string, ResolvedSeedTree>;
+  generate?: GeneratePlan | undefined;
 }
 
 /** A scenario with `extends` merged and every file read: what the mock runs. */
@@ -185,6 +189,8 @@ export interface ResolvedScenario {
 export interface ScenarioSettings {
   users: ReadonlyMap<string, string>;
   seed: 'demo' | 'empty';
+  /** A generated tree for every user in place of the demo or empty one (a scenario's seed still wins). */
+  generate?: GeneratePlan | undefined;
   switchGraceMs: number | undefined;
   log: (line: string) => void;
 }
