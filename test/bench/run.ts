@@ -190,6 +190,7 @@ async function scale(): Promise<void> {
     locks: positiveInt('BENCH_SCALE_LOCKS', 8000),
     putSamples: positiveInt('BENCH_SCALE_PUTS', 1000),
     million: positiveInt('BENCH_SCALE_MILLION', 1_000_000),
+    heapObjects: positiveInt('BENCH_SCALE_HEAP', 20_000),
   });
 }
 

@@ -15,6 +15,7 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       BENCH_SCALE_LOCKS: '12',
       BENCH_SCALE_PUTS: '10',
       BENCH_SCALE_MILLION: '300',
+      BENCH_SCALE_HEAP: '50',
     };
     const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -51,6 +52,9 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       /restart of 300 objects, --data \(\d+ MiB state file\): start to "listening" \d+\.\d\d s \(target <= 10 s\)/,
     );
     expect(stdout).toMatch(/300 objects, memory: (not measured|RSS after start \d+ MiB)/);
+    expect(stdout).toMatch(
+      /live heap per object \(heap snapshot\): -?\d+ B at \d+ objects created in memory \(.+\); -?\d+ B after loading them from --data/,
+    );
   });
 
   it('refuses a bad size with a clear message', { timeout: 30_000 }, async () => {
