@@ -1,3 +1,4 @@
+import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { WaitOptions } from './http/journal-wait.js';
 
@@ -11,6 +12,8 @@ export interface MockControls {
   reset(): Promise<void>;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
+  readonly clock: ClockControls;
   /**
    * Resolves with the first request matching `filter` once its answer is done (`{ arrived: true }`: as it
    * arrives), or rejects with a RequestWaitTimeout after `timeoutMs` (default 4000). Only requests that arrive

@@ -1,4 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
+import type { MockClock } from '../clock/mock-clock.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import { journalToHar } from '../har/journal-to-har.js';
@@ -11,6 +12,7 @@ import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
 import { adminTokenCheck } from './admin-guard.js';
+import { clockRoutes } from './clock-routes.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
 import { deepJson } from './deep-json.js';
@@ -26,6 +28,8 @@ export interface AdminDeps {
   /** When set, every admin request but the inspector's static page must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
   token: string | undefined;
   cwd: string;
+  /** The mock's clock, which /__admin/clock shows and moves. */
+  clock: MockClock;
   /** Our own public origin, for the links of a HAR export (default: the request's Host). */
   publicUrl?: string;
 }
@@ -130,6 +134,10 @@ export function adminRouter(deps: AdminDeps): Router {
       throw err;
     }
   });
+  router.use(
+    '/clock',
+    clockRoutes(deps.clock, () => deps.runtime.scenario.clock, jsonBody),
+  );
   router.get('/scenarios', (_req, res) => {
     res.json({ scenarios: listScenarios(deps.cwd) });
   });

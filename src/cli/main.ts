@@ -13,6 +13,8 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+import { caCommand } from './ca.js';
+import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
 
@@ -62,6 +64,8 @@ async function run(): Promise<void> {
       .command(resetCommand)
       .command(requestsCommand)
       .command(stateCommand)
+      .command(caCommand)
+      .command(clockCommand)
       .command(convertCommand)
       .command(importHarCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')

@@ -55,6 +55,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     mock,
     reset: () => mock.reset(),
     requests: async (filter) => mock.requests(filter),
+    clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
     restore: async () => {

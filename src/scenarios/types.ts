@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { ClockSettings, MockClock } from '../clock/mock-clock.js';
 import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
@@ -142,6 +143,8 @@ export interface ScenarioDefinition {
   name?: string;
   description?: string;
   extends?: string;
+  /** The mock's clock while this scenario is active: skewed (`offset`) or stopped (`frozen`). */
+  clock?: ClockSettings;
   latency?: Latency;
   network?: NetworkConditions;
   recording?: string;
@@ -179,6 +182,8 @@ export interface ResolvedScenario {
   source: string;
   faults: FaultRule[];
   latency: Latency | undefined;
+  /** Applied on a switch or reset; undefined: the options' clock. */
+  clock: ClockSettings | undefined;
   network: NetworkConditions | undefined;
   /** A recording in recordings/ to replay for requests no fault answers. */
   recording: string | undefined;
@@ -193,6 +198,8 @@ export interface ScenarioSettings {
   generate?: GeneratePlan | undefined;
   switchGraceMs: number | undefined;
   log: (line: string) => void;
+  /** The mock's clock, which a scenario's `clock` sets on a switch or reset. */
+  clock: MockClock;
 }
 
 /** Builds the handler that replays a named recording (wired by src/replay/scenario-replay.ts). */

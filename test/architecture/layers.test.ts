@@ -14,6 +14,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
     layer: 'entry',
     modules: ['cli/', 'index.ts', 'server.ts', 'mock-controls.ts', 'verify/', 'intercept/', 'remote/'],
   },
+  // The HTTPS certificates (the local CA, a given pair): used by the entry points only.
+  { layer: 'entry: TLS', modules: ['tls/'] },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
@@ -33,6 +35,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'core: the demo tree', modules: ['demo/'] },
   { layer: 'core: domain', modules: ['domain/'] },
   { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
+  // The mock's clock: read by the domain (entity times, lock expiry) and http/ (Date), set by the app's options.
+  { layer: 'core: the clock', modules: ['clock/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */

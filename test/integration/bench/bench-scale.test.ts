@@ -16,6 +16,7 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       BENCH_SCALE_PUTS: '10',
       BENCH_SCALE_MILLION: '300',
       BENCH_SCALE_HEAP: '50',
+      BENCH_SCALE_BIG_FOLDER: '30',
     };
     const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -54,6 +55,12 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
     expect(stdout).toMatch(/300 objects, memory: (not measured|RSS after start \d+ MiB)/);
     expect(stdout).toMatch(
       /live heap per object \(heap snapshot\): -?\d+ B at \d+ objects created in memory \(.+\); -?\d+ B after loading them from --data/,
+    );
+    for (const what of ['/v2 contents, depth 0', '/v2 contents, depth 1', 'PROPFIND Depth 1']) {
+      expect(stdout).toContain(`big folder of 30 files, ${what}`);
+    }
+    expect(stdout).toMatch(
+      /big folder of 30 files, PROPFIND Depth 1 \(4 properties\), unchanged: first byte \d+\.\d ms \(goal <= 200 ms\), whole \d+ ms for [\d.]+ MB; RSS growth [\d.]+ MiB \(goal <= 64 MiB\)/,
     );
   });
 
