@@ -19,15 +19,12 @@ export interface ScaleConfig {
   seedFiles: number;
   locks: number;
   putSamples: number;
-<<<<<<< HEAD
   /** Objects of the million-object row (its own state, generated or written through the storage layer). */
   million: number;
   /** Objects of the live-heap-per-object measurement (heap snapshots of the server). */
   heapObjects: number;
-=======
   /** Files in the folder listed by PROPFIND Depth 1 and /v2 contents. */
   bigFolder: number;
->>>>>>> main
 }
 
 const ms = (v: number): string => `${v.toFixed(1)} ms`;
@@ -207,12 +204,9 @@ export async function runScale(cfg: ScaleConfig): Promise<void> {
     await copyWhileServing(cfg, dir);
     await seeding(cfg, dir);
     await putWithLocks(cfg);
-<<<<<<< HEAD
     await runMillion({ objects: cfg.million, clients: cfg.clients, folder: cfg.folder }, dir);
     await heapPerObjectLines(cfg, dir);
-=======
     await bigFolderListings(cfg.bigFolder);
->>>>>>> main
   } finally {
     for (const s of running) await s.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });
