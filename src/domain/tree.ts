@@ -3,6 +3,7 @@ import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { ChangeStamps } from './change-stamps.js';
 import { QueueBook } from './change-events/queue-book.js';
 import { byName, mapOf, nfc, plainNode, setOf } from './record-values.js';
+import { SharedStrings } from './shared-strings.js';
 import { TagIndex } from './tag-index.js';
 import type { TreeQueries, Undo } from './tree-queries.js';
 
@@ -34,6 +35,7 @@ export class Tree implements TreeQueries {
    * (all lists at once) or an undo that keeps the node's record; the next add then copies it once.
    */
   #appendable = new WeakSet<string[]>();
+  readonly #strings = new SharedStrings();
 
   constructor(state?: StateData) {
     if (state) this.load(state);
@@ -53,14 +55,16 @@ export class Tree implements TreeQueries {
       index.clear();
     }
     this.tags.clear();
+    this.#strings.clear();
     this.queues.load(state.queues);
     this.#stamps.loaded();
-    for (const [login, user] of Object.entries(state.users)) this.#users.set(login, user);
+    for (const [login, user] of Object.entries(state.users)) this.#users.set(this.#strings.share(login), user);
     // The nodes are fresh (parsed or built for this load): no old record to unindex, no copy to make.
+    // Keyed by the record's own id string: the document's key is an equal copy that can then go.
     const nodes = state.nodes;
     for (const id of Object.keys(nodes)) {
-      const node = plainNode(nodes[id]!);
-      this.#nodes.set(id, node);
+      const node = this.#shareStrings(plainNode(nodes[id]!));
+      this.#nodes.set(node.id, node);
       this.#index(node);
     }
   }
@@ -124,10 +128,10 @@ export class Tree implements TreeQueries {
   #applyChange(change: ChangeSet): void {
     const stamp = this.#stamps.next();
     if (change.queues) this.queues.apply(change.queues);
-    for (const { login, user } of change.users ?? []) this.#users.set(login, user);
+    for (const { login, user } of change.users ?? []) this.#users.set(this.#strings.share(login), user);
     for (const node of change.nodes ?? []) {
       stamp(this.#nodes.get(node.id)?.parentId);
-      this.#put(node);
+      this.#put(this.#shareStrings(node));
       stamp(node.id);
       stamp(node.parentId);
     }
@@ -291,6 +295,19 @@ export class Tree implements TreeQueries {
       this.tags.removeTag(node.owner, change.remove, node.id);
     }
     this.#nodes.set(node.id, { ...node, tags });
+  }
+
+  /**
+   * The record with the strings it repeats held once: its owner and MIME type shared, its parentId
+   * the parent's own id string (a parent loaded after its child keeps the copy). The values stay the
+   * same, so the record is still as committed for every reader; only the copies go.
+   */
+  #shareStrings(node: NodeRecord): NodeRecord {
+    node.owner = this.#strings.share(node.owner);
+    if (node.mimeType !== '') node.mimeType = this.#strings.share(node.mimeType);
+    const parent = node.parentId === null ? undefined : this.#nodes.get(node.parentId);
+    if (parent) node.parentId = parent.id;
+    return node;
   }
 
   #madeHere(tags: string[]): string[] {

@@ -189,6 +189,8 @@ async function scale(): Promise<void> {
     seedFiles: positiveInt('BENCH_SCALE_SEED_FILES', 20_000),
     locks: positiveInt('BENCH_SCALE_LOCKS', 8000),
     putSamples: positiveInt('BENCH_SCALE_PUTS', 1000),
+    million: positiveInt('BENCH_SCALE_MILLION', 1_000_000),
+    heapObjects: positiveInt('BENCH_SCALE_HEAP', 20_000),
     bigFolder: positiveInt('BENCH_SCALE_BIG_FOLDER', 100_000),
   });
 }

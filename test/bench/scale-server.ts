@@ -17,18 +17,20 @@ export class ScaleServer {
   startSeconds = 0;
   #err = '';
 
-  private constructor(args: string[]) {
-    this.child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--empty', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  private constructor(args: string[], nodeArgs: string[]) {
+    const serve = [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--empty', ...args];
+    this.child = spawn(process.execPath, [...nodeArgs, ...serve], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (c: Buffer) => (this.#err += c.toString()));
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
   }
 
-  /** Starts one and waits until it listens (at most `timeoutMs`). */
-  static async start(args: string[], timeoutMs = 120_000): Promise<ScaleServer> {
+  /**
+   * Starts one and waits until it listens (at most `timeoutMs`). `nodeArgs` go to this child's node
+   * only (a heap snapshot on a signal, a CPU profile): measuring tools, never the product's runtime.
+   */
+  static async start(args: string[], timeoutMs = 120_000, nodeArgs: string[] = []): Promise<ScaleServer> {
     const started = process.hrtime.bigint();
-    const server = new ScaleServer(args);
+    const server = new ScaleServer(args, nodeArgs);
     let out = '';
     server.url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not listen within ${timeoutMs} ms`)), timeoutMs);

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCount as runLoad, type CountResult as LoadResult } from './scale-load.js';
+import { heapOfStart, heapPerObject } from './scale-memory.js';
+import { runMillion } from './scale-million.js';
 import { dav, timed } from './scale-requests.js';
 import { ScaleServer } from './scale-server.js';
 import { bigFolderListings } from './scale-big-folder.js';
@@ -17,6 +19,10 @@ export interface ScaleConfig {
   seedFiles: number;
   locks: number;
   putSamples: number;
+  /** Objects of the million-object row (its own state, generated or written through the storage layer). */
+  million: number;
+  /** Objects of the live-heap-per-object measurement (heap snapshots of the server). */
+  heapObjects: number;
   /** Files in the folder listed by PROPFIND Depth 1 and /v2 contents. */
   bigFolder: number;
 }
@@ -164,6 +170,23 @@ async function putWithLocks(cfg: ScaleConfig): Promise<void> {
   }
 }
 
+/** Live heap per object, by heap snapshots of the server: created by PUT in memory, and loaded from --data. */
+async function heapPerObjectLines(cfg: ScaleConfig, dir: string): Promise<void> {
+  const created = await heapPerObject(cfg.heapObjects, cfg.clients, cfg.folder, dir);
+  const file = join(dir, 'heap.json');
+  const made = await heapPerObject(cfg.heapObjects, cfg.clients, cfg.folder, dir, ['--data', file]);
+  // The warm-up folder and its 200 files are in the state too.
+  const loaded = await heapOfStart(['--data', file], made.objects + 201, dir);
+  const top = created.top
+    .slice(0, 3)
+    .map((t) => `${t.group} ${t.perObject.toFixed(0)} B`)
+    .join(', ');
+  say(
+    `live heap per object (heap snapshot): ${created.perObject.toFixed(0)} B at ${created.objects} objects created in memory (${top});` +
+      ` ${loaded.perObject.toFixed(0)} B after loading them from --data`,
+  );
+}
+
 /** `npm run bench -- scale`: the issue-8 figures, one line each as it is measured; loopback only. */
 export async function runScale(cfg: ScaleConfig): Promise<void> {
   say(
@@ -181,6 +204,8 @@ export async function runScale(cfg: ScaleConfig): Promise<void> {
     await copyWhileServing(cfg, dir);
     await seeding(cfg, dir);
     await putWithLocks(cfg);
+    await runMillion({ objects: cfg.million, clients: cfg.clients, folder: cfg.folder }, dir);
+    await heapPerObjectLines(cfg, dir);
     await bigFolderListings(cfg.bigFolder, dir);
   } finally {
     for (const s of running) await s.stop('SIGKILL');

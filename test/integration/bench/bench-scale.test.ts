@@ -14,6 +14,8 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       BENCH_SCALE_SEED_FILES: '25',
       BENCH_SCALE_LOCKS: '12',
       BENCH_SCALE_PUTS: '10',
+      BENCH_SCALE_MILLION: '300',
+      BENCH_SCALE_HEAP: '50',
       BENCH_SCALE_BIG_FOLDER: '30',
     };
     const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -42,6 +44,17 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
     expect(stdout).toMatch(/COPY of a \d+-node tree \(--data\): \d+\.\d ms; [1-9]\d* GET \/v2 sent meanwhile/);
     expect(stdout).toMatch(
       /PUT latency \(8 clients\): no locks p50 \d+\.\d ms mean \d+\.\d ms; 12 live locks p50 \d+\.\d ms/,
+    );
+    // The million-object row at 300 objects: the --data rate and restart are measured whichever way the state is made.
+    expect(stdout).toMatch(
+      /create rate, --data: \d+\/s at ~20 objects, \d+\/s at ~300 objects = \d+\.\d\dx slower \(target <= 1\.5x\); RSS \d+ MiB/,
+    );
+    expect(stdout).toMatch(
+      /restart of 300 objects, --data \(\d+ MiB state file\): start to "listening" \d+\.\d\d s \(target <= 10 s\)/,
+    );
+    expect(stdout).toMatch(/300 objects, memory: (not measured|RSS after start \d+ MiB)/);
+    expect(stdout).toMatch(
+      /live heap per object \(heap snapshot\): -?\d+ B at \d+ objects created in memory \(.+\); -?\d+ B after loading them from --data/,
     );
     for (const what of ['/v2 contents, depth 0', '/v2 contents, depth 1', 'PROPFIND Depth 1']) {
       expect(stdout).toContain(`big folder of 30 files, ${what}`);
