@@ -3,6 +3,7 @@ import { remoteClockControls } from '../clock/clock-controls.js';
 import { isScenarioPath } from '../scenarios/catalog.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import type { LatencyView } from '../http/wire-types.js';
 import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
@@ -15,7 +16,8 @@ export interface ScenarioSummary {
   source: string;
   /** How many fault rules it has. */
   faults: number;
-  latency: { minMs: number; maxMs?: number; seed?: number } | null;
+  /** Uniform `{ minMs, maxMs?, seed? }` or log-normal `{ median, p99, maxMs?, seed? }`. */
+  latency: LatencyView | null;
   recording: string | null;
   /** True when it declares a seed (switching to it replaced the state). */
   seeded: boolean;
