@@ -1,6 +1,7 @@
 /** The public API: everything a test suite imports. */
 export { createApp, type MockApp } from './app.js';
-export { startMock, type RunningMock, type StartOptions } from './server.js';
+export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions } from './server.js';
+export type { HttpsOptions } from './tls/server-identity.js';
 export type { MockControls } from './mock-controls.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';
@@ -10,6 +11,16 @@ export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './domain/model.js';
 export type { JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
 export { RequestWaitTimeout, type WaitOptions } from './http/journal-wait.js';
+export { auditJournal } from './audit/audit.js';
+export {
+  AUDIT_RULES,
+  type AuditFinding,
+  type AuditOptions,
+  type AuditReport,
+  type AuditRuleId,
+  type AuditSeverity,
+  type AuditedRequest,
+} from './audit/audit-types.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export type {
   FaultMatch,

@@ -13,6 +13,8 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+import { auditCommand } from './audit.js';
+import { caCommand } from './ca.js';
 import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
@@ -63,6 +65,8 @@ async function run(): Promise<void> {
       .command(resetCommand)
       .command(requestsCommand)
       .command(stateCommand)
+      .command(auditCommand)
+      .command(caCommand)
       .command(clockCommand)
       .command(convertCommand)
       .command(importHarCommand)
