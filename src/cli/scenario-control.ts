@@ -1,11 +1,11 @@
 import type { CommandModule } from 'yargs';
+import { describeLatency } from '../scenarios/latency-sampler.js';
 import type { ScenarioSummary } from '../remote/connect-mock.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
 function describeScenario(s: ScenarioSummary): string {
   const parts = [`scenario ${s.name}`, `${s.faults} fault rule(s)`];
-  if (s.latency)
-    parts.push(`latency ${s.latency.minMs}${s.latency.maxMs !== undefined ? `-${s.latency.maxMs}` : ''} ms`);
+  if (s.latency) parts.push(`latency ${describeLatency(s.latency)}`);
   if (s.recording) parts.push(`replays ${s.recording}`);
   if (s.seeded) parts.push('own seed');
   return `${parts.join(', ')} (${s.source})${s.description ? `\n  ${s.description}` : ''}`;

@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute } from 'node:path';
 import type { RunningMock } from '../server.js';
+import { describeLatency } from '../scenarios/latency-sampler.js';
 
 /**
  * serve --watch: when the active scenario's file changes, re-read it and apply its faults and
@@ -18,7 +19,7 @@ export function watchScenario(mock: RunningMock, log: (line: string) => void): F
     try {
       const { scenario, seedChanged } = await mock.reloadScenario();
       log(
-        `watch: reloaded ${scenario.source}: ${scenario.faults.length} fault rule(s)${scenario.latency ? `, latency ${scenario.latency.minMs}${scenario.latency.maxMs !== undefined ? `-${scenario.latency.maxMs}` : ''} ms` : ''}; state untouched`,
+        `watch: reloaded ${scenario.source}: ${scenario.faults.length} fault rule(s)${scenario.latency ? `, latency ${describeLatency(scenario.latency)}` : ''}; state untouched`,
       );
       if (seedChanged)
         log('watch: the seed changed; the state keeps the old one until "csp-mock reset" (or POST /__admin/reset)');

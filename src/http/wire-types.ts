@@ -156,11 +156,16 @@ export interface InspectedExchange {
   served: number;
 }
 
+/** A scenario's latency as declared: uniform (minMs to maxMs) or log-normal (median and p99, durations). */
+export type LatencyView =
+  | { minMs: number; maxMs?: number; seed?: number }
+  | { median: string | number; p99: string | number; maxMs?: number; seed?: number };
+
 export interface InspectedScenario {
   name: string;
   description: string;
   source: string;
-  latency: { minMs: number; maxMs?: number; seed?: number } | null;
+  latency: LatencyView | null;
   seeded: boolean;
   faults: InspectedRule[];
   recording: { name: string; exchanges: InspectedExchange[]; more: number } | null;

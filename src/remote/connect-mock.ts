@@ -4,6 +4,7 @@ import { isScenarioPath } from '../scenarios/catalog.js';
 import { fetchTrusting } from '../tls/fetch-trusting.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import type { LatencyView } from '../http/wire-types.js';
 import { auditJournal } from '../audit/audit.js';
 import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
@@ -17,7 +18,8 @@ export interface ScenarioSummary {
   source: string;
   /** How many fault rules it has. */
   faults: number;
-  latency: { minMs: number; maxMs?: number; seed?: number } | null;
+  /** Uniform `{ minMs, maxMs?, seed? }` or log-normal `{ median, p99, maxMs?, seed? }`. */
+  latency: LatencyView | null;
   recording: string | null;
   /** True when it declares a seed (switching to it replaced the state). */
   seeded: boolean;

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { conditionsFor, sliceDraw, type RequestConditions } from './network-conditions.js';
 import { compileMatch, type RequestPredicate } from './request-match.js';
+import { latencySampler } from './latency-sampler.js';
 import { seededRandom } from './seeded-random.js';
 import type { FaultRule, ResolvedScenario } from './types.js';
 
@@ -10,6 +11,7 @@ export class ArmedRule {
   readonly label: string;
   readonly #matches: RequestPredicate;
   readonly #draw: (() => number) | undefined;
+  readonly #latency: (() => number) | undefined;
   /** The jitter of this rule's slice. */
   readonly sliceDraw: (() => number) | undefined;
   #matched = 0;
@@ -21,11 +23,12 @@ export class ArmedRule {
     this.#matches = compileMatch(rule.match);
     this.#draw = rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 1);
     this.sliceDraw = sliceDraw(rule.slice);
+    this.#latency = rule.latency ? latencySampler(rule.latency) : undefined;
   }
 
   /** Milliseconds to wait before this rule's action: its delayMs (or respond.delayMs), else a draw of its latency, else 0. */
   delayMs(): number {
-    return this.rule.delayMs ?? this.rule.respond?.delayMs ?? 0;
+    return this.rule.delayMs ?? this.rule.respond?.delayMs ?? this.#latency?.() ?? 0;
   }
 
   /** Requests the rule matched (including those let through by after, times or probability). */
@@ -66,12 +69,7 @@ export class ActiveScenario {
     this.rules = scenario.faults.map((rule, i) => new ArmedRule(rule, i));
     this.replay = replay;
     this.quiet = this.rules.length === 0 && !scenario.latency && !scenario.network && !replay;
-    const latency = scenario.latency;
-    if (latency) {
-      const span = Math.max(0, (latency.maxMs ?? latency.minMs) - latency.minMs);
-      const draw = seededRandom(latency.seed ?? 1);
-      this.#latency = () => latency.minMs + Math.round(draw() * span);
-    }
+    if (scenario.latency) this.#latency = latencySampler(scenario.latency);
   }
 
   /** Milliseconds to wait before this request (global latency), or 0. */

@@ -6,7 +6,16 @@ import { checkClockSettings } from '../clock/mock-clock.js';
 import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
-import type { FaultRule, NetworkConditions, ScenarioDefinition, ScenarioSeed, SeedNode, SeedTree } from './types.js';
+import { isLogNormal, LatencyError, logNormalOf } from './latency-sampler.js';
+import type {
+  FaultRule,
+  Latency,
+  NetworkConditions,
+  ScenarioDefinition,
+  ScenarioSeed,
+  SeedNode,
+  SeedTree,
+} from './types.js';
 import { GenerateSpecError, resolveGenerateSpec } from './generate/generate-spec.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
@@ -164,10 +173,7 @@ export function checkScenario(value: unknown, source: string, shapeChecked = fal
 function checkFields(value: ScenarioDefinition, source: string): ScenarioDefinition {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
   if (value.network) checkConditions(value.network, 'network', source);
-  const latency = value.latency;
-  if (latency?.maxMs !== undefined && latency.maxMs < latency.minMs) {
-    throw new ScenarioError(source, 'latency.maxMs', 'must not be below minMs');
-  }
+  if (value.latency) checkLatency(value.latency, 'latency', source);
   if (value.clock !== undefined) {
     try {
       checkClockSettings(value.clock);
@@ -201,19 +207,41 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
   const reset = rule.connection === 'reset';
   const truncate = rule.truncateAfterBytes !== undefined;
   const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
-  if (!rule.respond && !rule.connection && !truncate && rule.delayMs === undefined && conditions.length === 0) {
-    fail('', `needs an action: respond, connection, truncateAfterBytes, delayMs or one of ${CONDITIONS.join(', ')}`);
+  const delays = rule.delayMs !== undefined || rule.latency !== undefined;
+  if (!rule.respond && !rule.connection && !truncate && !delays && conditions.length === 0) {
+    fail(
+      '',
+      `needs an action: respond, connection, truncateAfterBytes, delayMs, latency or one of ${CONDITIONS.join(', ')}`,
+    );
   }
   if (rule.respond && reset) fail('connection', '"reset" sends no response, so it cannot go with respond');
   if (rule.respond && truncate) fail('truncateAfterBytes', 'truncates the real response, so it cannot go with respond');
   if (reset && truncate) fail('truncateAfterBytes', 'cannot go with connection "reset"');
   if (rule.respond?.delayMs !== undefined && rule.delayMs !== undefined)
     fail('delayMs', 'give one delay: respond.delayMs or delayMs');
+  if (rule.latency && (rule.delayMs !== undefined || rule.respond?.delayMs !== undefined))
+    fail('latency', 'give one delay: latency (drawn) or delayMs (fixed)');
+  if (rule.latency) checkLatency(rule.latency, `${field}.latency`, source);
   checkConditions(rule, field, source);
   checkHoldCombinations(rule, fail);
   if (rule.probability !== undefined && rule.seed === undefined)
     fail('seed', 'is required with probability (reproducible flakiness)');
   if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
+}
+
+/** A uniform latency's bounds in order; a log-normal's median and p99 readable and in order. */
+function checkLatency(latency: Latency, field: string, source: string): void {
+  if (!isLogNormal(latency)) {
+    if (latency.maxMs !== undefined && latency.maxMs < latency.minMs)
+      throw new ScenarioError(source, `${field}.maxMs`, 'must not be below minMs');
+    return;
+  }
+  try {
+    logNormalOf(latency);
+  } catch (err) {
+    if (err instanceof LatencyError) throw new ScenarioError(source, `${field}.${err.field}`, err.message);
+    throw err;
+  }
 }
 
 const CONDITIONS = ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'] as const;

@@ -98,6 +98,8 @@ export interface FaultRule {
   truncateAfterBytes?: number;
   /** Delay before the action (alone: delay the real response). */
   delayMs?: number;
+  /** A delay drawn for each request the rule applies to (uniform or log-normal), instead of a fixed delayMs. */
+  latency?: Latency;
   bandwidth?: Bandwidth;
   slice?: Slice;
   hang?: Hang;
@@ -131,11 +133,26 @@ export interface ScenarioSeed {
 }
 
 /** Added before every service request: minMs, or a seeded uniform delay between minMs and maxMs. */
-export interface Latency {
+export interface UniformLatency {
   minMs: number;
   maxMs?: number;
   seed?: number;
 }
+
+/**
+ * A seeded log-normal delay given by its median and 99th percentile (durations: "80ms", "1.5s", or ms):
+ * most requests near the median, a long tail, as real networks have. Draws past `maxMs` (default 10
+ * minutes) are cut to it.
+ */
+export interface LogNormalLatency {
+  median: string | number;
+  p99: string | number;
+  maxMs?: number;
+  seed?: number;
+}
+
+/** A delay drawn for each request: uniform or log-normal, seeded (the same seed, the same delays). */
+export type Latency = UniformLatency | LogNormalLatency;
 
 /** A scenario as written in a file or passed inline. */
 export interface ScenarioDefinition {

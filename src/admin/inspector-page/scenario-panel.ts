@@ -105,7 +105,11 @@ export class ScenarioPanel {
     byId('scenario-description').textContent = view.description || 'No description.';
     const facts = [
       view.seeded ? 'seeds the state' : 'keeps the state',
-      view.latency ? `latency ${view.latency.minMs}${view.latency.maxMs ? `–${view.latency.maxMs}` : ''} ms` : null,
+      view.latency
+        ? 'median' in view.latency
+          ? `latency log-normal, median ${view.latency.median}, p99 ${view.latency.p99}`
+          : `latency ${view.latency.minMs}${view.latency.maxMs ? `–${view.latency.maxMs}` : ''} ms`
+        : null,
       view.source === 'inline' ? 'inline' : `from ${view.source.split(/[\\/]/).pop()}`,
     ].filter(Boolean);
     const body = byId('scenario-body');
