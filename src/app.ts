@@ -8,6 +8,7 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog, requestLogger } from './http/request-log.js';
+import { serviceAnswer } from './http/service-answer.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -105,6 +106,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.use(journal.middleware(), scenarios.admit());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
+  // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
+  //     earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer)
+  app.use(serviceAnswer());
   // 6. a scenario that names a recording: its replayer answers here
   app.use(replayStep());
   // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;

@@ -178,6 +178,7 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
   const reset = rule.connection === 'reset';
   const truncate = rule.truncateAfterBytes !== undefined;
   const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
+  if (rule.afterCommit !== undefined) return checkAfterCommit(rule, fail);
   if (!rule.respond && !rule.connection && !truncate && rule.delayMs === undefined && conditions.length === 0) {
     fail('', `needs an action: respond, connection, truncateAfterBytes, delayMs or one of ${CONDITIONS.join(', ')}`);
   }
@@ -194,6 +195,17 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
 }
 
 const CONDITIONS = ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'] as const;
+
+/** An ambiguous commit owns the answer: only the match, the counters and a delay go with it. */
+function checkAfterCommit(rule: FaultRule, fail: (sub: string, problem: string) => never): void {
+  for (const key of ['respond', 'connection', 'truncateAfterBytes', ...CONDITIONS] as const)
+    if (rule[key] !== undefined) fail(key, 'cannot go with afterCommit (it replaces the answer)');
+  if (typeof rule.afterCommit === 'object' && rule.afterCommit.delayMs !== undefined)
+    fail('afterCommit.delayMs', "give the delay as the rule's delayMs (it comes before the request is handled)");
+  if (rule.probability !== undefined && rule.seed === undefined)
+    fail('seed', 'is required with probability (reproducible flakiness)');
+  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
+}
 
 /** Rates that parse, and jitter smaller than the slice. */
 function checkConditions(conditions: NetworkConditions, field: string, source: string): void {

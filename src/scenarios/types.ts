@@ -101,6 +101,12 @@ export interface FaultRule {
   hang?: Hang;
   slowClose?: SlowClose;
   stallUpload?: StallUpload;
+  /**
+   * An ambiguous commit: the service handles the request (its change is committed), then instead of its
+   * success answer the connection is reset ("reset"), closed without a byte ("close"), or this answer goes
+   * out. A request the service refuses (nothing committed) gets the service's own answer.
+   */
+  afterCommit?: 'reset' | 'close' | FaultResponse;
 }
 
 /** A container (`container`, `children`) or a file (`file` and at most one of text, base64, fixture). */
