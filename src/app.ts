@@ -17,6 +17,8 @@ import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
+import { SecondDevice } from './device/second-device.js';
+import type { DeviceChange } from './scenarios/device-changes.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {
@@ -35,6 +37,11 @@ export interface MockApp {
   journal: RequestJournal;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): JournalEntry[];
+  /**
+   * The second device changes the account now, through the domain as a client would (one change or a list,
+   * in order); resolves with their journal entries, rejects with ChangeRefusedError when one cannot apply.
+   */
+  change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
   /** Makes `server` serve this mock: `app` as its request listener, and whatever the mode needs of the server (record: Expect: 100-continue). */
@@ -64,6 +71,16 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
   );
+  // The second device: triggered, random and on-demand changes, armed afresh at every start, switch and reset.
+  const device = new SecondDevice({
+    store,
+    journal,
+    scenarioName: () => scenarios.scenario.name,
+    users: () => scenarios.users(),
+    log: resolved.log,
+  });
+  device.arm(scenarios.scenario);
+  scenarios.subscribe(() => device.arm(scenarios.scenario));
   // The emulator: the service itself, over the one store (emulator.ts).
   const emulator = createEmulator(store, {
     users: () => scenarios.users(),
@@ -101,9 +118,14 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
-  app.use('/__admin', adminRouter({ runtime: scenarios, reset, journal, store, token: resolved.adminToken, cwd }));
+  app.use(
+    '/__admin',
+    adminRouter({ runtime: scenarios, reset, journal, store, token: resolved.adminToken, cwd, device }),
+  );
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
+  // 4b. the second device counts the requests its armed changes wait for
+  app.use(device.step());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
   // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
@@ -128,7 +150,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     journal,
     reset,
     requests: (filter) => journal.entries(filter),
+    change: (change) => device.change(change),
     close: async () => {
+      device.disarm();
       scenarios.close();
       await mode.close();
       await store.close();

@@ -1,4 +1,5 @@
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import type { DeviceChange } from './scenarios/device-changes.js';
 
 /**
  * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this
@@ -10,4 +11,10 @@ export interface MockControls {
   reset(): Promise<void>;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /**
+   * A second device changes the account now (one change or a list, in order), through the domain as a
+   * client would: `mock.change({ user: 'demo', rename: '/Documents/report.txt', to: 'old.txt' })`. Resolves
+   * with the changes' journal entries; rejects with ChangeRefusedError (404, 409) when one cannot apply.
+   */
+  change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
 }

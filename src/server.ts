@@ -95,6 +95,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reloadScenario: mock.reloadScenario,
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
+    change: mock.change,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -218,7 +218,8 @@ export class RequestJournal {
     const entry: JournalEntry = {
       seq: ++this.#seq,
       time: new Date().toISOString(),
-      method: record.kind.toUpperCase(),
+      // "createFolder" -> "CREATE-FOLDER": the kind, in the journal's capitals.
+      method: record.kind.replace(/[A-Z]/g, (c) => `-${c}`).toUpperCase(),
       path: record.path,
       query: {},
       headers: {},

@@ -54,6 +54,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     mock,
     reset: () => mock.reset(),
     requests: async (filter) => mock.requests(filter),
+    change: (change) => mock.change(change),
     restore: async () => {
       if (restored) return;
       restored = true;

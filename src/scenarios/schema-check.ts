@@ -6,6 +6,8 @@ import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
 import type { FaultRule, NetworkConditions, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
+import { checkChange } from './change-check.js';
+import type { DeviceChange } from './device-changes.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
 // Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up;
@@ -142,8 +144,13 @@ function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: stri
  * `shapeChecked`: a built-in file shipped with the package, which a test holds to the schema, so
  * the start of `serve` compiles no schema.
  */
-export function checkScenario(value: unknown, source: string, shapeChecked = false): ScenarioDefinition {
-  if (shapeChecked) return checkFields(value as ScenarioDefinition, source);
+export function checkScenario(
+  value: unknown,
+  source: string,
+  shapeChecked = false,
+  changesAt: 'scenario' | 'now' = 'scenario',
+): ScenarioDefinition {
+  if (shapeChecked) return checkFields(value as ScenarioDefinition, source, changesAt);
   const { scenario, node } = compiled();
   const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
   if (errors.length > 0) {
@@ -155,12 +162,19 @@ export function checkScenario(value: unknown, source: string, shapeChecked = fal
       `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
     );
   }
-  return checkFields(value as ScenarioDefinition, source);
+  return checkFields(value as ScenarioDefinition, source, changesAt);
+}
+
+/** Second-device changes sent at run time (one or a list): a scenario's `changes` shape, without triggers. */
+export function checkRunTimeChanges(value: unknown, source: string): DeviceChange[] {
+  const changes = Array.isArray(value) ? (value as unknown[]) : [value];
+  return checkScenario({ changes }, source, false, 'now').changes!;
 }
 
 /** The rules between fields, which the schema cannot say. */
-function checkFields(value: ScenarioDefinition, source: string): ScenarioDefinition {
+function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scenario' | 'now'): ScenarioDefinition {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
+  value.changes?.forEach((change, i) => checkChange(change, `changes[${i}]`, source, changesAt));
   if (value.network) checkConditions(value.network, 'network', source);
   const latency = value.latency;
   if (latency?.maxMs !== undefined && latency.maxMs < latency.minMs) {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { DeviceChange, RandomEditor } from './device-changes.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
 
@@ -150,6 +151,10 @@ export interface ScenarioDefinition {
   recording?: string;
   seed?: ScenarioSeed;
   faults?: FaultRule[];
+  /** The second device's changes, each with its trigger (src/device/). */
+  changes?: DeviceChange[];
+  /** A second device that edits at random, repeatably for a seed. */
+  randomEditor?: RandomEditor;
 }
 
 /** A seed node with its content read (fixtures and base64 decoded at load time). */
@@ -185,6 +190,9 @@ export interface ResolvedScenario {
   /** A recording in recordings/ to replay for requests no fault answers. */
   recording: string | undefined;
   seed: ResolvedSeed | undefined;
+  /** The second device's triggered changes (a parent's first) and random editor. */
+  changes?: DeviceChange[];
+  randomEditor?: RandomEditor;
 }
 
 /** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */
