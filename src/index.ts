@@ -7,6 +7,7 @@ export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './domain/model.js';
 export type { DeviceChangeNote, JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
+export { RequestWaitTimeout, type WaitOptions } from './http/journal-wait.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export { ChangeRefusedError } from './device/change-refused.js';
 export type { ChangeTrigger, DeviceChange, RandomEditor, RandomKind } from './scenarios/device-changes.js';

@@ -1,5 +1,6 @@
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
+import type { WaitOptions } from './http/journal-wait.js';
 
 /**
  * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this
@@ -17,4 +18,13 @@ export interface MockControls {
    * with the changes' journal entries; rejects with ChangeRefusedError (404, 409) when one cannot apply.
    */
   change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
+  /**
+   * Resolves with the first request matching `filter` once its answer is done (`{ arrived: true }`: as it
+   * arrives), or rejects with a RequestWaitTimeout after `timeoutMs` (default 4000). Only requests that arrive
+   * after the call count, unless the filter names a mark (`after: seq` or `since: ISO time`): then one already
+   * recorded past the mark counts too. No polling: the journal's own events, or one long-poll admin call.
+   */
+  waitForRequest(filter?: JournalFilter, options?: WaitOptions): Promise<JournalEntry>;
+  /** How many requests in the journal match (it keeps the last `journalSize`, 1000 by default). */
+  countRequests(filter?: JournalFilter): Promise<number>;
 }

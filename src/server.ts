@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
 
@@ -96,6 +97,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
     change: mock.change,
+    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
+    countRequests: async (filter) => countRequests(mock.journal, filter),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

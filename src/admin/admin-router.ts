@@ -1,7 +1,9 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
-import type { JournalFilter, RequestJournal } from '../http/journal.js';
+import type { JournalFilter, RequestJournal, RequestOutcome } from '../http/journal.js';
+import { countRequests } from '../http/journal-wait.js';
+import { requestWaitHandler } from './request-wait.js';
 import { listScenarios } from '../scenarios/catalog.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
@@ -79,7 +81,15 @@ function optionalString(value: unknown, name: string): string | undefined {
   return value;
 }
 
-/** ?method=GET&path=/v2/**&status=404&since=ISO&after=SEQ&limit=N */
+const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
+
+function optionalOutcome(value: unknown): RequestOutcome | undefined {
+  const text = optionalString(value, 'outcome');
+  if (text === undefined || (OUTCOMES as readonly string[]).includes(text)) return text as RequestOutcome | undefined;
+  throw new HttpError(400, `outcome must be one of ${OUTCOMES.join(', ')}, got "${text}"`);
+}
+
+/** ?method=GET&path=/v2/**&status=404&since=ISO&after=SEQ&limit=N&user=NAME&fault=RULE&outcome=reset */
 function journalFilterOf(query: Record<string, unknown>): JournalFilter {
   const filter: JournalFilter = {
     method: optionalString(query['method'], 'method'),
@@ -88,6 +98,9 @@ function journalFilterOf(query: Record<string, unknown>): JournalFilter {
     since: optionalString(query['since'], 'since'),
     after: optionalInt(query['after'], 'after'),
     limit: optionalInt(query['limit'], 'limit'),
+    user: optionalString(query['user'], 'user'),
+    fault: optionalString(query['fault'], 'fault'),
+    outcome: optionalOutcome(query['outcome']),
   };
   if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since)))
     throw new HttpError(400, `since must be an ISO time, got "${filter.since}"`);
@@ -126,6 +139,11 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   router.get('/requests', (req, res) => {
     res.json({ requests: deps.journal.entries(journalFilterOf(req.query)) });
+  });
+  const waitForRequest = requestWaitHandler(deps.journal);
+  router.get('/requests/wait', (req, res) => waitForRequest(req, res, journalFilterOf(req.query)));
+  router.get('/requests/count', (req, res) => {
+    res.json({ count: countRequests(deps.journal, journalFilterOf(req.query)) });
   });
   router.delete('/requests', (_req, res) => {
     deps.journal.clear();

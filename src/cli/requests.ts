@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
-import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journal.js';
+import { MAX_WAIT_MS } from '../http/journal-wait.js';
 import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
@@ -12,7 +13,17 @@ interface RequestsArgs extends RemoteArgs {
   limit?: number;
   json: boolean;
   interval: number;
+  after?: number;
+  user?: string;
+  fault?: string;
+  outcome?: RequestOutcome;
+  wait: boolean;
+  timeout: number;
+  arrived: boolean;
+  count: boolean;
 }
+
+const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
 
 const OUTCOME_WORDS: Record<string, string> = {
   reset: 'reset by the mock',
@@ -57,6 +68,26 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
       .option('status', { type: 'number', describe: 'only this status' })
       .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
+      .option('user', { type: 'string', describe: "only this user's requests" })
+      .option('fault', { type: 'string', describe: 'only requests this fault rule applied to' })
+      .option('outcome', { type: 'string', choices: OUTCOMES, describe: 'only requests that ended this way' })
+      .option('wait', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'wait for the first matching request from now on (or past --since / --after), print it, exit 1 on --timeout',
+      })
+      .option('after', {
+        type: 'number',
+        describe: "only requests after this seq (a mark from an earlier line's #seq)",
+      })
+      .option('timeout', { type: 'number', default: 30_000, describe: 'with --wait: give up after this many ms' })
+      .option('arrived', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --wait: as soon as the request arrives, before its answer',
+      })
+      .option('count', { type: 'boolean', default: false, describe: 'print how many requests match' })
       .option('limit', { type: 'number', describe: 'only the last N requests (with --follow: then the new ones)' })
       .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
       .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
@@ -67,23 +98,54 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
         const limit = a['limit'] as number | undefined;
         if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1))
           throw new Error(`--limit must be a whole number of requests (1 or more), got ${limit}`);
+        const timeout = a['timeout'] as number;
+        if (!(Number.isInteger(timeout) && timeout >= 0 && timeout <= MAX_WAIT_MS))
+          throw new Error(`--timeout must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${timeout}`);
+        if ([a['wait'], a['follow'], a['count']].filter(Boolean).length > 1)
+          throw new Error('give one of --wait, --follow and --count');
         return true;
       })
       .example('$0 requests', 'everything the mock kept')
       .example('$0 requests --limit 20', 'the last 20')
       .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
-      .example('$0 requests --follow --json | jq .fault', 'live, as JSON') as never,
+      .example('$0 requests --follow --json | jq .fault', 'live, as JSON')
+      .example(
+        '$0 requests --wait --method PUT --path "/v2/files/*/content" --timeout 10000',
+        'block until an upload is done',
+      )
+      .example('$0 requests --count --status 503', 'how many requests got a 503') as never,
   handler: (args) =>
     withRemote(args, async (mock) => {
-      const filter: JournalFilter = { method: args.method, path: args.path, status: args.status, since: args.since };
+      const filter: JournalFilter = {
+        method: args.method,
+        path: args.path,
+        status: args.status,
+        since: args.since,
+        user: args.user,
+        fault: args.fault,
+        outcome: args.outcome,
+      };
       let limit = args.limit;
       const print = (e: JournalEntry): void => console.log(args.json ? JSON.stringify(e) : requestLine(e));
+      if (args.wait) {
+        print(
+          await mock.waitForRequest(
+            { ...filter, after: args.after },
+            { timeoutMs: args.timeout, arrived: args.arrived },
+          ),
+        );
+        return;
+      }
+      if (args.count) {
+        console.log(String(await mock.countRequests({ ...filter, after: args.after })));
+        return;
+      }
       if (!args.follow) {
-        for (const e of await mock.requests({ ...filter, limit })) print(e);
+        for (const e of await mock.requests({ ...filter, after: args.after, limit })) print(e);
         return;
       }
       // Completed entries only; a pending one is printed once it completes.
-      let cursor = 0;
+      let cursor = args.after ?? 0;
       const printed = new Set<number>();
       let stop = false;
       process.once('SIGINT', () => (stop = true));

@@ -16,6 +16,8 @@ export interface JournalMarks {
   network?: NetworkRecord;
   /** The status the service (emulator, recording or upstream) answered with, before any fault changed what went out. */
   serviceStatus?: number;
+  /** A read of one entity: the id of its container. */
+  parent?: string;
 }
 
 export function marksOf(res: Response): JournalMarks {
@@ -42,6 +44,10 @@ export function markOutcome(res: Response, outcome: RequestOutcome, truncatedAft
 /** The record the network conditions keep counting into while the request runs. */
 export function markNetwork(res: Response, record: NetworkRecord): void {
   marksOf(res).network = record;
+}
+/** A read of one file or container: which container holds it, for the journal. */
+export function markParent(res: Response, parentId: string): void {
+  marksOf(res).parent = parentId;
 }
 export function markScenario(res: Response, scenario: string): void {
   marksOf(res).scenario = scenario;

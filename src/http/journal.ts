@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
-import type { DeviceChangeNote, JournalBody, JournalEntry } from './wire-types.js';
+import type { DeviceChangeNote, JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
 export type { DeviceChangeNote, JournalBody, JournalEntry };
@@ -28,6 +28,12 @@ export interface JournalFilter {
   after?: number;
   /** At most this many, the newest. */
   limit?: number;
+  /** Only this user's requests (the Basic auth login name). */
+  user?: string;
+  /** Only requests this fault rule applied to (its name). */
+  fault?: string;
+  /** Only requests that ended this way ('reset', 'aborted', ...). */
+  outcome?: RequestOutcome;
 }
 
 export interface JournalOptions {
@@ -86,7 +92,10 @@ export function matchesFilter(filter: JournalFilter): (e: JournalEntry) => boole
     (path === undefined || path.test(e.path)) &&
     (filter.status === undefined || e.status === filter.status) &&
     (since === undefined || Date.parse(e.time) >= since) &&
-    (filter.after === undefined || e.seq > filter.after);
+    (filter.after === undefined || e.seq > filter.after) &&
+    (filter.user === undefined || e.user === filter.user) &&
+    (filter.fault === undefined || e.fault === filter.fault) &&
+    (filter.outcome === undefined || e.outcome === filter.outcome);
 }
 
 function bodyOf(captured: CappedBytes, limit: number): JournalBody | undefined {
@@ -98,6 +107,15 @@ function bodyOf(captured: CappedBytes, limit: number): JournalBody | undefined {
   const body: JournalBody = { bytes: captured.total, truncated: captured.total > limit };
   if (isText) body.text = redactBodyText(text);
   return body;
+}
+
+/** The answer headers a client's behaviour is judged by (the audit): a validator to revalidate, a wait asked for. */
+function answerHeadersInto(entry: JournalEntry, res: ServerResponse): void {
+  if (!res.headersSent) return;
+  const etag = res.getHeader('etag');
+  const retryAfter = res.getHeader('retry-after');
+  if (etag !== undefined) entry.etag = String(etag);
+  if (retryAfter !== undefined) entry.retryAfter = String(retryAfter);
 }
 
 /** What an entry was made from, kept until someone reads it: redaction costs nothing while nobody looks. */
@@ -128,6 +146,11 @@ export class RequestJournal {
     const matching = this.#entries.filter(matchesFilter(filter));
     const limited = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
     return limited.map((e) => ({ ...e }));
+  }
+
+  /** The seq of the newest request so far (0 before the first): a mark that later requests pass with `after`. */
+  get lastSeq(): number {
+    return this.#seq;
   }
 
   clear(): void {
@@ -205,6 +228,8 @@ export class RequestJournal {
         const status = marks.serviceStatus;
         entry.committed = status !== undefined && status >= 200 && status < 300;
       }
+      answerHeadersInto(entry, res);
+      if (marks.parent !== undefined) entry.parent = marks.parent;
       const requestBody = requestBytes && bodyOf(requestBytes, limit);
       const responseBody = responseBytes && bodyOf(responseBytes, limit);
       if (requestBody) entry.requestBody = requestBody;

@@ -55,6 +55,12 @@ export interface JournalEntry {
   network: NetworkRecord | null;
   /** Replay only: served from the recording (which exchange), missed (the near-miss text), or answered by the fallback. */
   replay: ReplayNote | null;
+  /** The answer's ETag, when it carried one. */
+  etag?: string;
+  /** The answer's Retry-After, when it carried one (seconds or an HTTP date, as sent). */
+  retryAfter?: string;
+  /** A REST read of one file or container: the id of the container holding it (to spot one read per listed child). */
+  parent?: string;
   /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
   requestBody?: JournalBody;
   responseBody?: JournalBody;

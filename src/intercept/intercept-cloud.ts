@@ -1,5 +1,6 @@
 import { createApp, type MockApp } from '../app.js';
 import { InProcessHttp } from '../http/in-process-http.js';
+import { countRequests, waitForRequest } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { MockOptions } from '../options.js';
 import { plainRequestOf, responseOf } from './fetch-exchange.js';
@@ -55,6 +56,8 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     reset: () => mock.reset(),
     requests: async (filter) => mock.requests(filter),
     change: (change) => mock.change(change),
+    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
+    countRequests: async (filter) => countRequests(mock.journal, filter),
     restore: async () => {
       if (restored) return;
       restored = true;

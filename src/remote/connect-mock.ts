@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { isScenarioPath } from '../scenarios/catalog.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
@@ -54,6 +55,13 @@ export interface RemoteMock extends MockControls {
   content(id: string): Promise<Buffer>;
   /** Disconnects: later calls fail. The mock keeps running. */
   close(): Promise<void>;
+}
+
+/** `?key=value&...` of the given fields, '' when none. */
+function queryOf(fields: object): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) query.set(key, String(value));
+  return query.size ? `?${query}` : '';
 }
 
 /** Nothing answers at the URL, or the answer is not a csp-mock admin API. */
@@ -140,12 +148,23 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     reset: async () => {
       await call('POST', '/reset', {});
     },
-    requests: async (filter = {}) => {
-      const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, String(value));
-      const q = query.size ? `?${query}` : '';
-      return (await json<{ requests: JournalEntry[] }>('GET', `/requests${q}`)).requests;
+    requests: async (filter = {}) =>
+      (await json<{ requests: JournalEntry[] }>('GET', `/requests${queryOf(filter)}`)).requests,
+    waitForRequest: async (filter = {}, waitOptions = {}) => {
+      // "From now" is this process's clock at the call, not the moment the wait reaches the mock: a
+      // request the caller sends right after calling must count even if it overtakes the wait.
+      const mark = filter.after === undefined && filter.since === undefined ? new Date().toISOString() : undefined;
+      const timeoutMs = checkedTimeout(waitOptions.timeoutMs, MAX_WAIT_MS);
+      const extra = { since: filter.since ?? mark, timeoutMs, arrived: waitOptions.arrived || undefined };
+      const answer = await json<{ request: JournalEntry | null; message?: string }>(
+        'GET',
+        `/requests/wait${queryOf({ ...filter, ...extra })}`,
+      );
+      if (answer.request) return answer.request;
+      throw new RequestWaitTimeout(answer.message ?? `no request matching the filter arrived within ${timeoutMs} ms`);
     },
+    countRequests: async (filter = {}) =>
+      (await json<{ count: number }>('GET', `/requests/count${queryOf(filter)}`)).count,
     state: async (stateOptions = {}) => {
       const view = await json<StateView>('GET', '/state');
       if (stateOptions.user === undefined) return view;

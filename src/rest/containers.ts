@@ -5,6 +5,7 @@ import { containerEntity, fileListEntity } from '../xml/entities.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
+import { markParent } from '../http/journal-marks.js';
 import {
   MEDIA,
   bodyBuffer,
@@ -33,6 +34,7 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
     .get(async (req, res) => {
       const user = userOf(res);
       const node = store.get(user, param(req, 'id'), 'container');
+      if (node.parentId) markParent(res, node.parentId);
       // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link (at most MAX_EXPANDED_ITEMS).
       const depth = depthOf(req);
       const contents = depth >= 2 ? expandedPageOf(req, store.children(user, node.id), depth) : undefined;

@@ -21,6 +21,7 @@ import {
 import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
+import { markParent } from '../http/journal-marks.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
 export function filesRouter(store: CloudStore, router: Router = Router()): Router {
@@ -28,6 +29,7 @@ export function filesRouter(store: CloudStore, router: Router = Router()): Route
     .route('/files/:id')
     .get((req, res) => {
       const node = store.get(userOf(res), param(req, 'id'), 'file');
+      if (node.parentId) markParent(res, node.parentId);
       sendXml(res, MEDIA.file, fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req))));
     })
     .put(readEntityBody, async (req, res) => {
