@@ -12,7 +12,9 @@ import { ScenarioError } from '../scenarios/scenario-error.js';
 export function postChanges(device: SecondDevice): RequestHandler {
   return async (req, res) => {
     try {
-      res.json({ changes: await device.change(req.body, 'POST /__admin/changes') });
+      res.json({
+        changes: await device.change(req.body, 'POST /__admin/changes', 'on demand (POST /__admin/changes)'),
+      });
     } catch (err) {
       if (err instanceof ScenarioError) throw new HttpError(400, err.message);
       if (err instanceof ChangeRefusedError) throw new HttpError(err.status, err.message);

@@ -118,7 +118,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
           : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
       );
     }
-    if (res.status === 404 && !/^(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
+    if (res.status === 404 && !/^(\d{3} )?(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
     throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
   }
@@ -183,7 +183,8 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
         return (await json<{ changes: JournalEntry[] }>('POST', '/changes', change)).changes;
       } catch (err) {
         // The same error as in-process: a refused change is the test's business, not a broken connection.
-        const refused = err instanceof MockConnectionError && / answered (404|409): (.*)$/s.exec(err.message);
+        const refused =
+          err instanceof MockConnectionError && / answered (404|409): (?:\d{3} )?(.*)$/s.exec(err.message);
         if (refused) throw new ChangeRefusedError(Number(refused[1]) as 404 | 409, refused[2]!);
         throw err;
       }
