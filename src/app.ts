@@ -120,7 +120,16 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
   app.use(
     '/__admin',
-    adminRouter({ runtime: scenarios, reset, journal, store, token: resolved.adminToken, cwd, device }),
+    adminRouter({
+      runtime: scenarios,
+      reset,
+      journal,
+      store,
+      token: resolved.adminToken,
+      cwd,
+      publicUrl: resolved.publicUrl,
+      device,
+    }),
   );
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());

@@ -4,6 +4,7 @@ import type { Emulator } from './emulator.js';
 import type { Recording } from './recording/format.js';
 import type { RecordedTree } from './recording/recording-to-state.js';
 import type { MissPolicy } from './replay/replayer.js';
+import type { RecordMode, RecordPlan } from './record/record-modes.js';
 
 // Record and replay are loaded by the mode that uses them: serve never loads them, so it starts sooner.
 
@@ -22,6 +23,8 @@ export type MockMode =
       sidecarThreshold?: number;
       /** Keep the exchanges already in `out` and add to them. */
       append?: boolean;
+      /** once | new | all (the default): what happens to requests `out` already holds (record/record-modes.ts). */
+      recordMode?: RecordMode;
     }
   /** Answers from a recording (a file path or one already loaded). */
   | {
@@ -47,7 +50,9 @@ export interface ModeDispatch {
 
 /** A mode ready before the store opens: a replayed recording is read (its trees are the starting state's). */
 export type PreparedMode =
-  | Exclude<MockMode, { kind: 'replay' }>
+  | Exclude<MockMode, { kind: 'replay' | 'record' }>
+  /** A record mode's plan; a plan that replays comes with the recording, read. */
+  | (MockMode & { kind: 'record'; plan: RecordPlan; recording?: Recording })
   | (MockMode & { kind: 'replay'; recording: Recording });
 
 /**
@@ -60,6 +65,7 @@ export async function prepareMode(
   baseDir: string,
   starting: { useRecordedTree(tree: RecordedTree): void },
 ): Promise<PreparedMode> {
+  if (mode.kind === 'record') return prepareRecordMode(mode, baseDir);
   if (mode.kind !== 'replay') return mode;
   let recording = mode.recording;
   if (typeof recording === 'string') {
@@ -76,6 +82,27 @@ export async function prepareMode(
     starting.useRecordedTree(recordingToState(recording));
   }
   return { ...mode, recording };
+}
+
+/** Record modes that replay what `out` holds read it now, as replay does (bodies left on disk). */
+async function prepareRecordMode(
+  mode: MockMode & { kind: 'record' },
+  baseDir: string,
+): Promise<PreparedMode & { kind: 'record' }> {
+  const [{ RECORD_MODE_STRATEGIES }, { existsSync }, { resolve }] = await Promise.all([
+    import('./record/record-modes.js'),
+    import('node:fs'),
+    import('node:path'),
+  ]);
+  const out = resolve(baseDir, mode.out);
+  const plan = RECORD_MODE_STRATEGIES[mode.recordMode ?? 'all'].plan(existsSync(out), mode.append ?? false);
+  if (plan.kind === 'record') return { ...mode, plan };
+  const { readRecording } = await import('./recording/recording-io.js');
+  const recording = await readRecording(out, { lazyBodies: true });
+  // Names given now are kept out of what gets appended too.
+  const { redactedNames } = await import('./recording/redaction.js');
+  recording.redacted = redactedNames([...recording.redacted, ...(mode.redact ?? [])]);
+  return { ...mode, plan, recording };
 }
 
 interface ModeContext {
@@ -96,6 +123,12 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
     case 'emulate':
       return { ...nothing, handler: ctx.emulator.routes };
     case 'record': {
+      if (mode.plan.kind === 'replay' && mode.recording)
+        return replayDispatch(mode.recording, ctx, {
+          onMiss: mode.plan.onMiss,
+          upstream: mode.upstream,
+          repeatLast: mode.plan.repeatLast,
+        });
       const [
         { createRecordingProxy, markAwaitingContinue },
         { RecordingWriter },
@@ -108,7 +141,12 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
         import('./record/upstream.js'),
       ]);
       const redacted = redactedNames(mode.redact);
-      const writer = await RecordingWriter.open(mode.out, redacted, mode.append ?? false, ctx.log);
+      const writer = await RecordingWriter.open(
+        mode.out,
+        redacted,
+        mode.plan.kind === 'record' && mode.plan.append,
+        ctx.log,
+      );
       const proxy = createRecordingProxy({
         upstream: parseUpstream(mode.upstream),
         writer,
@@ -129,30 +167,50 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
         close: () => proxy.settled(),
       };
     }
-    case 'replay': {
-      const [{ createReplayHandler }, { replayCredentials }, { parseUpstream }] = await Promise.all([
-        import('./replay/replayer.js'),
-        import('./replay/replay-credentials.js'),
-        import('./record/upstream.js'),
-      ]);
-      const onMiss = mode.onMiss ?? 'error';
-      const replay = createReplayHandler(mode.recording, {
-        onMiss,
-        emulator: onMiss === 'emulate' ? ctx.emulator.listener() : undefined,
-        upstream: mode.upstream ? parseUpstream(mode.upstream) : undefined,
+    case 'replay':
+      return replayDispatch(mode.recording, ctx, {
+        onMiss: mode.onMiss ?? 'error',
+        upstream: mode.upstream,
         matchHeaders: mode.matchHeaders,
         ignoreQuery: mode.ignoreQuery,
-        publicUrl: ctx.publicUrl,
-        log: ctx.log,
+        users: mode.users,
       });
-      const credentials = replayCredentials(mode.recording, mode.users);
-      return {
-        ...nothing,
-        handler: ((req, res, next) =>
-          credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
-        // The emulator's state goes back with the scenario's reset (the starting state holds the recorded trees).
-        reset: () => replay.reset(),
-      };
-    }
   }
+}
+
+interface ReplaySettings {
+  onMiss: MissPolicy;
+  upstream?: string;
+  matchHeaders?: string[];
+  ignoreQuery?: string[];
+  users?: Record<string, string>;
+  repeatLast?: boolean;
+}
+
+/** A recording answers: replay, and the record modes that replay what they hold. */
+async function replayDispatch(recording: Recording, ctx: ModeContext, settings: ReplaySettings): Promise<ModeDispatch> {
+  const [{ createReplayHandler }, { replayCredentials }, { parseUpstream }] = await Promise.all([
+    import('./replay/replayer.js'),
+    import('./replay/replay-credentials.js'),
+    import('./record/upstream.js'),
+  ]);
+  const { onMiss } = settings;
+  const replay = createReplayHandler(recording, {
+    onMiss,
+    emulator: onMiss === 'emulate' ? ctx.emulator.listener() : undefined,
+    upstream: settings.upstream ? parseUpstream(settings.upstream) : undefined,
+    matchHeaders: settings.matchHeaders,
+    ignoreQuery: settings.ignoreQuery,
+    repeatLast: settings.repeatLast,
+    publicUrl: ctx.publicUrl,
+    log: ctx.log,
+  });
+  const credentials = replayCredentials(recording, settings.users);
+  return {
+    ...nothing,
+    handler: ((req, res, next) =>
+      credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
+    // The emulator's state goes back with the scenario's reset (the starting state holds the recorded trees).
+    reset: () => replay.reset(),
+  };
 }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
 import type { MockMode } from './mode.js';
+import { parseGenerateShorthand } from './scenarios/generate/generate-shorthand.js';
+import { resolveGenerateSpec, type GeneratePlan, type GenerateSpec } from './scenarios/generate/generate-spec.js';
 
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
@@ -14,6 +16,12 @@ export interface MockOptions {
   compactAfterBytes?: number;
   /** What a fresh state holds: 'demo' (a small tree per user, the default) or 'empty'. */
   seed?: 'demo' | 'empty';
+  /**
+   * A generated tree per user in place of `seed` (a scenario's seed still wins): files of synthetic
+   * content, e.g. `{ files: 100000, folders: 2000, size: { median: '200KB', p99: '20MB' }, seed: 7 }`
+   * or the CLI's shorthand `'files=100000,folders=2000,seed=7'` (scenarios/README.md, "Generated accounts").
+   */
+  generate?: GenerateSpec | string;
   /** Values a CDMI notification queue keeps unread before it drops its oldest (default 10,000). */
   queueLimit?: number;
   /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
@@ -63,6 +71,7 @@ export interface ResolvedOptions {
   data: string | undefined;
   compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
+  generate: GeneratePlan | undefined;
   queueLimit: number | undefined;
   publicUrl: string | undefined;
   strict: boolean;
@@ -115,6 +124,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     data: options.data === undefined || options.data === '' ? undefined : resolve(baseDir, options.data),
     compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
+    generate: generatePlanOf(options.generate),
     queueLimit: options.queueLimit,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,
@@ -131,6 +141,11 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     replayHandler: options.replayHandler,
     mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),
   };
+}
+
+function generatePlanOf(given: GenerateSpec | string | undefined): GeneratePlan | undefined {
+  if (given === undefined) return undefined;
+  return resolveGenerateSpec(typeof given === 'string' ? parseGenerateShorthand(given) : given);
 }
 
 function contentCacheMiBOf(given: number | undefined): number | undefined {

@@ -1,6 +1,8 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
+import { journalToHar } from '../har/journal-to-har.js';
+import { requestOrigin } from '../http/request-origin.js';
 import type { JournalFilter, RequestJournal, RequestOutcome } from '../http/journal.js';
 import { countRequests } from '../http/journal-wait.js';
 import { requestWaitHandler } from './request-wait.js';
@@ -28,6 +30,8 @@ export interface AdminDeps {
   cwd: string;
   /** The second device (POST /changes). */
   device: SecondDevice;
+  /** Our own public origin, for the links of a HAR export (default: the request's Host). */
+  publicUrl?: string;
 }
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
@@ -138,7 +142,12 @@ export function adminRouter(deps: AdminDeps): Router {
     res.status(204).end();
   });
   router.get('/requests', (req, res) => {
-    res.json({ requests: deps.journal.entries(journalFilterOf(req.query)) });
+    const { format, ...filters } = req.query;
+    const requests = deps.journal.entries(journalFilterOf(filters));
+    if (format === 'har') return void res.json(journalToHar(requests, requestOrigin(req, deps.publicUrl)));
+    if (format !== undefined && format !== 'json')
+      throw new HttpError(400, 'format must be "json" (the default) or "har"');
+    res.json({ requests });
   });
   const waitForRequest = requestWaitHandler(deps.journal);
   router.get('/requests/wait', (req, res) => waitForRequest(req, res, journalFilterOf(req.query)));

@@ -14,6 +14,8 @@ import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
 import { changeCommand } from './change.js';
+import { convertCommand } from './convert.js';
+import { importHarCommand } from './import-har.js';
 
 /**
  * csp-mock's own version. Left to guess, yargs reads the first package.json above the current folder (or
@@ -62,6 +64,8 @@ async function run(): Promise<void> {
       .command(requestsCommand)
       .command(stateCommand)
       .command(changeCommand)
+      .command(convertCommand)
+      .command(importHarCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')
       .example('$0 scenario use tag-objects-500', 'switch the running mock to a scenario')
       .example('$0 requests --follow', 'watch what a client sends')

@@ -1,4 +1,6 @@
 import type { CommandModule } from 'yargs';
+import { existsSync } from 'node:fs';
+import { RECORD_MODES, RECORD_MODE_STRATEGIES, describePlan, type RecordMode } from '../record/record-modes.js';
 import {
   cannotStart,
   listenOptionsOf,
@@ -17,6 +19,7 @@ interface RecordArgs extends ListenArgs {
   'public-url'?: string;
   'admin-token'?: string;
   'sidecar-threshold': number;
+  mode: RecordMode;
 }
 
 export const recordCommand: CommandModule<object, RecordArgs> = {
@@ -41,6 +44,16 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           'more header or query names never to write or journal (Authorization, cookies, X-Cloud-Key, X-Auth-Token, X-Api-Key and names containing token, secret, password or api-key always are)',
       })
       .option('append', { type: 'boolean', default: false, describe: 'keep the exchanges already in --out' })
+      .option('mode', {
+        choices: RECORD_MODES,
+        default: 'all' as RecordMode,
+        describe: RECORD_MODES.map((m) => `${m}: ${RECORD_MODE_STRATEGIES[m].describe}`).join('; '),
+      })
+      .check((a) => {
+        if (a['append'] && a['mode'] !== 'all')
+          throw new Error(`--append goes with --mode all; --mode ${String(a['mode'])} keeps the recording already`);
+        return true;
+      })
       .option('public-url', {
         type: 'string',
         describe: 'our own base URL as clients see it (default: the request Host)',
@@ -59,12 +72,19 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         'then point the client at the printed URL',
       )
       .example(
+        '$0 record --upstream https://cloud.example.com --out recordings/login.jsonl --mode once',
+        'record on the first run, replay (and refuse anything new) on the next',
+      )
+      .example(
         '$0 record --upstream https://cloud.example.com --append --redact x-device-id',
         'add to a recording; one more header kept out',
       ) as never,
   handler: async (args) => {
     // Loaded when the command runs: the other commands (and --help) never need the server.
     const { startMock } = await import('../server.js');
+    const { resolve } = await import('node:path');
+    // Looked at before the start, which may create it; the start looks at it the same way.
+    const existed = existsSync(resolve(args.out));
     const mock = await startMock({
       ...listenOptionsOf(args),
       publicUrl: args['public-url'],
@@ -77,14 +97,18 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         redact: args.redact,
         append: args.append,
         sidecarThreshold: args['sidecar-threshold'],
+        recordMode: args.mode,
       },
     }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
+    const out = mode.kind === 'record' ? mode.out : args.out;
+    const plan = RECORD_MODE_STRATEGIES[args.mode].plan(existed, args.append);
     // Before the ready line: whoever waits for it may stop the mock at once.
     stopOnSignals(mock);
     printReady('record', mock, [
       ['upstream', args.upstream],
-      ['recording', mode.kind === 'record' ? mode.out : args.out],
+      ['recording', out],
+      ['mode', describePlan(args.mode, plan)],
       ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
     ]);
   },

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
 import { parseUserSpec } from '../options.js';
 import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
 import {
@@ -11,7 +12,7 @@ import {
   type ListenArgs,
 } from './listening.js';
 
-interface ReplayArgs extends ListenArgs {
+interface ReplayArgs extends ListenArgs, MaxAgeArgs {
   recording: string;
   'on-miss': MissPolicy;
   upstream?: string;
@@ -25,7 +26,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay',
   describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
   builder: (y) =>
-    withListenOptions(y)
+    withMaxAgeOption(withListenOptions(y))
       .option('recording', {
         type: 'string',
         demandOption: true,
@@ -63,6 +64,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         return true;
       })
       .example('$0 replay --recording example-session', 'the recording shipped with csp-mock')
+      .example('$0 replay --recording recordings/session.jsonl --max-age 30d', 'refuse a recording older than 30 days')
       .example(
         '$0 replay --recording recordings/session.json --on-miss emulate -p 0',
         'unrecorded requests answered by the emulator',
@@ -72,6 +74,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         'a wrong password gets 401, as the service would answer',
       ) as never,
   handler: async (args) => {
+    await refuseStaleRecording(args.recording, args);
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     // Loaded when the command runs: the other commands (and --help) never need the server.
     const { startMock } = await import('../server.js');

@@ -12,6 +12,7 @@ interface RequestsArgs extends RemoteArgs {
   since?: string;
   limit?: number;
   json: boolean;
+  har: boolean;
   interval: number;
   after?: number;
   user?: string;
@@ -90,11 +91,18 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       .option('count', { type: 'boolean', default: false, describe: 'print how many requests match' })
       .option('limit', { type: 'number', describe: 'only the last N requests (with --follow: then the new ones)' })
       .option('json', { type: 'boolean', default: false, describe: 'one JSON object a line' })
+      .option('har', {
+        type: 'boolean',
+        default: false,
+        describe: 'the journal as one HAR 1.2 document (bodies when the mock keeps them: serve --journal-bodies)',
+      })
       .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
       .check((a) => {
         const status = a['status'] as number | undefined;
         if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
           throw new Error(`--status must be an HTTP status from 100 to 599, got ${status}`);
+        if (a['har'] && (a['follow'] || a['json'] || a['wait'] || a['count']))
+          throw new Error('--har prints one document: not with --follow, --json, --wait or --count');
         const limit = a['limit'] as number | undefined;
         if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1))
           throw new Error(`--limit must be a whole number of requests (1 or more), got ${limit}`);
@@ -109,6 +117,7 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       .example('$0 requests --limit 20', 'the last 20')
       .example('$0 requests --method PUT --path "/v2/files/**" --status 500', 'failed uploads')
       .example('$0 requests --follow --json | jq .fault', 'live, as JSON')
+      .example('$0 requests --har > session.har', 'for devtools or a HAR viewer')
       .example(
         '$0 requests --wait --method PUT --path "/v2/files/*/content" --timeout 10000',
         'block until an upload is done',
@@ -127,6 +136,12 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       };
       let limit = args.limit;
       const print = (e: JournalEntry): void => console.log(args.json ? JSON.stringify(e) : requestLine(e));
+      if (args.har) {
+        const { journalToHar } = await import('../har/journal-to-har.js');
+        const entries = await mock.requests({ ...filter, after: args.after, limit });
+        process.stdout.write(`${JSON.stringify(journalToHar(entries, mock.url), null, 2)}\n`);
+        return;
+      }
       if (args.wait) {
         print(
           await mock.waitForRequest(

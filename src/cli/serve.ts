@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
 import {
   cannotStart,
@@ -11,10 +12,11 @@ import {
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
+import { generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
 
-interface ServeArgs extends ListenArgs {
+interface ServeArgs extends ListenArgs, GenerateArgs {
   data?: string;
   'compact-after'?: number;
   'queue-limit'?: number;
@@ -40,7 +42,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
   builder: (y) =>
-    withListenOptions(y)
+    withGenerateOptions(withListenOptions(y))
       .option('data', {
         type: 'string',
         describe:
@@ -106,6 +108,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
       .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
       .example(
+        '$0 serve --generate files=100000,folders=2000,size=200KB~20MB,seed=7',
+        'an account of 100,000 generated files (their bytes derived on read)',
+      )
+      .example(
         '$0 serve --scenario flaky-uploads --watch',
         'a built-in scenario; edits to a scenario file apply at once',
       )
@@ -116,8 +122,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   handler: async (args) => {
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
     let adminToken: string | undefined;
+    let generate: GenerateSpec | undefined;
     try {
       adminToken = adminTokenOf(args);
+      generate = generateSpecOf(args);
     } catch (err) {
       cannotStart(err);
     }
@@ -136,6 +144,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       publicUrl: args['public-url'],
       strict: args.strict,
       seed: args.empty ? 'empty' : 'demo',
+      generate,
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],

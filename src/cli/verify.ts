@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
+import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
 import type { VerifySeed } from '../verify/verify-recording.js';
 
-interface VerifyArgs {
+interface VerifyArgs extends MaxAgeArgs {
   recording: string;
   seed: VerifySeed;
   scenario?: string;
@@ -11,7 +12,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify',
   describe: 'replay every recorded request against a fresh emulator and print where it differs (exit 1 if it does)',
   builder: (y) =>
-    y
+    withMaxAgeOption(y)
       .option('recording', {
         type: 'string',
         demandOption: true,
@@ -34,6 +35,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         'start from the account the recording found',
       ) as never,
   handler: async (args) => {
+    await refuseStaleRecording(args.recording, args);
     // Loaded when verify runs: the other commands never need them.
     const [{ readRecording }, { locateRecording }, { verifyRecording }] = await Promise.all([
       import('../recording/recording-io.js'),

@@ -12,18 +12,22 @@ export class Annotations {
     this.#core = core;
   }
 
-  async addTag(user: string, id: string, rawTag: string, ctx?: WriteContext): Promise<NodeRecord> {
-    return this.#change(user, id, ctx, (node) => {
+  /** Adds a tag (once: adding one the object has changes nothing); logged as the tag alone, not the record. */
+  async addTag(user: string, id: string, rawTag: string, ctx?: WriteContext): Promise<void> {
+    await this.#core.transact(() => {
+      const node = this.#writable(user, id, ctx);
       const tag = checkName(rawTag);
       // The index answers whether the node has it, whatever its number of tags.
-      return this.#core.tree.tags.has(node.owner, tag, node.id) ? undefined : { ...node, tags: [...node.tags, tag] };
+      if (this.#core.tree.tags.has(node.owner, tag, node.id)) return { result: undefined };
+      return { change: { tags: [{ id: node.id, add: tag }] }, result: undefined };
     });
   }
 
   async removeTag(user: string, id: string, tag: string, ctx?: WriteContext): Promise<void> {
-    await this.#change(user, id, ctx, (node) => {
-      if (!node.tags.includes(tag)) throw notFound('tag on this object');
-      return { ...node, tags: node.tags.filter((t) => t !== tag) };
+    await this.#core.transact(() => {
+      const node = this.#writable(user, id, ctx);
+      if (!this.#core.tree.tags.has(node.owner, tag, node.id)) throw notFound('tag on this object');
+      return { change: { tags: [{ id: node.id, remove: tag }] }, result: undefined };
     });
   }
 
@@ -70,11 +74,17 @@ export class Annotations {
     edit: (node: NodeRecord) => NodeRecord | undefined,
   ): Promise<NodeRecord> {
     return this.#core.transact(() => {
-      const node = this.#core.liveNode(user, id);
-      this.#core.checkWrite(user, { content: id }, ctx);
+      const node = this.#writable(user, id, ctx);
       const next = edit(node);
       return next ? { change: { nodes: [next] }, result: next } : { result: node };
     });
+  }
+
+  /** Owner first, then the request's conditions and the locks: the node a write may change. */
+  #writable(user: string, id: string, ctx: WriteContext | undefined): NodeRecord {
+    const node = this.#core.liveNode(user, id);
+    this.#core.checkWrite(user, { content: id }, ctx);
+    return node;
   }
 
   #anyLive(ids: ReadonlySet<string>): boolean {

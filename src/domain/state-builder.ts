@@ -81,6 +81,14 @@ export class StateBuilder {
   }
 
   /**
+   * A node made whole by a generator (ids unique and names checked by it; a file's content is a
+   * synthetic blob id, domain/synthetic-files.ts): kept as given, with no blob to write.
+   */
+  addGenerated(node: NodeRecord): void {
+    this.#nodes.set(node.id, node);
+  }
+
+  /**
    * Writes every pending file's content; on failure the blobs written so far are dropped. An empty
    * file needs no blob, and files with the same bytes share one (blobs are immutable, as for copies).
    */

@@ -5,11 +5,11 @@ export class TagIndex {
   readonly #byOwner = new Map<string, Map<string, Set<string>>>();
 
   add(node: NodeRecord): void {
-    for (const tag of node.tags) this.#addOne(node.owner, tag, node.id);
+    for (const tag of node.tags) this.addTag(node.owner, tag, node.id);
   }
 
   remove(node: NodeRecord): void {
-    for (const tag of node.tags) this.#removeOne(node.owner, tag, node.id);
+    for (const tag of node.tags) this.removeTag(node.owner, tag, node.id);
   }
 
   /**
@@ -30,14 +30,14 @@ export class TagIndex {
     const common = Math.min(before.length, after.length);
     while (same < common && before[same] === after[same]) same++;
     if (same === before.length) {
-      for (let i = same; i < after.length; i++) this.#addOne(next.owner, after[i]!, next.id);
+      for (let i = same; i < after.length; i++) this.addTag(next.owner, after[i]!, next.id);
       return;
     }
     // A removal or another order: by sets, linear in the tags.
     const kept = new Set(after);
-    for (const tag of before) if (!kept.has(tag)) this.#removeOne(old.owner, tag, old.id);
+    for (const tag of before) if (!kept.has(tag)) this.removeTag(old.owner, tag, old.id);
     const had = new Set(before);
-    for (const tag of after) if (!had.has(tag)) this.#addOne(next.owner, tag, next.id);
+    for (const tag of after) if (!had.has(tag)) this.addTag(next.owner, tag, next.id);
   }
 
   /** Whether the node `id` of `owner` carries `tag`. */
@@ -54,7 +54,8 @@ export class TagIndex {
     this.#byOwner.clear();
   }
 
-  #addOne(owner: string, tag: string, id: string): void {
+  /** One tag of one node (a tag change). */
+  addTag(owner: string, tag: string, id: string): void {
     let tags = this.#byOwner.get(owner);
     if (!tags) this.#byOwner.set(owner, (tags = new Map()));
     let ids = tags.get(tag);
@@ -62,7 +63,8 @@ export class TagIndex {
     ids.add(id);
   }
 
-  #removeOne(owner: string, tag: string, id: string): void {
+  /** One tag of one node (a tag change). */
+  removeTag(owner: string, tag: string, id: string): void {
     const tags = this.#byOwner.get(owner);
     const ids = tags?.get(tag);
     if (!ids) return;

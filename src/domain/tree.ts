@@ -1,4 +1,4 @@
-import type { ChangeSet } from '../storage/persistence.js';
+import type { ChangeSet, TagChange } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { ChangeStamps } from './change-stamps.js';
 import { QueueBook } from './change-events/queue-book.js';
@@ -27,6 +27,13 @@ export class Tree implements TreeQueries {
   /** The notification queues: state like the nodes, changed by the same change sets. */
   readonly queues = new QueueBook();
   readonly #stamps = new ChangeStamps();
+  /**
+   * Tag lists this tree made (by a tag change) that nothing but the node's current records holds: a
+   * tag added to a node whose list is here is appended in place, so adding a tag costs the same however
+   * many the node has. A list leaves the set when a reader that needs it unchanged takes it: a snapshot
+   * (all lists at once) or an undo that keeps the node's record; the next add then copies it once.
+   */
+  #appendable = new WeakSet<string[]>();
 
   constructor(state?: StateData) {
     if (state) this.load(state);
@@ -60,6 +67,7 @@ export class Tree implements TreeQueries {
 
   /** The state as a plain document (null-prototype objects), for a snapshot. */
   toState(): StateData {
+    this.#appendable = new WeakSet();
     const users: Record<string, UserRecord> = Object.create(null) as Record<string, UserRecord>;
     const nodes: Record<string, NodeRecord> = Object.create(null) as Record<string, NodeRecord>;
     for (const [login, user] of this.#users) users[login] = user;
@@ -74,6 +82,10 @@ export class Tree implements TreeQueries {
    */
   apply(change: ChangeSet): Undo {
     const undo: Undo = { nodes: [], removed: [], users: [], droppedUsers: [] };
+    const keep = (before: NodeRecord): void => {
+      undo.nodes.push(before);
+      this.#appendable.delete(before.tags);
+    };
     for (const { login } of change.users ?? []) {
       const before = this.#users.get(login);
       if (before) undo.users.push({ login, user: before });
@@ -81,12 +93,22 @@ export class Tree implements TreeQueries {
     }
     for (const node of change.nodes ?? []) {
       const before = this.#nodes.get(node.id);
-      if (before) undo.nodes.push(before);
+      if (before) keep(before);
       else undo.removed.push(node.id);
+    }
+    for (const tagChange of change.tags ?? []) {
+      const before = this.#nodes.get(tagChange.id);
+      if (!before) continue;
+      if ('add' in tagChange) {
+        if (!this.tags.has(before.owner, tagChange.add, before.id))
+          (undo.tags ??= []).push({ id: before.id, remove: tagChange.add });
+      } else if (this.tags.has(before.owner, tagChange.remove, before.id)) {
+        keep(before);
+      }
     }
     for (const id of change.removed ?? []) {
       const before = this.#nodes.get(id);
-      if (before) undo.nodes.push(before);
+      if (before) keep(before);
     }
     if (change.queues) undo.queues = this.queues.undoOf(change.queues);
     this.#applyChange(change);
@@ -108,6 +130,10 @@ export class Tree implements TreeQueries {
       this.#put(node);
       stamp(node.id);
       stamp(node.parentId);
+    }
+    for (const tagChange of change.tags ?? []) {
+      this.#applyTag(tagChange);
+      stamp(tagChange.id);
     }
     for (const id of change.removed ?? []) {
       const old = this.#nodes.get(id);
@@ -244,6 +270,32 @@ export class Tree implements TreeQueries {
 
   isBlobReferenced(blobId: string): boolean {
     return this.#blobRefs.has(blobId);
+  }
+
+  /**
+   * A tag added (appended in place to a list of #appendable, else to a copy made once) or removed (a
+   * new list). Adding a tag the node has, or removing one it lacks, changes nothing.
+   */
+  #applyTag(change: TagChange): void {
+    const node = this.#nodes.get(change.id);
+    if (!node) return;
+    let tags: string[];
+    if ('add' in change) {
+      if (this.tags.has(node.owner, change.add, node.id)) return;
+      tags = this.#appendable.has(node.tags) ? node.tags : this.#madeHere([...node.tags]);
+      tags.push(change.add);
+      this.tags.addTag(node.owner, change.add, node.id);
+    } else {
+      if (!this.tags.has(node.owner, change.remove, node.id)) return;
+      tags = this.#madeHere(node.tags.filter((t) => t !== change.remove));
+      this.tags.removeTag(node.owner, change.remove, node.id);
+    }
+    this.#nodes.set(node.id, { ...node, tags });
+  }
+
+  #madeHere(tags: string[]): string[] {
+    this.#appendable.add(tags);
+    return tags;
   }
 
   #put(node: NodeRecord): void {

@@ -17,7 +17,8 @@ export function contentEtag(node: NodeRecord): string {
  * If-Unmodified-Since answer 412, If-None-Match and If-Modified-Since 304 (RFC 9110 13.2.2's order),
  * one Range 206 (If-Range honoured) and an unsatisfiable one 416; several ranges get the whole
  * file, as from send. The bytes come from memory when the store has them (a blob memory mode holds,
- * or one in the content cache, read into it on a miss) and are streamed from the blob's file otherwise.
+ * or one in the content cache, read into it on a miss) and are streamed from the blob's file otherwise;
+ * synthetic content (storage/synthetic-content.ts) is made whole, or made as it streams when large.
  */
 export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
   const req = res.req;
@@ -55,6 +56,9 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   const write = (bytes: Buffer | undefined): void => {
     if (res.destroyed) return;
     if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
+    // Synthetic content too large to make whole: made range by range as the client takes it.
+    const synthetic = blobs.syntheticRead(blobId, range);
+    if (synthetic) return void pipeline(synthetic, res).catch(() => res.destroy());
     // Too large for the cache: streamed from the file, in large reads, as the client takes it.
     const file = createReadStream(blobs.pathOf(blobId), { ...range, highWaterMark: READ_BYTES });
     // Opened before the pipe, so a missing blob is an answer (naming no server path), not a cut connection.

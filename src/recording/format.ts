@@ -9,6 +9,8 @@
  *
  *   baseUrl   the token that stands for the upstream's origin in links
  *   redacted  header and query names that were never written (besides the built-in secret names)
+ *   created   ISO time the recording was made (recordings made before it was kept have none: their
+ *             age is unknown, and `--max-age` refuses them)
  *   exchanges in the order they completed
  *
  * Version 1 (still read, and converted when appended to) was one JSON document with the header's
@@ -72,6 +74,8 @@ export interface RecordingHeader {
   version: typeof RECORDING_VERSION | typeof RECORDING_VERSION_DOCUMENT;
   baseUrl: typeof BASE_URL_TOKEN;
   redacted: string[];
+  /** ISO time the recording was made; absent in recordings made before it was kept. */
+  created?: string;
 }
 
 /** A recording as stored: its header and exchanges, bodies not yet read from sidecars. */
@@ -106,6 +110,8 @@ export interface Recording {
   /** The file it was read from, if any (sidecars resolve against it; proxy-on-miss appends to it). */
   file?: string;
   redacted: string[];
+  /** ISO time the recording was made, when it says. */
+  created?: string;
   exchanges: Exchange[];
 }
 

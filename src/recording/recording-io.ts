@@ -41,12 +41,16 @@ export class RecordingWriter {
     this.#log = log;
   }
 
-  /** A new recording (or, with `append`, one that keeps the exchanges already in the file). */
+  /**
+   * A new recording (or, with `append`, one that keeps the exchanges already in the file). A new one
+   * is stamped with its creation time (`created`, default now); an appended one keeps its own.
+   */
   static async open(
     file: string,
     redacted: string[],
     append = false,
     log: (line: string) => void = () => undefined,
+    created: string = new Date().toISOString(),
   ): Promise<RecordingWriter> {
     const absolute = resolve(file);
     mkdirSync(dirname(absolute), { recursive: true });
@@ -55,6 +59,7 @@ export class RecordingWriter {
       version: RECORDING_VERSION,
       baseUrl: BASE_URL_TOKEN,
       redacted,
+      created,
     };
     if (!append || !existsSync(absolute)) {
       // A new recording replaces the old one, sidecars included.
@@ -74,7 +79,9 @@ export class RecordingWriter {
       const out = createWriteStream(temp);
       const failed = new Promise<never>((_resolve, reject) => out.once('error', reject));
       failed.catch(() => undefined);
-      out.write(line({ ...header, redacted: names }));
+      // Appending does not make a recording newer: it keeps its creation time, or stays of unknown age.
+      const { created: _now, ...kept } = header;
+      out.write(line({ ...kept, redacted: names, ...(scan.header.created && { created: scan.header.created }) }));
       await Promise.race([scanRecording(absolute, (e) => out.write(line(e))), failed]);
       await Promise.race([new Promise<void>((done) => out.end(done)), failed]);
       await rename(temp, absolute);

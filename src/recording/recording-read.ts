@@ -29,12 +29,15 @@ function checkHeader(value: unknown, file: string): RecordingHeader {
       `recording version ${String(h.version)} is not supported (this build reads ${RECORDING_VERSION_DOCUMENT} and ${RECORDING_VERSION})`,
     );
   }
+  // A creation time that is not one is left out: the recording reads as of unknown age.
+  const created = typeof h.created === 'string' && !Number.isNaN(Date.parse(h.created)) ? h.created : undefined;
   // The built-in names are always redacted, whatever the file lists (a hand-made file may list none).
   return {
     format: RECORDING_FORMAT,
     version: h.version,
     baseUrl: '{{baseUrl}}',
     redacted: redactedNames(Array.isArray(h.redacted) ? h.redacted.filter((n) => typeof n === 'string') : []),
+    ...(created !== undefined && { created }),
   };
 }
 
@@ -224,5 +227,10 @@ export async function readRecording(file: string, options: ReadRecordingOptions 
     if (Buffer.isBuffer(located)) part.body = located;
     else part.bodyFile = located;
   }
-  return { file: absolute, redacted: header.redacted, exchanges };
+  return {
+    file: absolute,
+    redacted: header.redacted,
+    ...(header.created !== undefined && { created: header.created }),
+    exchanges,
+  };
 }

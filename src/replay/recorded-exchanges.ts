@@ -16,9 +16,12 @@ export class RecordedExchanges {
   /** Per client and key: how many answers it has had. */
   readonly #served = new Map<string, number>();
   readonly #servedById = new Map<number, number>();
+  readonly #repeatLast: boolean;
 
-  constructor(exchanges: readonly Exchange[], match: MatchOptions) {
+  /** `repeatLast` false: a client that has had every recorded answer for a request misses on the next. */
+  constructor(exchanges: readonly Exchange[], match: MatchOptions, repeatLast = true) {
     this.#match = match;
+    this.#repeatLast = repeatLast;
     for (const e of exchanges) this.add(e);
   }
 
@@ -47,20 +50,27 @@ export class RecordedExchanges {
       all = this.#partialByKey.get(k);
     }
     if (!all) return undefined;
-    // The client's own recorded answers when it has any; otherwise everyone's.
-    const own = all.filter((x) => clientOf(x.exchange) === client);
-    const candidates = own.length ? own : all;
+    const candidates = this.#candidates(all, client);
     const counter = `${client}\n${k}`;
     const n = this.#served.get(counter) ?? 0;
+    if (n >= candidates.length && !this.#repeatLast) return undefined;
     this.#served.set(counter, n + 1);
     const exchange = candidates[Math.min(n, candidates.length - 1)]!.exchange;
     this.#servedById.set(exchange.id, (this.#servedById.get(exchange.id) ?? 0) + 1);
     return exchange;
   }
 
-  /** Counts a just-recorded answer (a proxied miss) as this client's first for its key. */
+  /** The client's own recorded answers when it has any; otherwise everyone's. */
+  #candidates(all: readonly IndexedExchange[], client: string): readonly IndexedExchange[] {
+    const own = all.filter((x) => clientOf(x.exchange) === client);
+    return own.length ? own : all;
+  }
+
+  /** Counts a just-recorded answer (a proxied miss, added last) as served to this client. */
   servedOnce(client: string, key: RequestKey): void {
-    this.#served.set(`${client}\n${keyString(key)}`, 1);
+    const k = keyString(key);
+    const candidates = this.#candidates(this.#byKey.get(k) ?? [], client);
+    this.#served.set(`${client}\n${k}`, Math.max(1, candidates.length));
   }
 
   /** Forgets which recorded answers each client has had (back to the first of each). */

@@ -39,6 +39,11 @@ export interface ReplayOptions {
   matchHeaders?: string[];
   /** Query parameters left out of matching (default DEFAULT_IGNORED_QUERY: cache busters). */
   ignoreQuery?: string[];
+  /**
+   * A client that has had every recorded answer for a request gets the last again (true, the default)
+   * or a miss (false: record --mode new records it).
+   */
+  repeatLast?: boolean;
   /** Our public origin for links; default http://<Host>. */
   publicUrl?: string;
   log?: (line: string) => void;
@@ -73,7 +78,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     redacted: recording.redacted,
   };
   const log = options.log ?? (() => undefined);
-  const recorded = new RecordedExchanges(recording.exchanges, match);
+  const recorded = new RecordedExchanges(recording.exchanges, match, options.repeatLast ?? true);
   const miss = missAnswer(onMiss, recording, recorded, options, log);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { FileAccessError, containedPath, readContainedFile } from '../files/contained-file.js';
 import { BUILTIN_DIR, isScenarioPath, locateScenario } from './catalog.js';
 import { jsonErrorMessage } from './json-error.js';
+import { resolveGenerateSpec } from './generate/generate-spec.js';
 import { checkScenario } from './schema-check.js';
 import { fieldOfPlace, type SeedPlace } from './seed-walk.js';
 import { ScenarioError } from './scenario-error.js';
@@ -157,8 +158,10 @@ function mergeSeeds(parent: ResolvedSeed | undefined, child: ResolvedSeed | unde
   if (!parent || !child) return child ?? parent;
   return {
     users: { ...parent.users, ...child.users },
-    tree: child.tree ?? parent.tree,
+    // A child's tree or generated tree replaces its parent's either.
+    tree: child.tree ?? (child.generate ? undefined : parent.tree),
     trees: { ...parent.trees, ...child.trees },
+    generate: child.generate ?? (child.tree ? undefined : parent.generate),
   };
 }
 
@@ -176,6 +179,8 @@ async function resolveSeed(
     users: { ...seed.users },
     tree: seed.tree === undefined ? undefined : await resolveTree(seed.tree, 'seed.tree', source, dir, confine),
     trees,
+    // Checked by checkScenario, which every definition passed.
+    generate: seed.generate === undefined ? undefined : resolveGenerateSpec(seed.generate),
   };
 }
 

@@ -5,7 +5,8 @@ import { SCHEMA_FILE } from './catalog.js';
 import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
-import type { FaultRule, NetworkConditions, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
+import type { FaultRule, NetworkConditions, ScenarioDefinition, ScenarioSeed, SeedNode, SeedTree } from './types.js';
+import { GenerateSpecError, resolveGenerateSpec } from './generate/generate-spec.js';
 import { checkChange } from './change-check.js';
 import type { DeviceChange } from './device-changes.js';
 
@@ -182,7 +183,19 @@ function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scen
   }
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
+  if (value.seed?.generate !== undefined) checkGenerate(value.seed, source);
   return value;
+}
+
+/** A generated tree's spec (generate/generate-spec.ts says what is wrong, naming the field). */
+function checkGenerate(seed: ScenarioSeed, source: string): void {
+  if (seed.tree !== undefined) throw new ScenarioError(source, 'seed.generate', 'give tree or generate, not both');
+  try {
+    resolveGenerateSpec(seed.generate);
+  } catch (err) {
+    if (!(err instanceof GenerateSpecError)) throw err;
+    throw new ScenarioError(source, `seed.generate${err.field ? `.${err.field}` : ''}`, err.problem);
+  }
 }
 
 function checkRule(rule: FaultRule, field: string, source: string): void {

@@ -2,7 +2,9 @@ import { seedDemoTree } from '../demo/demo-tree.js';
 import type { StateBuilder } from '../domain/state-builder.js';
 import type { SeedPlan } from '../mock-state.js';
 import { guessMimeType } from '../domain/mime-types.js';
-import type { ResolvedScenario, ResolvedSeedNode, ScenarioSettings } from './types.js';
+import type { ResolvedScenario, ResolvedSeedNode, ResolvedSeedTree, ScenarioSettings } from './types.js';
+import { addGeneratedTree, generatedRootId } from './generate/generated-tree.js';
+import { checkGeneratedMemory } from './generate/memory-estimate.js';
 
 /** The configured users plus the scenario's own (a scenario's password wins for the same login). */
 export function usersOf(
@@ -15,17 +17,26 @@ export function usersOf(
 /** What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice. */
 export function seedPlanOf(
   scenario: ResolvedScenario | undefined,
-  options: Pick<ScenarioSettings, 'users' | 'seed'>,
+  options: Pick<ScenarioSettings, 'users' | 'seed' | 'generate'>,
 ): SeedPlan {
   const fallback = options.seed === 'demo' ? 'demo' : [];
   const trees = scenario?.seed?.trees;
+  const users = [...usersOf(scenario, options).keys()];
+  // Logins are user-given: "constructor" must not find Object.prototype.constructor.
+  const ownTree = (user: string): ResolvedSeedTree | undefined =>
+    trees && Object.hasOwn(trees, user) ? trees[user] : undefined;
+  // A scenario's seed (a tree or a generated one) replaces the options' choice, as it replaces the demo tree.
+  const scenarioTree = scenario?.seed?.tree;
+  const generate = scenarioTree === undefined ? (scenario?.seed?.generate ?? options.generate) : undefined;
+  const generated = generate && users.filter((user) => !ownTree(user));
+  if (generate && generated) checkGeneratedMemory(generate, generated.length);
   return {
-    users: [...usersOf(scenario, options).keys()],
+    users,
+    rootOf: generate ? (user) => (ownTree(user) ? undefined : generatedRootId(generate, user)) : undefined,
     tree: (state, user) => {
-      // Logins are user-given: "constructor" must not find Object.prototype.constructor.
-      const own = trees && Object.hasOwn(trees, user) ? trees[user] : undefined;
-      const tree = own ?? scenario?.seed?.tree ?? fallback;
-      if (tree === 'demo') seedDemoTree(state, user);
+      const tree = ownTree(user) ?? scenarioTree ?? (generate ? undefined : fallback);
+      if (tree === undefined) addGeneratedTree(state, user, generate!);
+      else if (tree === 'demo') seedDemoTree(state, user);
       else seedNodes(state, user, state.root(user).id, tree);
     },
   };

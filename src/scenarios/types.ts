@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { DeviceChange, RandomEditor } from './device-changes.js';
+import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
 
@@ -131,6 +132,8 @@ export interface ScenarioSeed {
   users?: Record<string, string>;
   tree?: SeedTree;
   trees?: Record<string, SeedTree>;
+  /** A generated tree for every user `trees` does not name, in place of `tree` (generate/generate-spec.ts). */
+  generate?: GenerateSpec;
 }
 
 /** Added before every service request: minMs, or a seeded uniform delay between minMs and maxMs. */
@@ -176,6 +179,7 @@ export interface ResolvedSeed {
   users: Record<string, string>;
   tree: ResolvedSeedTree | undefined;
   trees: Record<string, ResolvedSeedTree>;
+  generate?: GeneratePlan | undefined;
 }
 
 /** A scenario with `extends` merged and every file read: what the mock runs. */
@@ -199,6 +203,8 @@ export interface ResolvedScenario {
 export interface ScenarioSettings {
   users: ReadonlyMap<string, string>;
   seed: 'demo' | 'empty';
+  /** A generated tree for every user in place of the demo or empty one (a scenario's seed still wins). */
+  generate?: GeneratePlan | undefined;
   switchGraceMs: number | undefined;
   log: (line: string) => void;
 }

@@ -8,6 +8,7 @@ import { BlobCache } from './blob-cache.js';
 import { HELD_BLOB_MAX_BYTES, HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
+import { parseSyntheticBlobId, syntheticBytes, syntheticStream } from './synthetic-content.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -28,13 +29,17 @@ export interface WrittenBlob extends StoredBlob {
 
 const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
 
+/** Synthetic content up to this size is made whole for a read, as a cached blob is served; larger streams. */
+const SYNTHETIC_WHOLE_MAX_BYTES = 1024 * 1024;
+
 /**
  * Immutable blobs in one directory, named by random id (never by a user's file name).
  * Writes stream to a temp file, fsync, then rename: a crash leaves either no blob or a whole one.
  * In memory mode the directory is a private temp dir, so big uploads never sit in RAM; its blobs die
  * with the process, so they skip the fsync, and small ones live in memory instead of a file each
  * (HeldBlobs, bounded: that is where memory mode stores them, not a copy). Apart from that, one
- * bounded cache keeps the bytes of recently read blobs (BlobCache).
+ * bounded cache keeps the bytes of recently read blobs (BlobCache). A synthetic blob id
+ * (synthetic-content.ts) names bytes derived on read: nothing is stored, kept or deleted for it.
  */
 export class BlobStore {
   readonly dir: string;
@@ -131,7 +136,10 @@ export class BlobStore {
     try {
       await this.#folder?.ready();
       const held = this.#held.get(blobId);
-      if (held) await writeFile(tmp, held);
+      const synthetic = parseSyntheticBlobId(blobId);
+      // A block write into synthetic content makes it stored content: the derived bytes, then the write.
+      if (synthetic) await pipeline(syntheticStream(synthetic), createWriteStream(tmp));
+      else if (held) await writeFile(tmp, held);
       else await copyFile(this.pathOf(blobId), tmp);
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
       await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
@@ -144,15 +152,28 @@ export class BlobStore {
   }
 
   read(blobId: string, range?: { start: number; end: number }): Readable {
-    return this.#held.read(blobId, range) ?? createReadStream(this.pathOf(blobId), range);
+    return (
+      this.syntheticRead(blobId, range) ??
+      this.#held.read(blobId, range) ??
+      createReadStream(this.pathOf(blobId), range)
+    );
+  }
+
+  /** The bytes of synthetic content (or the inclusive range of them), made as they are read; undefined for a stored blob. */
+  syntheticRead(blobId: string, range?: { start: number; end: number }): Readable | undefined {
+    const synthetic = parseSyntheticBlobId(blobId);
+    return synthetic && syntheticStream(synthetic, range);
   }
 
   /** A blob's whole bytes from memory: held, or from the cache (read into it on a miss); undefined: stream it. */
   bytesOf(blobId: string, size: number): Buffer | Promise<Buffer | undefined> {
+    const synthetic = parseSyntheticBlobId(blobId);
+    if (synthetic) return size <= SYNTHETIC_WHOLE_MAX_BYTES ? syntheticBytes(synthetic) : Promise.resolve(undefined);
     return this.#held.get(blobId) ?? this.cache.get(blobId) ?? this.cache.read(blobId, this.pathOf(blobId), size);
   }
 
   async delete(blobId: string): Promise<void> {
+    if (parseSyntheticBlobId(blobId)) return;
     this.cache.delete(blobId);
     if (this.#held.delete(blobId)) return;
     await rm(this.pathOf(blobId), { force: true });

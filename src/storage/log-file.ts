@@ -2,6 +2,7 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { failpoint } from './failpoints.js';
 import { applyChangeSet, type ChangeSet } from './persistence.js';
+import { TagChangeApplier } from './tag-changes.js';
 import type { StateData } from './schema.js';
 import { syncDir } from './snapshot-file.js';
 import { toStorageError } from './storage-errors.js';
@@ -24,14 +25,21 @@ export interface ReplayResult {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+function isTagChange(t: unknown): boolean {
+  if (!isRecord(t) || typeof t['id'] !== 'string') return false;
+  return typeof (t['add'] ?? t['remove']) === 'string' && (t['add'] === undefined) !== (t['remove'] === undefined);
+}
+
 function recordProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
   if (typeof value['seq'] !== 'number' || !Number.isInteger(value['seq'])) return 'no whole-number "seq"';
-  for (const key of ['nodes', 'removed', 'users', 'queues'] as const) {
+  for (const key of ['nodes', 'tags', 'removed', 'users', 'queues'] as const) {
     if (value[key] !== undefined && !Array.isArray(value[key])) return `"${key}" is not a list`;
   }
   if (((value['nodes'] as unknown[] | undefined) ?? []).some((n) => !isRecord(n) || typeof n['id'] !== 'string'))
     return 'a node without an id';
+  if (((value['tags'] as unknown[] | undefined) ?? []).some((t) => !isTagChange(t)))
+    return 'a tag change that is not {"id", "add"} or {"id", "remove"} with strings';
   if (((value['removed'] as unknown[] | undefined) ?? []).some((id) => typeof id !== 'string'))
     return 'a removed id that is not a string';
   if (
@@ -69,6 +77,8 @@ export function replayLogBytes(path: string, buf: Buffer, state: StateData, afte
   let seq = afterSeq;
   let applied = 0;
   let start = 0;
+  // One applier for the whole replay: a run of tag adds to one node copies its list once.
+  const tags = new TagChangeApplier();
   for (let line = 1; start < buf.length; line++) {
     const end = buf.indexOf(0x0a, start);
     if (end < 0) return { seq, goodLength: start, tornBytes: buf.length - start, applied };
@@ -88,7 +98,7 @@ export function replayLogBytes(path: string, buf: Buffer, state: StateData, afte
         throw new Error(
           `state log ${path} line ${line} has record ${record.seq} where ${seq + 1} was expected (a record is missing)`,
         );
-      applyChangeSet(state, record);
+      applyChangeSet(state, record, tags);
       seq = record.seq;
       applied++;
     }

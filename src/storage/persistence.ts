@@ -1,5 +1,8 @@
 import { applyQueueChanges, type QueueChange, type QueueRecord } from './queue-records.js';
 import type { NodeRecord, StateData, UserRecord } from './schema.js';
+import { TagChangeApplier, type TagChange } from './tag-changes.js';
+
+export type { TagChange } from './tag-changes.js';
 
 /**
  * The contract between the domain (which validates a change and builds it) and the durable layer
@@ -9,12 +12,14 @@ import type { NodeRecord, StateData, UserRecord } from './schema.js';
 
 /**
  * One committed transaction as the durable layer sees it: the whole new record of every node it
- * created or changed, the ids it removed for good, the users it added. Applying it to the state
- * before it gives the state after it; applying it twice does no harm.
+ * created or changed, the tags it added or removed, the ids it removed for good, the users it added.
+ * Applying it to the state before it gives the state after it; applying it twice does no harm.
  */
 export interface ChangeSet {
   /** Nodes created or changed, each as its whole new record. */
   nodes?: NodeRecord[];
+  /** Tags added to or removed from nodes, in order (applied after `nodes`). */
+  tags?: TagChange[];
   /** Ids of nodes removed for good (a purge). */
   removed?: string[];
   /** Users added: login and record (a list, not an object, so any login is plain data). */
@@ -57,12 +62,14 @@ export interface StatePersistence {
 }
 
 /**
- * Applies a change set to a plain state document (what loading the log and the memory mode do).
- * Users and nodes are keyed by user-given strings: the objects are null-prototype.
+ * Applies a change set to a plain state document (what loading the log does, and the durable state a
+ * snapshot is made of). Users and nodes are keyed by user-given strings: the objects are null-prototype.
+ * Records are replaced, never changed in place; a replay passes one `tags` applier for all its records.
  */
-export function applyChangeSet(state: StateData, change: ChangeSet): void {
+export function applyChangeSet(state: StateData, change: ChangeSet, tags = new TagChangeApplier()): void {
   for (const { login, user } of change.users ?? []) state.users[login] = user;
   for (const node of change.nodes ?? []) state.nodes[node.id] = node;
+  for (const tagChange of change.tags ?? []) tags.apply(state, tagChange);
   for (const id of change.removed ?? []) delete state.nodes[id];
   if (change.queues)
     applyQueueChanges((state.queues ??= Object.create(null) as Record<string, QueueRecord>), change.queues);

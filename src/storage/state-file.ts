@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { parseSyntheticBlobId } from './synthetic-content.js';
 
 /** The snapshot is written to "<dir>/.<name>.tmp" (as lowdb's own writer does), then renamed over the file. */
 export function stateTempFileOf(file: string): string {
@@ -78,7 +79,7 @@ function nodeProblem(id: string, node: unknown): string | undefined {
   if (typeof node['bytes'] !== 'number' || !(node['blobId'] === null || typeof node['blobId'] === 'string')) {
     return `node "${id}" has no valid bytes/blobId`;
   }
-  if (typeof node['blobId'] === 'string' && !BLOB_ID.test(node['blobId']))
+  if (typeof node['blobId'] === 'string' && !BLOB_ID.test(node['blobId']) && !parseSyntheticBlobId(node['blobId']))
     return `node "${id}" names blob "${node['blobId']}"`;
   if (!(node['parentId'] === null || typeof node['parentId'] === 'string'))
     return `node "${id}" has a parentId that is neither null nor a string`;

@@ -17,6 +17,7 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
+  { layer: 'HAR in and out (the journal, recordings, captures)', modules: ['har/'] },
   { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
   { layer: 'assembly: options', modules: ['options.ts'] },
   { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },

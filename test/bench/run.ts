@@ -192,7 +192,18 @@ async function scale(): Promise<void> {
   });
 }
 
-(process.argv[2] === 'scale' ? scale() : main()).catch((err: unknown) => {
+/** `npm run bench -- synthetic`: generated accounts and synthetic content; BENCH_SYNTH_* set the sizes. */
+async function synthetic(): Promise<void> {
+  const { runSynthetic } = await import('./synthetic.js');
+  await runSynthetic({
+    files: positiveInt('BENCH_SYNTH_FILES', 1_000_000),
+    folders: positiveInt('BENCH_SYNTH_FOLDERS', 20_000),
+    rounds: positiveInt('BENCH_SYNTH_ROUNDS', 3),
+  });
+}
+
+const modes: Record<string, () => Promise<void>> = { scale, synthetic };
+(modes[process.argv[2] ?? ''] ?? main)().catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -71,6 +71,16 @@ export function eventsOf(tree: Tree, change: ChangeSet, now: number): ChangeEven
       }
     }
   }
+  // A tag change is a modification of its node (reported once, and not again beside its whole record).
+  const tagged = new Set<string>();
+  for (const t of change.tags ?? []) {
+    const node = tree.node(t.id);
+    if (!node || changed.has(node.id) || removed.has(node.id) || tagged.has(node.id)) continue;
+    const has = tree.tags.has(node.owner, 'add' in t ? t.add : t.remove, node.id);
+    if (has === 'add' in t || node.parentId === null || !tree.isLive(node)) continue;
+    tagged.add(node.id);
+    modifies.push(event('cdmi_modify_complete', node, pathAfter(node.parentId)));
+  }
   for (const id of removed) {
     const before = tree.node(id);
     if (!before || before.parentId === null || !tree.isLive(before)) continue;

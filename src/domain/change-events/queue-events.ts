@@ -22,7 +22,8 @@ export function queueTakes(queue: QueueRecord, event: ChangeEvent): boolean {
  * so the events are durable with the change and undone with it. Without queues the change is as it was.
  */
 export function withQueueEvents(tree: Tree, change: ChangeSet, now: number): ChangeSet {
-  if (tree.queues.size === 0 || (!change.nodes?.length && !change.removed?.length)) return change;
+  if (tree.queues.size === 0 || (!change.nodes?.length && !change.removed?.length && !change.tags?.length))
+    return change;
   const appends = new Map<string, { queue: QueueRecord; values: QueueValue[] }>();
   for (const event of eventsOf(tree, change, now)) {
     for (const queue of tree.queues.ofOwner(event.user)) {

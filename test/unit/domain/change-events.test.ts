@@ -62,6 +62,19 @@ describe.each(STORE_KINDS)('the events a change appends to the queues (%s store)
     expect(last).toMatchObject({ kind: 'file', bytes: 2, user: 'alice', parentId: root });
   });
 
+  it('a tag added or removed is a modification; adding a tag the object has is nothing', async () => {
+    const root = t.store.root('alice').id;
+    const a = await t.store.createFile('alice', root, { name: 'a.txt' }, Buffer.from('a'));
+    await t.store.annotations.addTag('alice', a.id, 'red');
+    await t.store.annotations.addTag('alice', a.id, 'red');
+    await t.store.annotations.removeTag('alice', a.id, 'red');
+    expect(events()).toEqual([
+      'cdmi_create_complete a.txt',
+      'cdmi_modify_complete a.txt',
+      'cdmi_modify_complete a.txt',
+    ]);
+  });
+
   it('a refused change appends nothing: its events are undone with it', async () => {
     const root = t.store.root('alice').id;
     t.faults.failing = 'full';

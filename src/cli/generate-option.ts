@@ -1,0 +1,32 @@
+import type { Argv } from 'yargs';
+import { parseGenerateShorthand } from '../scenarios/generate/generate-shorthand.js';
+import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
+
+export interface GenerateArgs {
+  generate?: string;
+  'max-memory'?: string;
+}
+
+/** `serve --generate SPEC [--max-memory SIZE]`: a generated account per user (scenarios/README.md, "Generated accounts"). */
+export function withGenerateOptions<T>(y: Argv<T>): Argv<T & GenerateArgs> {
+  return y
+    .option('generate', {
+      type: 'string',
+      describe:
+        'a generated account per user, files of synthetic content (no bytes stored): files=N,folders=N,depth=N,size=200KB~20MB,seed=N or JSON',
+    })
+    .option('max-memory', {
+      type: 'string',
+      describe: 'with --generate: refuse an account estimated to need more memory than this (e.g. 2GiB)',
+    }) as Argv<T & GenerateArgs>;
+}
+
+/** The spec the options give (checked later, with the other options); throws on text that is no spec. */
+export function generateSpecOf(args: GenerateArgs): GenerateSpec | undefined {
+  if (args.generate === undefined) {
+    if (args['max-memory'] !== undefined) throw new Error('--max-memory applies only with --generate');
+    return undefined;
+  }
+  const spec = parseGenerateShorthand(args.generate);
+  return args['max-memory'] === undefined ? spec : { ...spec, maxMemory: args['max-memory'] };
+}

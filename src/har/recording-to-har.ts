@@ -1,0 +1,104 @@
+import { isText } from '../recording/body-encoding.js';
+import { headerValue, type Exchange, type HeaderMap, type Recording } from '../recording/format.js';
+import { carriesLinks, fromToken } from '../recording/normalise.js';
+import {
+  HAR_CREATOR,
+  HAR_VERSION,
+  harHeaders,
+  type Har,
+  type HarContent,
+  type HarEntry,
+  type HarPostData,
+} from './har-types.js';
+import { statusText } from './status-text.js';
+
+/** Header values with the base-URL token turned into `origin`, as replay sends them. */
+function withOrigin(headers: HeaderMap, origin: string): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(headers))
+    out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
+  return out;
+}
+
+/** A body as HAR text: links on `origin` in link-bearing text, binary as base64. */
+function bodyText(body: Buffer, contentType: string | undefined, origin: string): { text: string; base64: boolean } {
+  if (!isText(body)) return { text: body.toString('base64'), base64: true };
+  const text = body.toString('utf8');
+  return { text: carriesLinks(contentType) ? fromToken(text, origin) : text, base64: false };
+}
+
+function postDataOf(exchange: Exchange, origin: string): HarPostData | undefined {
+  const { body, headers } = exchange.request;
+  if (body.length === 0) return undefined;
+  const mimeType = headerValue(headers, 'content-type') ?? '';
+  const { text, base64 } = bodyText(body, mimeType, origin);
+  return { mimeType, text, ...(base64 && { _encoding: 'base64' }) };
+}
+
+function contentOf(exchange: Exchange, origin: string): HarContent {
+  const { body, headers } = exchange.response;
+  const mimeType = headerValue(headers, 'content-type') ?? '';
+  if (body.length === 0) return { size: 0, mimeType };
+  const { text, base64 } = bodyText(body, mimeType, origin);
+  return { size: body.length, mimeType, text, ...(base64 && { encoding: 'base64' }) };
+}
+
+/** One recorded exchange as a HAR entry. Recordings keep no timings: they are 0. */
+export function exchangeToHarEntry(exchange: Exchange, origin: string, started: string): HarEntry {
+  const { request, response } = exchange;
+  const query = new URLSearchParams(request.query).toString();
+  const requestHeaders = withOrigin(request.headers, origin);
+  const responseHeaders = withOrigin(response.headers, origin);
+  const postData = postDataOf(exchange, origin);
+  const content = contentOf(exchange, origin);
+  return {
+    startedDateTime: started,
+    time: 0,
+    request: {
+      method: request.method,
+      url: `${origin}${request.path}${query ? `?${query}` : ''}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(requestHeaders),
+      queryString: request.query.map(([name, value]) => ({ name, value })),
+      ...(postData && { postData }),
+      headersSize: -1,
+      bodySize: request.body.length,
+    },
+    response: {
+      status: response.status,
+      statusText: statusText(response.status),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(responseHeaders),
+      content,
+      redirectURL: headerValue(responseHeaders, 'location') ?? '',
+      headersSize: -1,
+      bodySize: content.size,
+    },
+    cache: {},
+    timings: { send: 0, wait: 0, receive: 0 },
+    comment: `exchange ${exchange.id}`,
+    ...(exchange.user !== undefined && { _user: exchange.user }),
+    ...(exchange.session !== undefined && { _session: exchange.session }),
+  };
+}
+
+/**
+ * A recording (bodies read in) as a HAR 1.2 log: links and headers on `baseUrl`, as a replay on that
+ * origin would send them. Credentials were never recorded, so none are in it.
+ */
+export function recordingToHar(recording: Recording, baseUrl: string): Har {
+  const origin = baseUrl.replace(/\/+$/, '');
+  const started = recording.created ?? new Date(0).toISOString();
+  return {
+    log: {
+      version: HAR_VERSION,
+      creator: HAR_CREATOR,
+      entries: recording.exchanges.map((e) => exchangeToHarEntry(e, origin, started)),
+      comment: recording.created
+        ? `a csp-mock recording made ${recording.created}`
+        : 'a csp-mock recording of unknown age',
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { scanRecording } from './recording-read.js';
+
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A maximum age as the user writes it: a whole number and a unit (s, m, h, d, w), e.g. "30d". */
+export function parseMaxAge(text: string): number {
+  const match = /^(\d+)\s*([smhdw])$/.exec(text.trim());
+  if (!match) throw new Error(`--max-age must be a whole number and a unit (s, m, h, d or w), e.g. 30d; got "${text}"`);
+  return Number(match[1]) * UNITS[match[2]!]!;
+}
+
+/** "3 days", "5 hours": the largest unit that fits, for the one line a stale recording gets. */
+function describeAge(ms: number): string {
+  for (const [unit, size] of [
+    ['week', UNITS['w']!],
+    ['day', UNITS['d']!],
+    ['hour', UNITS['h']!],
+    ['minute', UNITS['m']!],
+  ] as const) {
+    const n = Math.floor(ms / size);
+    if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'}`;
+  }
+  return `${Math.floor(ms / 1000)} seconds`;
+}
+
+/** A recording too old (or of unknown age) for --max-age; the message is the one line the user sees. */
+export class StaleRecordingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StaleRecordingError';
+  }
+}
+
+/**
+ * Refuses a recording older than `maxAgeMs`, or one without a creation time (made before recordings
+ * kept one): for CI, an unknown age is not a fresh one. Reads and checks the whole file, as replay would.
+ */
+export async function checkRecordingAge(
+  file: string,
+  maxAgeMs: number,
+  maxAgeText: string,
+  now: number = Date.now(),
+): Promise<void> {
+  const { header } = await scanRecording(file, () => undefined);
+  if (header.created === undefined) {
+    throw new StaleRecordingError(
+      `${file}: the recording has no creation time (it was made before csp-mock kept one), so its age is unknown and --max-age ${maxAgeText} refuses it; record it again`,
+    );
+  }
+  const age = now - Date.parse(header.created);
+  if (age > maxAgeMs) {
+    throw new StaleRecordingError(
+      `${file}: the recording was made ${header.created}, ${describeAge(age)} ago, older than --max-age ${maxAgeText}; record it again`,
+    );
+  }
+}
