@@ -4,6 +4,8 @@ import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
+import { localClockControls, type ClockControls } from './clock/clock-controls.js';
+import { clockDate } from './http/clock-date.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
@@ -33,6 +35,8 @@ export interface MockApp {
   reloadScenario(): Promise<{ scenario: ResolvedScenario; seedChanged: boolean }>;
   /** State back to the active scenario's seed; fault counters and the request journal cleared. */
   reset(): Promise<void>;
+  /** The mock's clock: now, set, advance, offset, freeze, resume (`options.clock` is the same clock, synchronous). */
+  clock: ClockControls;
   /** The request journal itself (subscribe() hears each completed request). */
   journal: RequestJournal;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
@@ -53,6 +57,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const resolved = resolveOptions(options);
   const cwd = resolved.baseDir;
   const initial = await loadScenario(resolved.scenario, cwd);
+  // The starting scenario's clock, before the store stamps its seed.
+  resolved.clock.apply(initial.clock);
   const starting = new StartingState(resolved);
   const prepared = await prepareMode(resolved.mode, cwd, starting);
   const store = await starting.open(initial);
@@ -60,6 +66,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     size: resolved.journalSize,
     bodies: resolved.journalBodies,
     redact: resolved.mode.kind === 'record' ? (resolved.mode.redact ?? []) : [],
+    clock: resolved.clock,
   });
   // A scenario that names a recording loads the replayer then, not at start.
   const replayHandler: ReplayHandlerFactory =
@@ -110,6 +117,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // 1. what the mock serves besides its own admin pages (stored files, listings, scenario and replayed bodies)
   //    shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed
   app.use(sandboxServedContent);
+  //    and every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it)
+  app.use(clockDate(resolved.clock));
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
@@ -129,6 +138,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       cwd,
       publicUrl: resolved.publicUrl,
       device,
+      clock: resolved.clock,
     }),
   );
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
@@ -155,6 +165,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
+    clock: localClockControls(resolved.clock, () => scenarios.scenario.clock),
     reloadScenario: () => scenarios.reload(),
     journal,
     reset,

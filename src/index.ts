@@ -2,6 +2,8 @@
 export { createApp, type MockApp } from './app.js';
 export { startMock, type RunningMock, type StartOptions } from './server.js';
 export type { MockControls } from './mock-controls.js';
+export type { ClockControls } from './clock/clock-controls.js';
+export type { ClockSettings, ClockState } from './clock/mock-clock.js';
 export { DEFAULT_USERS, type MockOptions } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';

@@ -1,3 +1,4 @@
+import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
 import type { WaitOptions } from './http/journal-wait.js';
@@ -12,6 +13,8 @@ export interface MockControls {
   reset(): Promise<void>;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
+  readonly clock: ClockControls;
   /**
    * A second device changes the account now (one change or a list, in order), through the domain as a
    * client would: `mock.change({ user: 'demo', rename: '/Documents/report.txt', to: 'old.txt' })`. Resolves

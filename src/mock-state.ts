@@ -1,3 +1,4 @@
+import type { Clock } from './clock/mock-clock.js';
 import { CloudStore } from './domain/cloud-store.js';
 import type { StateBuilder } from './domain/state-builder.js';
 import { BlobStore } from './storage/blob-store.js';
@@ -25,6 +26,8 @@ export interface StoreOptions {
   queueLimit?: number | undefined;
   /** The content cache's bound; undefined: storage/blob-cache.ts's default. */
   contentCacheMiB?: number | undefined;
+  /** The time entities and locks are stamped with (default: the host's). */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -62,7 +65,7 @@ export async function openStoreSeeded(
   try {
     const { state, notes } = await persistence.load();
     for (const note of notes) options.log(note);
-    store = new CloudStore(state, persistence, blobs);
+    store = new CloudStore(state, persistence, blobs, options.clock);
     if (options.queueLimit !== undefined) store.notificationQueues.limit = options.queueLimit;
     const dropped = await blobs.sweep(store.referencedBlobs());
     if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);

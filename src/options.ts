@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { MockClock, type ClockSettings } from './clock/mock-clock.js';
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
 import type { MockMode } from './mode.js';
 import { parseGenerateShorthand } from './scenarios/generate/generate-shorthand.js';
@@ -61,6 +62,8 @@ export interface MockOptions {
   replayHandler?: ReplayHandlerFactory;
   /** emulate (default), record through a proxy to an upstream, or replay a recording. */
   mode?: MockMode;
+  /** The mock's clock: `{ offset: '-5m' }` (skewed) or `{ frozen: '2025-01-01T00:00:00Z' }`. Default: real time. */
+  clock?: ClockSettings;
 }
 
 export interface ResolvedOptions {
@@ -88,6 +91,8 @@ export interface ResolvedOptions {
   switchGraceMs: number | undefined;
   replayHandler: ReplayHandlerFactory | undefined;
   mode: MockMode;
+  /** This mock's clock, started from the `clock` option (a scenario's `clock` applies over it). */
+  clock: MockClock;
 }
 
 export const DEFAULT_USERS: Readonly<Record<string, string>> = { demo: 'demo' };
@@ -140,6 +145,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     switchGraceMs: options.switchGraceMs,
     replayHandler: options.replayHandler,
     mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),
+    clock: new MockClock(options.clock),
   };
 }
 

@@ -97,6 +97,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
     change: mock.change,
+    clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
     close: async () => {

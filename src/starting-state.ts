@@ -46,7 +46,7 @@ export class StartingState {
 
   /** Opens the store: a new state is built from the plan; a kept one (--data) gets the recorded trees. */
   async open(scenario: ResolvedScenario | undefined): Promise<CloudStore> {
-    const { store, seeded } = await openStoreSeeded(this.#options, this.plan(scenario, nowSeconds()));
+    const { store, seeded } = await openStoreSeeded(this.#options, this.plan(scenario, this.#options.clock.seconds()));
     if (!seeded && this.#recorded) {
       try {
         await seedFromRecordedTree(store, this.#recorded);
@@ -63,5 +63,3 @@ export class StartingState {
     return buildSeed(store, this.plan(scenario, store.now()));
   }
 }
-
-const nowSeconds = (): number => Math.floor(Date.now() / 1000);

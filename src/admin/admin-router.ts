@@ -1,4 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
+import type { MockClock } from '../clock/mock-clock.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import { journalToHar } from '../har/journal-to-har.js';
@@ -13,6 +14,7 @@ import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js
 import { adminTokenCheck } from './admin-guard.js';
 import { postChanges } from './changes-route.js';
 import type { SecondDevice } from '../device/second-device.js';
+import { clockRoutes } from './clock-routes.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
 import { deepJson } from './deep-json.js';
@@ -30,6 +32,8 @@ export interface AdminDeps {
   cwd: string;
   /** The second device (POST /changes). */
   device: SecondDevice;
+  /** The mock's clock, which /__admin/clock shows and moves. */
+  clock: MockClock;
   /** Our own public origin, for the links of a HAR export (default: the request's Host). */
   publicUrl?: string;
 }
@@ -134,6 +138,10 @@ export function adminRouter(deps: AdminDeps): Router {
       throw err;
     }
   });
+  router.use(
+    '/clock',
+    clockRoutes(deps.clock, () => deps.runtime.scenario.clock, jsonBody),
+  );
   router.get('/scenarios', (_req, res) => {
     res.json({ scenarios: listScenarios(deps.cwd) });
   });

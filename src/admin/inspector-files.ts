@@ -1,5 +1,6 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { DomainError } from '../domain/errors.js';
+import { childSnapshot, liveChildCount } from '../domain/tree-queries.js';
 import { davHref } from '../dav/paths.js';
 import { HttpError } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
@@ -13,8 +14,11 @@ export type { InspectedLock, InspectedNode, InspectedUser, Listing };
  * (users, root, get, children, tree, recycleBin, locks), so the store's internals can change beneath it.
  */
 
-/** Listings stop here; the page says how many more there are (a tree of any size stays cheap to show). */
-export const MAX_LISTED = 500;
+/**
+ * A listing shows at most this many members; the page asks for the next ones from `next` (a folder of
+ * any size stays cheap to show, a page at a time).
+ */
+export const MAX_LISTED = 200;
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
@@ -42,8 +46,8 @@ function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null)
     rest: `/v2/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}`,
     dav: davNames ? davHref('/dav', davNames, node.kind === 'container') : null,
   };
-  // Listed under a live container (checked once by the caller): the tree's own count, no ancestor walk per member.
-  if (node.kind === 'container' && node.recycled === null) view.members = store.tree.children(node.id).length;
+  // Listed under a live container (checked once by the caller): a count of live children, no ancestor walk, no sort.
+  if (node.kind === 'container' && node.recycled === null) view.members = liveChildCount(store.tree, node.id);
   if (node.recycled !== null) view.recycled = iso(node.recycled);
   return view;
 }
@@ -58,8 +62,11 @@ function found<T>(read: () => T): T {
   }
 }
 
-function limited(nodes: NodeRecord[], view: (n: NodeRecord) => InspectedNode): Listing {
-  return { nodes: nodes.slice(0, MAX_LISTED).map(view), more: Math.max(0, nodes.length - MAX_LISTED) };
+/** The page of `nodes` from `start`: its members, how many follow it, and where the next page starts. */
+function limited(nodes: readonly NodeRecord[], start: number, view: (n: NodeRecord) => InspectedNode): Listing {
+  const end = Math.min(nodes.length, start + MAX_LISTED);
+  const more = Math.max(0, nodes.length - Math.max(start, end));
+  return { nodes: nodes.slice(start, end).map(view), start, more, next: more > 0 ? end : null };
 }
 
 export function inspectUsers(store: CloudStore): InspectedUser[] {
@@ -68,31 +75,32 @@ export function inspectUsers(store: CloudStore): InspectedUser[] {
     return {
       user,
       rootId: root.id,
-      members: store.children(user, root.id).length,
+      members: liveChildCount(store.tree, root.id),
       recycled: store.recycleBin.list(user).length,
       queues: queueViews(store, user),
     };
   });
 }
 
-/** A container's members, containers first, then by name. */
-export function inspectChildren(store: CloudStore, user: string, containerId: string): Listing {
-  return found(() => {
-    const container = store.get(user, containerId, 'container');
-    // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
-    const base = store.tree.pathNames(container.id);
-    const members = [...store.children(user, container.id)].sort((a, b) =>
-      a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'container' ? -1 : 1,
-    );
-    return limited(members, (n) => inspect(store, n, [...base, n.name]));
-  });
+/** A page of a container's members from `start`, in listing order (containers first, then by name ignoring case). */
+export async function inspectChildren(
+  store: CloudStore,
+  user: string,
+  containerId: string,
+  start = 0,
+): Promise<Listing> {
+  const container = found(() => store.get(user, containerId, 'container'));
+  // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
+  const base = store.tree.pathNames(container.id);
+  const members = await childSnapshot(store.tree, container.id);
+  return limited(members, start, (n) => inspect(store, n, [...base, n.name]));
 }
 
 /** The user's recycle bin, most recently recycled first. */
 export function inspectRecycleBin(store: CloudStore, user: string): Listing {
   return found(() => {
     store.root(user);
-    return limited(store.recycleBin.list(user), (n) => inspect(store, n, null));
+    return limited(store.recycleBin.list(user), 0, (n) => inspect(store, n, null));
   });
 }
 

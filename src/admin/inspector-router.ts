@@ -20,6 +20,16 @@ function queryParam(req: Request, name: string): string {
   return value;
 }
 
+/** A page's start (`?start=N`, default 0). */
+function startOf(req: Request): number {
+  const raw = req.query['start'];
+  if (raw === undefined) return 0;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0)
+    throw new HttpError(400, 'query parameter "start" must be a non-negative integer');
+  return n;
+}
+
 /** The inspector page's data under /__admin/inspector: read-only views; switching and reset use the admin API. */
 export function inspectorRouter(deps: InspectorDeps): Router {
   const router = Router();
@@ -30,8 +40,8 @@ export function inspectorRouter(deps: InspectorDeps): Router {
   router.get('/users', (_req, res) => {
     res.json({ users: inspectUsers(deps.store) });
   });
-  router.get('/children', (req, res) => {
-    res.json(inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id')));
+  router.get('/children', async (req, res) => {
+    res.json(await inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id'), startOf(req)));
   });
   router.get('/recycle-bin', (req, res) => {
     res.json(inspectRecycleBin(deps.store, queryParam(req, 'user')));

@@ -14,6 +14,7 @@ import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
 import { changeCommand } from './change.js';
+import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
 
@@ -64,6 +65,7 @@ async function run(): Promise<void> {
       .command(requestsCommand)
       .command(stateCommand)
       .command(changeCommand)
+      .command(clockCommand)
       .command(convertCommand)
       .command(importHarCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')

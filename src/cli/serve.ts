@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import type { ClockState } from '../clock/mock-clock.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
 import {
@@ -15,8 +16,11 @@ import {
 import { generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
+import { clockOptionsOf, describeClock, withClockOptions } from './clock.js';
 
 interface ServeArgs extends ListenArgs, GenerateArgs {
+  'clock-offset'?: string;
+  'clock-frozen'?: string;
   data?: string;
   'compact-after'?: number;
   'queue-limit'?: number;
@@ -33,6 +37,11 @@ interface ServeArgs extends ListenArgs, GenerateArgs {
   watch: boolean;
 }
 
+/** A clock line on the ready screen only when the clock is not the host's. */
+function clockShown(state: ClockState): Array<[string, string]> {
+  return state.frozen || state.offsetMs !== 0 ? [['clock', describeClock(state)]] : [];
+}
+
 function stateFact(data: string | undefined, createdFolder: string | undefined): string {
   if (!data) return 'in memory, gone on exit (--data FILE keeps it)';
   return `${data}, bytes in ${data}.blobs/${createdFolder ? ` (created the folder ${createdFolder})` : ''}`;
@@ -42,7 +51,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
   builder: (y) =>
-    withGenerateOptions(withListenOptions(y))
+    withClockOptions(withGenerateOptions(withListenOptions(y)))
       .option('data', {
         type: 'string',
         describe:
@@ -148,6 +157,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],
+      clock: clockOptionsOf(args),
       ...logOptionsOf(args),
     }).catch((err: unknown) => cannotStart(err, args.port));
     // The scenario's seed may add logins to --user (or to the default demo:demo).
@@ -164,6 +174,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         `${scenario.name}${scenario.source.startsWith('/') ? ` (${scenario.source})` : ''}${scenario.faults.length ? `, ${scenario.faults.length} fault rule(s)` : ''}`,
       ],
       ['state', stateFact(mock.options.data, createdFolder)],
+      ...clockShown(mock.options.clock.state()),
       ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
     ]);
     if (args.watch) watchScenario(mock, console.log);

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { escapeXml } from '../xml/codec.js';
 import { DAV_NS } from '../xml/namespaced.js';
+import { ANSWER_SLICE, SlicedAnswer } from '../http/sliced-answer.js';
 
 /** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
 export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
@@ -31,10 +32,15 @@ export function statusLine(status: number): string {
 }
 
 export function multistatusXml(entries: MultiStatusEntry[]): string {
-  return `${XML_DECL}<D:multistatus ${DAV_XMLNS}>${entries.map(entryXml).join('')}</D:multistatus>`;
+  return `${multistatusHead()}${entries.map(entryXml).join('')}${multistatusTail()}`;
 }
 
-function entryXml(e: MultiStatusEntry): string {
+/** The start of a 207's body, up to its first response; multistatusTail ends it. */
+export const multistatusHead = (): string => `${XML_DECL}<D:multistatus ${DAV_XMLNS}>`;
+export const multistatusTail = (): string => '</D:multistatus>';
+
+/** One D:response, escaped here: the one writer of response elements. */
+export function entryXml(e: MultiStatusEntry): string {
   const parts = [`<D:response><D:href>${escapeXml(e.href)}</D:href>`];
   if (e.status !== undefined) parts.push(`<D:status>${statusLine(e.status)}</D:status>`);
   for (const ps of e.propstats ?? []) {
@@ -46,71 +52,32 @@ function entryXml(e: MultiStatusEntry): string {
   return parts.join('');
 }
 
+export const DAV_XML_TYPE = 'application/xml; charset=utf-8';
+
 /** An answer's XML goes out in slices of about this many characters, one event-loop turn each. */
-export const MULTISTATUS_SLICE = 64 * 1024;
+export const MULTISTATUS_SLICE = ANSWER_SLICE;
 
 /**
  * A 207 of `count` entries, made one at a time by `entryAt` (undefined: none for that index) and sent
- * in slices: after each slice it waits a turn of the event loop (other requests are served meanwhile)
- * or, when the client reads slower than it is written, for the socket to drain (memory stays at a
- * slice). A small answer is one piece with its Content-Length; a client that goes away stops the work.
+ * in slices that let other clients in (see SlicedAnswer); a small answer is one piece with its
+ * Content-Length; a client that goes away stops the work.
  */
 export async function streamMultistatus(
   res: Response,
   count: number,
   entryAt: (index: number) => MultiStatusEntry | undefined,
 ): Promise<void> {
-  let closed = false;
-  const onClose = (): void => void (closed = true);
-  res.once('close', onClose);
-  try {
-    let parts: string[] = [XML_DECL, `<D:multistatus ${DAV_XMLNS}>`];
-    let size = 0;
-    let started = false;
-    for (let i = 0; i < count; i++) {
-      const entry = entryAt(i);
-      if (entry) {
-        const xml = entryXml(entry);
-        parts.push(xml);
-        size += xml.length;
-      }
-      if (size < MULTISTATUS_SLICE || i === count - 1) continue;
-      if (!started) {
-        res.status(207).setHeader('Content-Type', 'application/xml; charset=utf-8');
-        started = true;
-      }
-      const flushed = res.write(parts.join(''));
-      parts = [];
-      size = 0;
-      // A drain may come without a turn of the event loop (a socket that takes the bytes at once): both.
-      if (!flushed) await drainedOrClosed(res);
-      await nextTurn();
-      if (closed) return;
-    }
-    parts.push('</D:multistatus>');
-    if (started) res.end(parts.join(''));
-    else sendDavXml(res, 207, parts.join(''));
-  } finally {
-    res.off('close', onClose);
+  const out = new SlicedAnswer(res, 207, { 'Content-Type': DAV_XML_TYPE });
+  if (!(await out.write(multistatusHead()))) return;
+  for (let i = 0; i < count; i++) {
+    const entry = entryAt(i);
+    if (entry && !(await out.write(entryXml(entry)))) return;
   }
-}
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-function drainedOrClosed(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
+  out.end(multistatusTail());
 }
 
 export function sendDavXml(res: Response, status: number, xml: string): void {
-  res.status(status).setHeader('Content-Type', 'application/xml; charset=utf-8');
+  res.status(status).setHeader('Content-Type', DAV_XML_TYPE);
   res.end(xml);
 }
 

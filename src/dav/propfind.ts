@@ -6,7 +6,11 @@ import { DAV_NS, clarkName, elementsOf, isDav, parseClark, type XmlElement } fro
 import { readXmlBody } from './body.js';
 import { ALLPROP_LIVE, LIVE_PROPS, liveProp, propContext, type PropContext } from './live-props.js';
 import {
+  DAV_XML_TYPE,
   emptyPropElement,
+  entryXml,
+  multistatusHead,
+  multistatusTail,
   sendDavError,
   sendDavXml,
   streamMultistatus,
@@ -18,6 +22,8 @@ import { baseOf, targetOf } from './target.js';
 import { notFound } from '../domain/errors.js';
 import { CSP_MOCK_NS } from './error-body.js';
 import { escapeXml } from '../xml/codec.js';
+import { CHILD_PAGE, childSnapshot, pagesOf } from '../domain/tree-queries.js';
+import { SlicedAnswer } from '../http/sliced-answer.js';
 
 /** Inferred bound: a Depth: infinity PROPFIND over more nodes than this is refused (RFC 4918 9.1). */
 export const MAX_INFINITE_PROPFIND = 10_000;
@@ -55,9 +61,14 @@ export async function propfind(
   const request = parsePropfind(await readXmlBody(req, refuseManyNames));
   const node = target.node;
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
+  const ctx = propContext(store, target.user, baseOf(req));
+  const names = store.tree.pathNames(node.id);
+  if (depth === '1' && node.kind === 'container') {
+    await listCollection(ctx, res, node, names, request);
+    return;
+  }
   let nodes: NodeRecord[];
   if (depth === '0' || node.kind === 'file') nodes = [node];
-  else if (depth === '1') nodes = [node, ...store.children(target.user, node.id)];
   else {
     nodes = store.tree.subtree(node.id, maxNodes); // stops soon past the bound: nothing more is built
     if (nodes.length > maxNodes) {
@@ -70,12 +81,52 @@ export async function propfind(
     sendTooLarge(res, values, nodes.length);
     return;
   }
-  const ctx = propContext(store, target.user, baseOf(req));
   // Built and sent in slices that yield: a big answer never holds the event loop (or memory) for its whole size.
   await streamMultistatus(res, nodes.length, (i) => {
     const n = store.tree.node(nodes[i]!.id);
-    return n && n.owner === target.user ? responseFor(ctx, n, request) : undefined;
+    const href = n && davHref(ctx.base, store.tree.pathNames(n.id), n.kind === 'container');
+    return n && href && n.owner === target.user ? responseFor(ctx, n, href, request) : undefined;
   });
+}
+
+/**
+ * Depth 1 on a collection: the collection, then its members from one snapshot of it (members added,
+ * changed or removed while the answer is written show in the next listing, never half in this one),
+ * a page at a time. A big collection's answer starts with the collection's own response before its
+ * members are ordered, so the first bytes leave at once.
+ */
+async function listCollection(
+  ctx: PropContext,
+  res: Response,
+  node: NodeRecord,
+  names: string[],
+  request: PropRequest,
+): Promise<void> {
+  const tree = ctx.store.tree;
+  let values = valuesFor(node, request);
+  let members = 0;
+  for (const id of tree.childIds(node.id)) {
+    const child = tree.node(id);
+    if (child?.recycled !== null || child === undefined) continue;
+    members++;
+    values += valuesFor(child, request);
+  }
+  if (values > MAX_PROPFIND_VALUES) {
+    sendTooLarge(res, values, members + 1);
+    return;
+  }
+  const out = new SlicedAnswer(res, 207, { 'Content-Type': DAV_XML_TYPE });
+  const self = davHref(ctx.base, names, true);
+  const head = `${multistatusHead()}${entryXml(responseFor(ctx, node, self, request))}`;
+  if (!(await out.write(head, members >= CHILD_PAGE))) return;
+  const snapshot = await childSnapshot(tree, node.id);
+  for (const page of pagesOf(snapshot, 0, snapshot.length)) {
+    for (const child of page) {
+      const href = `${self}${encodeURIComponent(child.name)}${child.kind === 'container' ? '/' : ''}`;
+      if (!(await out.write(entryXml(responseFor(ctx, child, href, request))))) return;
+    }
+  }
+  out.end(multistatusTail());
 }
 
 /** How many property values the answer holds for one node. */
@@ -166,8 +217,7 @@ function valueOf(ctx: PropContext, node: NodeRecord, name: PropName): string | u
   return node.deadProps[clarkName(name.ns, name.local)];
 }
 
-function responseFor(ctx: PropContext, node: NodeRecord, request: PropRequest): MultiStatusEntry {
-  const href = davHref(ctx.base, ctx.store.tree.pathNames(node.id), node.kind === 'container');
+function responseFor(ctx: PropContext, node: NodeRecord, href: string, request: PropRequest): MultiStatusEntry {
   const deadNames = Object.keys(node.deadProps).map(parseClark);
   if (request.mode === 'propname') {
     const live = LIVE_PROPS.filter((p) => liveProp(ctx, node, p) !== undefined).map((local) => ({ ns: DAV_NS, local }));

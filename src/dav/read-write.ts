@@ -3,15 +3,14 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { contentEtag, sendContent } from '../http/send-content.js';
-import { userOf } from '../http/auth.js';
 import { writeContext } from './conditions.js';
-import { prefersHtml, sendHtmlListing } from './html-listing.js';
+import { sendCollectionListing } from './html-listing.js';
 import { leafName, targetOf } from './target.js';
 import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 import { notFound } from '../domain/errors.js';
 
 /** GET (and HEAD) of a file under /dav is its content; a collection lists its children, one a line (an HTML page for browsers). */
-export function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): void {
+export async function getOrHead(store: CloudStore, req: Request, res: Response, next: NextFunction): Promise<void> {
   const { node, names } = targetOf(store, req, res);
   if (!node) throw notFound('resource', `nothing at /dav${req.path}`);
   if (node.kind === 'file') {
@@ -19,14 +18,7 @@ export function getOrHead(store: CloudStore, req: Request, res: Response, next: 
     sendContent(res, next, node, store.blobs);
     return;
   }
-  const members = store.children(userOf(res), node.id);
-  res.vary('Accept');
-  if (prefersHtml(req)) {
-    sendHtmlListing(req, res, names, members);
-    return;
-  }
-  const lines = members.map((c) => (c.kind === 'container' ? `${c.name}/` : c.name));
-  res.type('text/plain; charset=utf-8').send(lines.join('\n') + (lines.length ? '\n' : ''));
+  await sendCollectionListing(store, req, res, names, node);
 }
 
 /** PUT streams the body into a new file (201) or a new version of an existing one (204). */

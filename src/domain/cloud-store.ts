@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
@@ -27,8 +28,6 @@ export type { DeadPropChange } from './dead-properties.js';
 
 export type { NodeChanges, UpdateOptions } from './node-updates.js';
 
-const unixNow = (): number => Math.floor(Date.now() / 1000);
-
 /**
  * The service's rules over the users' trees: one method per operation, typed errors, no HTTP.
  * Every mutation is one transaction: it validates against the current state (owner first, then the
@@ -42,8 +41,8 @@ export class CloudStore {
   /** CDMI notification queues; every change appends its events to the queues that take them. */
   readonly notificationQueues: NotificationQueues;
 
-  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number = unixNow) {
-    this.#core = new StoreCore(state, persistence, blobs, now);
+  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, clock: Clock = systemClock) {
+    this.#core = new StoreCore(state, persistence, blobs, clock);
     this.recycleBin = new RecycleBin(this.#core);
     this.annotations = new Annotations(this.#core);
     this.notificationQueues = new NotificationQueues(this.#core);

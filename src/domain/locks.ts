@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '../clock/mock-clock.js';
 import { DomainError, conflict, type LockedBy } from './errors.js';
 import type { TreeQueries } from './tree.js';
 
@@ -64,7 +65,7 @@ export class LockTable implements LockQueries {
   readonly #filedUnder = new Map<ActiveLock, string[]>();
   readonly #clock: () => number;
 
-  constructor(tree: TreeQueries, clock: () => number = () => Date.now()) {
+  constructor(tree: TreeQueries, clock: () => number = systemClock.now) {
     this.#tree = tree;
     this.#clock = clock;
   }

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { KeyedMutex, Mutex } from '../storage/mutex.js';
 import { StorageError, applyChangeSet, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
@@ -67,11 +68,12 @@ export class StoreCore {
   /** Adds to each change as it is staged, against the state before it (the notification queues' events). */
   #derive: ((change: ChangeSet) => ChangeSet) | undefined;
 
-  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, now: () => number) {
+  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, clock: Clock) {
     this.tree = new Tree(state);
-    this.locks = new LockTable(this.tree);
+    this.locks = new LockTable(this.tree, () => clock.now());
     this.blobs = blobs;
-    this.now = now;
+    // Entities keep whole seconds; locks expire to the millisecond.
+    this.now = () => Math.floor(clock.now() / 1000);
     this.persistence = persistence;
     this.#renewSettled();
   }

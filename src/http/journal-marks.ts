@@ -16,6 +16,8 @@ export interface JournalMarks {
   network?: NetworkRecord;
   /** The status the service (emulator, recording or upstream) answered with, before any fault changed what went out. */
   serviceStatus?: number;
+  /** Milliseconds the scenario held the request (latency and a rule's delay). */
+  delayMs?: number;
   /** A read of one entity: the id of its container. */
   parent?: string;
 }
@@ -44,6 +46,11 @@ export function markOutcome(res: Response, outcome: RequestOutcome, truncatedAft
 /** The record the network conditions keep counting into while the request runs. */
 export function markNetwork(res: Response, record: NetworkRecord): void {
   marksOf(res).network = record;
+}
+/** Adds to the time the scenario held the request (the latency drawn, then a rule's delay). */
+export function markDelay(res: Response, ms: number): void {
+  const marks = marksOf(res);
+  marks.delayMs = (marks.delayMs ?? 0) + ms;
 }
 /** A read of one file or container: which container holds it, for the journal. */
 export function markParent(res: Response, parentId: string): void {

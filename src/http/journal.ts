@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { systemClock, type Clock } from '../clock/mock-clock.js';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
@@ -8,6 +9,7 @@ import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
 export type { DeviceChangeNote, JournalBody, JournalEntry };
 export {
+  markDelay,
   markFault,
   markOutcome,
   markReplay,
@@ -43,6 +45,8 @@ export interface JournalOptions {
   bodies?: number;
   /** More header and query names to hide besides the shared secret list (record's --redact). */
   redact?: readonly string[];
+  /** The mock's clock, for each entry's `mockTime` (default: the host's). */
+  clock?: Clock;
 }
 
 /** What a live subscriber hears: an entry on arrival ('added'), again when done ('updated'), or the journal cleared. */
@@ -121,6 +125,7 @@ function answerHeadersInto(entry: JournalEntry, res: ServerResponse): void {
 /** What an entry was made from, kept until someone reads it: redaction costs nothing while nobody looks. */
 interface Unread {
   arrived: number;
+  mockArrived: number;
   url: string;
   headers: IncomingHttpHeaders;
 }
@@ -134,8 +139,10 @@ export class RequestJournal {
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #redact: readonly string[];
   readonly #unread = new WeakMap<JournalEntry, Unread>();
+  readonly #clock: Clock;
 
   constructor(options: JournalOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     this.#size = Math.max(1, options.size ?? DEFAULT_JOURNAL_SIZE);
     this.#bodies = Math.max(0, options.bodies ?? 0);
     this.#redact = options.redact ?? [];
@@ -179,6 +186,7 @@ export class RequestJournal {
     if (!unread) return;
     this.#unread.delete(entry);
     entry.time = new Date(unread.arrived).toISOString();
+    entry.mockTime = new Date(unread.mockArrived).toISOString();
     entry.query = redactQueryOf(unread.url, this.#redact);
     entry.headers = redactHeaderMap(unread.headers, this.#redact);
     entry.user = parseBasicAuth(unread.headers.authorization)?.user ?? null;
@@ -193,6 +201,7 @@ export class RequestJournal {
     const entry: JournalEntry = {
       seq: ++this.#seq,
       time: '',
+      mockTime: '',
       method: req.method ?? 'GET',
       path,
       query: {},
@@ -201,12 +210,18 @@ export class RequestJournal {
       status: null,
       outcome: 'pending',
       durationMs: null,
+      delayMs: null,
       fault: null,
       scenario,
       network: null,
       replay: null,
     };
-    this.#unread.set(entry, { arrived: Date.now(), url: req.url ?? '/', headers: req.headers });
+    this.#unread.set(entry, {
+      arrived: Date.now(),
+      mockArrived: this.#clock.now(),
+      url: req.url ?? '/',
+      headers: req.headers,
+    });
     const limit = this.#bodies;
     const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
     const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
@@ -219,6 +234,7 @@ export class RequestJournal {
       const marks = marksOf(res as Response);
       entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       entry.fault = marks.fault ?? null;
+      entry.delayMs = marks.delayMs ?? null;
       entry.scenario = marks.scenario ?? scenario;
       entry.network = marks.network ? { ...marks.network, conditions: [...marks.network.conditions] } : null;
       entry.status = res.headersSent ? res.statusCode : null;
@@ -243,6 +259,7 @@ export class RequestJournal {
     const entry: JournalEntry = {
       seq: ++this.#seq,
       time: new Date().toISOString(),
+      mockTime: new Date(this.#clock.now()).toISOString(),
       // "createFolder" -> "CREATE-FOLDER": the kind, in the journal's capitals.
       method: record.kind.replace(/[A-Z]/g, (c) => `-${c}`).toUpperCase(),
       path: record.path,
@@ -252,6 +269,7 @@ export class RequestJournal {
       status: record.status,
       outcome: 'answered',
       durationMs: record.durationMs,
+      delayMs: null,
       fault: null,
       scenario: record.scenario,
       network: null,

@@ -37,8 +37,10 @@ export interface JournalBody {
 /** One journal line: what a client sent and got, with every credential removed. */
 export interface JournalEntry {
   seq: number;
-  /** ISO time the request arrived. */
+  /** ISO time the request arrived (real time, whatever the mock's clock shows). */
   time: string;
+  /** The same moment on the mock's clock (differs from `time` when the clock is skewed, frozen or moved). */
+  mockTime: string;
   method: string;
   path: string;
   query: Record<string, string | string[]>;
@@ -48,6 +50,8 @@ export interface JournalEntry {
   status: number | null;
   outcome: RequestOutcome;
   durationMs: number | null;
+  /** Milliseconds the scenario held the request before acting on it (its latency plus a rule's delay); null: none. */
+  delayMs: number | null;
   /** The name of the fault rule that applied, if any. */
   fault: string | null;
   scenario: string | null;
@@ -144,8 +148,12 @@ export interface InspectedQueue {
 
 export interface Listing {
   nodes: InspectedNode[];
-  /** Members not listed (past the inspector's listing bound). */
+  /** Where this page starts among the members. */
+  start: number;
+  /** Members after this page. */
   more: number;
+  /** The `start` of the next page (`inspector/children?...&start=N`), null on the last. */
+  next: number | null;
 }
 
 /** A fault rule as its scenario declares it (scenarios/types.ts FaultRule); the page reads its fields by name. */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { remoteClockControls } from '../clock/clock-controls.js';
 import { isScenarioPath } from '../scenarios/catalog.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
@@ -189,6 +190,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
         throw err;
       }
     },
+    clock: remoteClockControls(json),
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {
       closed = true;

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { containerEntity, fileListEntity } from '../xml/entities.js';
+import { containerEntity } from '../xml/entities.js';
+import { childSnapshot } from '../domain/tree-queries.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
@@ -22,8 +23,8 @@ import {
   userOf,
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
-import { containerView, itemView } from './views.js';
-import { expandedPageOf, prepareItems } from './listing-slices.js';
+import { containerView } from './views.js';
+import { expandedPageOf, prepareItems, sendFileList } from './listing-slices.js';
 
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 
@@ -37,7 +38,7 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
       if (node.parentId) markParent(res, node.parentId);
       // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link (at most MAX_EXPANDED_ITEMS).
       const depth = depthOf(req);
-      const contents = depth >= 2 ? expandedPageOf(req, store.children(user, node.id), depth) : undefined;
+      const contents = depth >= 2 ? expandedPageOf(req, await childSnapshot(store.tree, node.id), depth) : undefined;
       const view = containerView(store, node, contents);
       if (view.contents) await prepareItems(view.contents.items, linksOf(res), 'inline');
       sendXml(res, MEDIA.container, containerEntity(view, linksOf(res)));
@@ -57,14 +58,10 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
   router
     .route('/containers/:id/contents')
     .get(async (req, res) => {
-      const user = userOf(res);
+      const container = store.get(userOf(res), param(req, 'id'), 'container');
       const filter = nameFilterOf(req);
-      const depth = depthOf(req);
-      const all = store.children(user, param(req, 'id')).filter((n) => !filter || filter(n.name));
-      const page = expandedPageOf(req, all, depth);
-      const view = { ...page, items: page.items.map((n) => itemView(store, n, depth)) };
-      if (depth >= 1) await prepareItems(view.items, linksOf(res), 'wrapped');
-      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depth));
+      const members = await childSnapshot(store.tree, container.id);
+      await sendFileList(store, req, res, members, { ordered: true, filter });
     })
     .post(async (req, res) => createInContainer(store, req, res))
     .all(only('GET', 'POST'));

@@ -34,10 +34,13 @@ function nonNegativeInt(req: Request, name: string): number | undefined {
   return n;
 }
 
-/** Paging by ?start=N&count=M (inferred from the count/start/total attributes). */
+/** Paging by ?start=N&count=M (inferred from the count/start/total attributes); no count: to the end. */
+export function pageBoundsOf(req: Request): { start: number; count: number | undefined } {
+  return { start: nonNegativeInt(req, 'start') ?? 0, count: nonNegativeInt(req, 'count') };
+}
+
 export function pageOf<T>(req: Request, all: T[]): Page<T> {
-  const start = nonNegativeInt(req, 'start') ?? 0;
-  const count = nonNegativeInt(req, 'count');
+  const { start, count } = pageBoundsOf(req);
   const items = all.slice(start, count === undefined ? undefined : start + count);
   return { items, start, total: all.length };
 }

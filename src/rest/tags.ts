@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import { fileListEntity, tagEntity, tagListEntity } from '../xml/entities.js';
-import { MEDIA, depthOf, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
-import { itemView } from './views.js';
-import { expandedPageOf, prepareItems } from './listing-slices.js';
+import { tagEntity, tagListEntity } from '../xml/entities.js';
+import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
+import { sendFileList } from './listing-slices.js';
 import { notFound } from '../domain/errors.js';
 
 /**
@@ -30,11 +29,8 @@ export function tagsRouter(store: CloudStore, router: Router = Router()): Router
   router
     .route('/tags/:name/objects')
     .get(async (req, res) => {
-      const depth = depthOf(req);
-      const page = expandedPageOf(req, store.annotations.taggedWith(userOf(res), req.params.name), depth);
-      const view = { ...page, items: page.items.map((n) => itemView(store, n, depth)) };
-      if (depth >= 1) await prepareItems(view.items, linksOf(res), 'wrapped');
-      sendXml(res, MEDIA.fileList, fileListEntity(view, linksOf(res), depth));
+      const tagged = store.annotations.taggedWith(userOf(res), req.params.name);
+      await sendFileList(store, req, res, tagged, { ordered: false });
     })
     .all(only('GET'));
 

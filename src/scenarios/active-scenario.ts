@@ -23,6 +23,11 @@ export class ArmedRule {
     this.sliceDraw = sliceDraw(rule.slice);
   }
 
+  /** Milliseconds to wait before this rule's action: its delayMs (or respond.delayMs), else a draw of its latency, else 0. */
+  delayMs(): number {
+    return this.rule.delayMs ?? this.rule.respond?.delayMs ?? 0;
+  }
+
   /** Requests the rule matched (including those let through by after, times or probability). */
   get matched(): number {
     return this.#matched;

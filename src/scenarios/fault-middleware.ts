@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { markFault } from '../http/journal-marks.js';
+import { markDelay, markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';
@@ -18,7 +18,7 @@ export function faultMiddleware(delays: PendingDelays): RequestHandler {
     const active = activeOf(res);
     // Nothing armed: no promise, no rule to try.
     if (active.quiet) return next();
-    if (!(await delays.wait(active.latencyMs(), res))) return;
+    if (!(await delays.wait(held(res, active.latencyMs()), res))) return;
     const armed = active.faultFor(req);
     const conditions = active.conditionsFor(armed);
     const shaped = conditions ? shapeRequest(req, res, conditions) : undefined;
@@ -28,7 +28,7 @@ export function faultMiddleware(delays: PendingDelays): RequestHandler {
     }
     markFault(res, armed.label);
     const rule = armed.rule;
-    if (!(await delays.wait(rule.delayMs ?? rule.respond?.delayMs ?? 0, res))) return;
+    if (!(await delays.wait(held(res, armed.delayMs()), res))) return;
     if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
     if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);
     if (rule.connection === 'reset') return resetConnection(req, res);
@@ -39,6 +39,12 @@ export function faultMiddleware(delays: PendingDelays): RequestHandler {
     if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
     next();
   };
+}
+
+/** Notes a delay for the journal (so a test reads the delay drawn instead of timing it), and returns it. */
+function held(res: Response, ms: number): number {
+  if (ms > 0) markDelay(res, ms);
+  return ms;
 }
 
 /** A stalled upload or a hang of the request: the service never sees it; the rule says how it ends. */

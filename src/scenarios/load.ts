@@ -128,6 +128,7 @@ async function resolveDefinition(
     // This scenario's rules first: the first rule that fires wins, so a child overrides its parent.
     faults: [...(def.faults ?? []), ...(parent?.faults ?? [])],
     latency: def.latency ?? parent?.latency,
+    clock: def.clock ?? parent?.clock,
     // Field by field: a child that sets only bandwidth keeps its parent's slice.
     network: def.network || parent?.network ? { ...parent?.network, ...def.network } : undefined,
     recording: def.recording ?? parent?.recording,

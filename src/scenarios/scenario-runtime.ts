@@ -97,12 +97,21 @@ export class ScenarioRuntime {
   async use(spec: string | ScenarioDefinition, trust: ScenarioTrust = 'user'): Promise<ResolvedScenario> {
     const scenario = await loadScenario(spec, this.#deps.cwd, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
-    // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
-    const built = scenario.seed ? await this.#deps.starting.build(this.#deps.store, scenario) : undefined;
-    await this.#swap(built, async () => {
-      this.#active = active;
-      this.#users = usersOf(scenario, this.#deps.options);
-    });
+    // The scenario's clock first, so its seed is stamped with its time; put back if the switch fails.
+    const clock = this.#deps.options.clock;
+    const before = clock.memo();
+    clock.apply(scenario.clock);
+    try {
+      // The new state is built aside first: a refused seed (a bad name or tag) changes nothing at all.
+      const built = scenario.seed ? await this.#deps.starting.build(this.#deps.store, scenario) : undefined;
+      await this.#swap(built, async () => {
+        this.#active = active;
+        this.#users = usersOf(scenario, this.#deps.options);
+      });
+    } catch (err) {
+      clock.restore(before);
+      throw err;
+    }
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
     this.#changed();
     return scenario;
@@ -121,13 +130,17 @@ export class ScenarioRuntime {
     await this.#gate.exclusive(async () => {
       this.#active = active;
       this.#users = usersOf(scenario, this.#deps.options);
+      // An edit elsewhere in the file leaves a moved clock alone; a changed `clock` applies at once.
+      if (JSON.stringify(before.clock) !== JSON.stringify(scenario.clock))
+        this.#deps.options.clock.apply(scenario.clock);
     });
     return { scenario, seedChanged: JSON.stringify(before.seed) !== JSON.stringify(scenario.seed) };
   }
 
-  /** State back to the active scenario's seed; fault counters and the journal cleared. */
+  /** State back to the active scenario's seed, its clock as the scenario (or the options) set it; fault counters and the journal cleared. */
   async reset(): Promise<void> {
     const scenario = this.#active.scenario;
+    this.#deps.options.clock.apply(scenario.clock);
     const built = await this.#deps.starting.build(this.#deps.store, scenario);
     await this.#swap(built, async () => {
       this.#active = await armScenario(scenario, this.#deps.replayHandler);

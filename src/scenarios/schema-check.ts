@@ -2,6 +2,7 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SCHEMA_FILE } from './catalog.js';
+import { checkClockSettings } from '../clock/mock-clock.js';
 import { ScenarioError } from './scenario-error.js';
 import { bytesPerSecond } from './byte-rate.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
@@ -180,6 +181,15 @@ function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scen
   const latency = value.latency;
   if (latency?.maxMs !== undefined && latency.maxMs < latency.minMs) {
     throw new ScenarioError(source, 'latency.maxMs', 'must not be below minMs');
+  }
+  if (value.clock !== undefined) {
+    try {
+      checkClockSettings(value.clock);
+    } catch (err) {
+      const message = (err as Error).message;
+      const field = /^(clock(?:\.\w+)?): /.exec(message);
+      throw new ScenarioError(source, field?.[1] ?? 'clock', field ? message.slice(field[0].length) : message);
+    }
   }
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { DeviceChange, RandomEditor } from './device-changes.js';
+import type { ClockSettings, MockClock } from '../clock/mock-clock.js';
 import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
@@ -149,6 +150,8 @@ export interface ScenarioDefinition {
   name?: string;
   description?: string;
   extends?: string;
+  /** The mock's clock while this scenario is active: skewed (`offset`) or stopped (`frozen`). */
+  clock?: ClockSettings;
   latency?: Latency;
   network?: NetworkConditions;
   recording?: string;
@@ -190,6 +193,8 @@ export interface ResolvedScenario {
   source: string;
   faults: FaultRule[];
   latency: Latency | undefined;
+  /** Applied on a switch or reset; undefined: the options' clock. */
+  clock: ClockSettings | undefined;
   network: NetworkConditions | undefined;
   /** A recording in recordings/ to replay for requests no fault answers. */
   recording: string | undefined;
@@ -207,6 +212,8 @@ export interface ScenarioSettings {
   generate?: GeneratePlan | undefined;
   switchGraceMs: number | undefined;
   log: (line: string) => void;
+  /** The mock's clock, which a scenario's `clock` sets on a switch or reset. */
+  clock: MockClock;
 }
 
 /** Builds the handler that replays a named recording (wired by src/replay/scenario-replay.ts). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NodeRecord } from '../domain/model.js';
-import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
+import { ATTR, RAW, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import type { Links } from './links.js';
 
 /** Entity mappers: typed views in, element trees out. Field order is the real service's (README, The /v2 interface: Fidelity). */
@@ -104,29 +104,15 @@ export function fileFields(node: NodeRecord, links: Links, metadataKeys?: string
 }
 
 /**
- * Children of a listing. 'link': bare links; 'wrapped' (X-Cloud-Depth 1): each link wraps one full
- * entity of the same name; 'inline' (depth 2 inside a container): fields directly in the link element.
+ * Children of a container entity at depth 2 ('inline': fields directly in the link element), or bare
+ * links ('link'); containers first, then files.
  */
-export function itemElements(
-  items: ItemView[],
-  links: Links,
-  shape: 'link' | 'wrapped' | 'inline',
-  tags?: string[],
-): XmlNode {
+export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'inline'): XmlNode {
   const containers: XmlNode[] = [];
   const files: XmlNode[] = [];
   for (const item of items) {
     const { node } = item;
-    const href = links.resource(node.kind, node.id);
-    let element: XmlNode;
-    if (shape === 'link') {
-      element = link(href);
-      tags?.push(`${node.kind[0]}${node.id}`);
-    } else {
-      const made = itemFragment(item, links, shape);
-      element = made.xml;
-      tags?.push(shape === 'wrapped' ? made.tag : `${node.kind[0]}${node.id}`);
-    }
+    const element = shape === 'link' ? link(links.resource(node.kind, node.id)) : itemFragment(item, links, shape).xml;
     (node.kind === 'container' ? containers : files).push(element);
   }
   const out: XmlNode = {};
@@ -142,15 +128,16 @@ const itemFields = (item: ItemView, links: Links): XmlNode =>
  * Listing items with their fields (depth 1 wrapped, depth 2 inline), serialised once per node version
  * and shape: a record is replaced when it changes, and the key holds every field that can differ
  * without that (accessed, a container's bytes, the links' base), so a listing is mostly concatenation.
- * Each fragment keeps a short tag of its key, from which the listing's ETag is made without hashing
- * the body. A caller may make the fragments ahead, a slice at a time (rest/listing-slices.ts).
+ * A caller may make the fragments ahead, a slice at a time (rest/listing-slices.ts). With
+ * `keep` false (a page of a big listing) a fragment is used if made before but not kept, so listing a
+ * big container once does not keep a copy of its text for as long as its records live.
  */
 const itemFragments = {
-  wrapped: new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>(),
-  inline: new WeakMap<NodeRecord, { key: string; xml: XmlNode; tag: string }>(),
+  wrapped: new WeakMap<NodeRecord, { key: string; xml: XmlNode }>(),
+  inline: new WeakMap<NodeRecord, { key: string; xml: XmlNode }>(),
 };
 
-export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'inline'): { xml: XmlNode; tag: string } {
+export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'inline', keep = true): { xml: XmlNode } {
   const { node } = item;
   const key = entityKey(node, links, item.bytes, item.metadataKeys);
   const cache = itemFragments[shape];
@@ -159,9 +146,70 @@ export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'i
   const href = links.resource(node.kind, node.id);
   const fields = itemFields(item, links);
   const xml = rawXml(buildXml({ [node.kind]: link(href, shape === 'wrapped' ? { [node.kind]: fields } : fields) }));
-  const entry = { key, xml, tag: `${node.id}.${node.version}.${digest(key)}` };
-  cache.set(node, entry);
+  const entry = { key, xml };
+  if (keep) cache.set(node, entry);
   return entry;
+}
+
+/** One member of a file-list written on its own: a bare link (depth 0) or its entity wrapped in the link (depth 1). */
+export function listingItemXml(item: ItemView, links: Links, shape: 'link' | 'wrapped', keep: boolean): string {
+  const { node } = item;
+  if (shape === 'link') return buildXml({ [node.kind]: link(links.resource(node.kind, node.id)) });
+  return itemFragment(item, links, shape, keep).xml[RAW] as string;
+}
+
+/** Marks where a frame's items go; no element or text of ours holds a NUL. */
+const ITEMS_MARK = '\u0000items\u0000';
+
+/**
+ * A file-list's start and end, for items written one by one between them (rest/listing-slices.ts),
+ * made by the same serialiser as every entity; `empty` is the whole list when it has no items.
+ */
+export function fileListFrame(
+  count: number,
+  start: number,
+  total: number,
+): { head: string; tail: string; empty: string } {
+  const attrs = { [`${ATTR}count`]: count, [`${ATTR}start`]: start, [`${ATTR}total`]: total };
+  const whole = buildXml(rootElement('file-list', { ...attrs, items: rawXml(ITEMS_MARK) }));
+  const at = whole.indexOf(ITEMS_MARK);
+  return {
+    head: whole.slice(0, at),
+    tail: whole.slice(at + ITEMS_MARK.length),
+    empty: buildXml(rootElement('file-list', attrs)),
+  };
+}
+
+/**
+ * A file-list's ETag, made from what its text depends on (each member's kind and id, and at depth 1
+ * every field of its entity), never by hashing the text: items are added a page at a time.
+ */
+export class ListingTag {
+  readonly #hash = createHash('sha1');
+  readonly #links: Links;
+  readonly #shape: 'link' | 'wrapped';
+
+  constructor(links: Links, shape: 'link' | 'wrapped', start: number, total: number) {
+    this.#links = links;
+    this.#shape = shape;
+    this.#hash.update(`${links.base} ${shape} ${start} ${total}`);
+  }
+
+  add(items: readonly ItemView[]): void {
+    const parts: string[] = [];
+    for (const { node, bytes, metadataKeys } of items) {
+      parts.push(
+        this.#shape === 'link'
+          ? `${node.kind[0]}${node.id}`
+          : `${node.id}\n${entityKey(node, this.#links, bytes, metadataKeys)}`,
+      );
+    }
+    this.#hash.update(`\n${parts.join('\n')}`);
+  }
+
+  value(count: number): string {
+    return `"L${count}-${this.#hash.digest('base64url').slice(0, 16)}"`;
+  }
 }
 
 /** Every field an entity's text depends on besides its id (a record is replaced when its version grows). */
@@ -210,15 +258,6 @@ export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string
   fileEntities.set(node, { key, xml });
   entityTags.set(xml, `"${node.id}-${node.version}-${digest(key)}"`);
   return xml;
-}
-
-/** A listing; its ETag is made from the page and each item's tag (depth 0 shows links only: kind and id). */
-export function fileListEntity(page: Page<ItemView>, links: Links, depth: number): XmlNode {
-  const shape = depth >= 1 ? 'wrapped' : 'link';
-  const tags: string[] = [links.base, shape, String(page.start), String(page.total)];
-  const entity = rootElement('file-list', { ...pageAttrs(page), ...itemElements(page.items, links, shape, tags) });
-  entityTags.set(entity, `"L${page.items.length}-${digest(tags.join(' '))}"`);
-  return entity;
 }
 
 export function accountFields(view: AccountView): XmlNode {

@@ -34,6 +34,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'core: the demo tree', modules: ['demo/'] },
   { layer: 'core: domain', modules: ['domain/'] },
   { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
+  // The mock's clock: read by the domain (entity times, lock expiry) and http/ (Date), set by the app's options.
+  { layer: 'core: the clock', modules: ['clock/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */

@@ -189,6 +189,7 @@ async function scale(): Promise<void> {
     seedFiles: positiveInt('BENCH_SCALE_SEED_FILES', 20_000),
     locks: positiveInt('BENCH_SCALE_LOCKS', 8000),
     putSamples: positiveInt('BENCH_SCALE_PUTS', 1000),
+    bigFolder: positiveInt('BENCH_SCALE_BIG_FOLDER', 100_000),
   });
 }
 

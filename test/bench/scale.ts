@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runCount as runLoad, type CountResult as LoadResult } from './scale-load.js';
 import { dav, timed } from './scale-requests.js';
 import { ScaleServer } from './scale-server.js';
+import { bigFolderListings } from './scale-big-folder.js';
 
 /** Sizes of `npm run bench -- scale`, from BENCH_SCALE_* (the defaults are the issue's targets). */
 export interface ScaleConfig {
@@ -16,6 +17,8 @@ export interface ScaleConfig {
   seedFiles: number;
   locks: number;
   putSamples: number;
+  /** Files in the folder listed by PROPFIND Depth 1 and /v2 contents. */
+  bigFolder: number;
 }
 
 const ms = (v: number): string => `${v.toFixed(1)} ms`;
@@ -178,6 +181,7 @@ export async function runScale(cfg: ScaleConfig): Promise<void> {
     await copyWhileServing(cfg, dir);
     await seeding(cfg, dir);
     await putWithLocks(cfg);
+    await bigFolderListings(cfg.bigFolder);
   } finally {
     for (const s of running) await s.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });

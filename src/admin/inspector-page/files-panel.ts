@@ -3,12 +3,14 @@ import { byId, formatBytes, h } from './dom.js';
 import { showNodeDetails } from './node-details.js';
 import type { InspectedNode, InspectedQueue, InspectedUser, Listing } from '../../http/wire-types.js';
 
-const childrenUrl = (user: string, id: string): string =>
-  `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}`;
+const childrenUrl = (user: string, id: string, start: number): string =>
+  `inspector/children?user=${encodeURIComponent(user)}&id=${encodeURIComponent(id)}&start=${start}`;
 
 /** Each user's tree as the store holds it (an ARIA tree: arrows move, Right/Left open and close), plus the recycle bin. */
 export class FilesPanel {
   readonly #expanded = new Set<string>();
+  /** Containers whose members were shown past the first page: how many pages, kept across refreshes. */
+  readonly #pages = new Map<string, number>();
   readonly #trees = byId('trees');
   /** The object each rendered tree item stands for. */
   readonly #nodes = new WeakMap<Element, InspectedNode>();
@@ -64,12 +66,44 @@ export class FilesPanel {
     );
   }
 
-  /** The tree items of a container's members; expanded containers bring their own members. */
+  /**
+   * The tree items of a container's members, a page at a time (as many pages as were shown before);
+   * expanded containers bring their own members. A "Show more" button ends a listing with more members.
+   */
   async #items(user: string, containerId: string, level: number): Promise<HTMLElement[]> {
-    const listing = await getJson<Listing>(childrenUrl(user, containerId));
-    const items = await Promise.all(listing.nodes.map((n) => this.#item(user, n, level)));
-    if (listing.more) items.push(h('li', { role: 'none', class: 'muted more' }, `… and ${listing.more} more`));
+    const items: HTMLElement[] = [];
+    const pages = this.#pages.get(containerId) ?? 1;
+    let start: number | null = 0;
+    for (let page = 0; page < pages && start !== null; page++) {
+      const listing: Listing = await getJson<Listing>(childrenUrl(user, containerId, start));
+      items.push(...(await Promise.all(listing.nodes.map((n) => this.#item(user, n, level)))));
+      if (listing.next === null) return items;
+      if (page === pages - 1) items.push(this.#moreButton(user, containerId, level, listing));
+      start = listing.next;
+    }
     return items;
+  }
+
+  /** "Show more": the next page of members, put where the button was. */
+  #moreButton(user: string, containerId: string, level: number, listing: Listing): HTMLElement {
+    const button = h('button', { type: 'button', class: 'link' }, `Show ${listing.more} more…`);
+    const li = h('li', { role: 'none', class: 'muted more' }, button);
+    button.addEventListener('click', () => {
+      button.setAttribute('disabled', '');
+      void (async () => {
+        try {
+          const next = await getJson<Listing>(childrenUrl(user, containerId, listing.next ?? 0));
+          const items = await Promise.all(next.nodes.map((n) => this.#item(user, n, level)));
+          if (next.next !== null) items.push(this.#moreButton(user, containerId, level, next));
+          this.#pages.set(containerId, (this.#pages.get(containerId) ?? 1) + 1);
+          li.replaceWith(...items);
+        } catch (err) {
+          button.removeAttribute('disabled');
+          this.onError(err);
+        }
+      })();
+    });
+    return li;
   }
 
   async #item(user: string, node: InspectedNode, level: number): Promise<HTMLElement> {

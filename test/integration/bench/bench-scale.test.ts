@@ -14,6 +14,7 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       BENCH_SCALE_SEED_FILES: '25',
       BENCH_SCALE_LOCKS: '12',
       BENCH_SCALE_PUTS: '10',
+      BENCH_SCALE_BIG_FOLDER: '30',
     };
     const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -41,6 +42,12 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
     expect(stdout).toMatch(/COPY of a \d+-node tree \(--data\): \d+\.\d ms; [1-9]\d* GET \/v2 sent meanwhile/);
     expect(stdout).toMatch(
       /PUT latency \(8 clients\): no locks p50 \d+\.\d ms mean \d+\.\d ms; 12 live locks p50 \d+\.\d ms/,
+    );
+    for (const what of ['/v2 contents, depth 0', '/v2 contents, depth 1', 'PROPFIND Depth 1']) {
+      expect(stdout).toContain(`big folder of 30 files, ${what}`);
+    }
+    expect(stdout).toMatch(
+      /big folder of 30 files, PROPFIND Depth 1 \(4 properties\), unchanged: first byte \d+\.\d ms \(goal <= 200 ms\), whole \d+ ms for [\d.]+ MB; RSS growth [\d.]+ MiB \(goal <= 64 MiB\)/,
     );
   });
 

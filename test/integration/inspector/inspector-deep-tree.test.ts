@@ -53,7 +53,7 @@ describe("the inspector's path walk is linear in the depth", () => {
   it(`a container ${DEPTH.toLocaleString('en')} levels deep is listed with a constant number of store lookups, not one per ancestor`, async () => {
     const { mock, bottom } = await deepChain();
     const { store, calls } = counted(mock.store);
-    const listing = inspectChildren(store, 'demo', bottom);
+    const listing = await inspectChildren(store, 'demo', bottom);
     const path = Array.from({ length: DEPTH }, (_, i) => `c${i}`).join('/');
     expect(listing.nodes.map((n) => n.dav)).toEqual([`/dav/${path}/inner/`, `/dav/${path}/bottom.txt`]);
     expect(listing.nodes[0]!.members).toBe(0);

@@ -64,8 +64,10 @@ describe('kills at named failpoints with --data: what survives a crash at each s
     await first.stop('SIGTERM');
   }
 
-  it('every failpoint name is reached by a test below', async () => {
-    const text = await readFile(new URL(import.meta.url), 'utf8');
+  it('every failpoint name is reached by a test below (or, for a listing, in streaming/listing-failures.test.ts)', async () => {
+    const text =
+      (await readFile(new URL(import.meta.url), 'utf8')) +
+      (await readFile(new URL('../streaming/listing-failures.test.ts', import.meta.url), 'utf8'));
     const unused = FAILPOINTS.filter((name) => !text.includes(`'${name}'`));
     expect(unused).toEqual([]);
   });

@@ -150,7 +150,7 @@ describe('group commit: a build that spans a group failure', () => {
       replace: async () => undefined,
       close: async () => undefined,
     };
-    const core = new StoreCore(emptyPlainState(), persistence, blobs, () => 1);
+    const core = new StoreCore(emptyPlainState(), persistence, blobs, { now: () => 1000 });
     try {
       const root = newNode('alice', 'container', '/', null, 1);
       const created = core.transact(() => ({

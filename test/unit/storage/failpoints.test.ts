@@ -13,11 +13,14 @@ function sources(dir: string): string[] {
 }
 
 describe('failpoints (test-only crash points)', () => {
-  it('parses name:kill with an optional hit count', () => {
-    expect(parseFailpoints('log-synced-before-answer:kill, copy-prepared-before-commit:kill@3')).toEqual(
+  it('parses name:kill and name:throw with an optional hit count', () => {
+    expect(
+      parseFailpoints('log-synced-before-answer:kill, copy-prepared-before-commit:kill@3, listing-page-read:throw@2'),
+    ).toEqual(
       new Map([
-        ['log-synced-before-answer', 1],
-        ['copy-prepared-before-commit', 3],
+        ['log-synced-before-answer', { action: 'kill', hits: 1 }],
+        ['copy-prepared-before-commit', { action: 'kill', hits: 3 }],
+        ['listing-page-read', { action: 'throw', hits: 2 }],
       ]),
     );
   });

@@ -7,7 +7,8 @@ import {
   containerEntity,
   emptyCollectionEntity,
   fileEntity,
-  fileListEntity,
+  fileListFrame,
+  listingItemXml,
   tagEntity,
   tagListEntity,
 } from '../../../src/xml/entities.js';
@@ -59,21 +60,17 @@ describe('entity mappers (table-driven)', () => {
     ],
     [
       'file-list at depth 0: links only, containers before files',
-      buildXml(
-        fileListEntity(
-          {
-            items: [
-              { node: node({ kind: 'container', id: 'C' }), bytes: 0 },
-              { node: node({ id: 'F' }), bytes: 5 },
-            ],
-            start: 3,
-            total: 9,
-          },
-          links,
-          0,
-        ),
-      ),
+      ((frame) =>
+        frame.head +
+        listingItemXml({ node: node({ kind: 'container', id: 'C' }), bytes: 0 }, links, 'link', false) +
+        listingItemXml({ node: node({ id: 'F' }), bytes: 5 }, links, 'link', false) +
+        frame.tail)(fileListFrame(2, 3, 9)),
       `<file-list ${NS} count="2" start="3" total="9"><container ${L('/v2/containers/C')}/><file ${L('/v2/files/F')}/></file-list>`,
+    ],
+    [
+      'an empty file-list is one element',
+      fileListFrame(0, 0, 0).empty,
+      `<file-list ${NS} count="0" start="0" total="0"/>`,
     ],
     [
       'tag list with count/start/total and encoded tag links',

@@ -1,0 +1,159 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { ClockControls } from '../clock/clock-controls.js';
+import type { ClockSettings, ClockState } from '../clock/mock-clock.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+
+/** One line for people: "2025-01-01T00:00:00.000Z, frozen, 2d ahead of real time". */
+export function describeClock(state: ClockState): string {
+  const skew =
+    state.offsetMs === 0
+      ? 'real time'
+      : `${state.offset.replace(/^-/, '')} ${state.offsetMs < 0 ? 'behind' : 'ahead of'} real time`;
+  return `${state.now}, ${state.frozen ? 'frozen' : 'running'}, ${skew}`;
+}
+
+interface ClockOptionArgs {
+  'clock-offset'?: string;
+  'clock-frozen'?: string;
+}
+
+/** serve's --clock-offset and --clock-frozen (also CSP_MOCK_CLOCK_OFFSET / _FROZEN and the config file). */
+export function withClockOptions<T>(y: Argv<T>): Argv<T & ClockOptionArgs> {
+  return y
+    .option('clock-offset', {
+      type: 'string',
+      // One value, even when it starts with a dash (-5m): yargs would read that as flags.
+      nargs: 1,
+      describe: "run the mock's clock this far from real time: -5m, 2d, 90s",
+    })
+    .option('clock-frozen', {
+      type: 'string',
+      nargs: 1,
+      describe: "stop the mock's clock at this ISO time (e.g. 2025-01-01T00:00:00Z)",
+      conflicts: 'clock-offset',
+    }) as unknown as Argv<T & ClockOptionArgs>;
+}
+
+export function clockOptionsOf(args: ClockOptionArgs): ClockSettings | undefined {
+  if (args['clock-frozen'] !== undefined) return { frozen: args['clock-frozen'] };
+  if (args['clock-offset'] !== undefined) return { offset: args['clock-offset'] };
+  return undefined;
+}
+
+interface ClockArgs extends RemoteArgs {
+  json: boolean;
+  value?: string;
+  _: Array<string | number>;
+}
+
+/** The value typed after the subcommand; a negative duration comes after "--", which yargs leaves in `_`. */
+function valueOf(args: ClockArgs, required: boolean): string | undefined {
+  const value = args.value ?? (args._[2] === undefined ? undefined : String(args._[2]));
+  if (value === undefined && required)
+    throw new Error(
+      `${String(args._[1])}: give a value (a negative duration after "--": csp-mock clock ${String(args._[1])} -- -5m)`,
+    );
+  return value;
+}
+
+/** One subcommand: its words, what it does, and the call it makes. */
+function action(
+  command: string,
+  describe: string,
+  run: (clock: ClockControls, value: string | undefined) => Promise<ClockState>,
+  example: [string, string],
+  positional?: { describe: string; required: boolean },
+): CommandModule<object, ClockArgs> {
+  return {
+    command,
+    describe,
+    builder: (y) => {
+      let built = withRemoteOptions(y).option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the clock as JSON',
+      });
+      if (positional)
+        built = built.positional('value', {
+          type: 'string',
+          demandOption: positional.required,
+          describe: positional.describe,
+        });
+      return built.example(`$0 ${example[0]}`, example[1]) as never;
+    },
+    handler: (args) =>
+      withRemote(args, async (mock) => {
+        const state = await run(mock.clock, valueOf(args, positional?.required ?? false));
+        console.log(args.json ? JSON.stringify(state, null, 2) : describeClock(state));
+      }),
+  };
+}
+
+const DURATION = 'a duration: 2d, 90s, 1h30m (after "--" when negative: -- -5m)';
+
+/** `csp-mock clock show|set|advance|offset|freeze|resume|reset`: the running mock's clock. */
+export const clockCommand: CommandModule<object, object> = {
+  command: 'clock',
+  describe: "show or move a running mock's clock (entity times, Date, Last-Modified, lock expiry)",
+  builder: (y) =>
+    y
+      .command(
+        action('show', "print the mock's time", (c) => c.state(), [
+          'clock show',
+          'its time, frozen or running, and skew',
+        ]),
+      )
+      .command(
+        action(
+          'set [value]',
+          'put the clock at a time (a running clock runs on from there)',
+          (c, v) => c.set(v!),
+          ['clock set 2025-01-01T00:00:00Z', ''],
+          { describe: 'an ISO time with its zone', required: true },
+        ),
+      )
+      .command(
+        action(
+          'advance [value]',
+          'move the clock forward (or back)',
+          (c, v) => c.advance(v!),
+          ['clock advance 2d', 'two days on: trash ages, locks expire'],
+          {
+            describe: DURATION,
+            required: true,
+          },
+        ),
+      )
+      .command(
+        action(
+          'offset [value]',
+          'run the clock this far from real time (unfreezes it)',
+          (c, v) => c.offset(v!),
+          ['clock offset -- -5m', 'five minutes slow'],
+          { describe: DURATION, required: true },
+        ),
+      )
+      .command(
+        action(
+          'freeze [value]',
+          'stop the clock (where it stands, or at a time)',
+          (c, v) => c.freeze(v),
+          ['clock freeze 2025-01-01T00:00:00Z', ''],
+          { describe: 'an ISO time with its zone (default: now)', required: false },
+        ),
+      )
+      .command(action('resume', 'let a frozen clock run on', (c) => c.resume(), ['clock resume', '']))
+      .command(
+        action('reset', "back to the scenario's clock (or serve's options); the state is untouched", (c) => c.reset(), [
+          'clock reset',
+          '',
+        ]),
+      )
+      .demandCommand(
+        1,
+        'say "show", "set TIME", "advance DURATION", "offset DURATION", "freeze [TIME]", "resume" or "reset"',
+      )
+      .example('$0 clock advance 2d', '')
+      .example('$0 clock show --json', ''),
+  handler: () => undefined,
+};
