@@ -1,6 +1,7 @@
 /** The public API: everything a test suite imports. */
 export { createApp, type MockApp } from './app.js';
-export { startMock, type RunningMock, type StartOptions } from './server.js';
+export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions } from './server.js';
+export type { HttpsOptions } from './tls/server-identity.js';
 export type { MockControls } from './mock-controls.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
+import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
 
 export { DEFAULT_TIMEOUTS, type ServerTimeouts };
 
@@ -15,9 +17,29 @@ export interface StartOptions extends MockOptions {
   host?: string;
   /** Socket and request time limits (DEFAULT_TIMEOUTS). */
   timeouts?: ServerTimeouts;
+  /**
+   * Serve HTTPS: `true` with a certificate signed by the local CA (made once in the user's configuration
+   * folder), or your own `{ cert, key }`; `{ port }` adds an HTTPS listener beside HTTP on `port`.
+   */
+  https?: boolean | HttpsOptions;
 }
 
-function applyTimeouts(server: Server, given: ServerTimeouts = {}): void {
+/** Where a mock serves HTTPS, and what to trust. */
+export interface HttpsEndpoint {
+  /** e.g. https://127.0.0.1:53212 (the same as `url` unless HTTP listens too). */
+  url: string;
+  port: number;
+  /** The local CA certificate (PEM) to trust, e.g. https.request({ ca }); undefined with your own certificate. */
+  ca: string | undefined;
+  /** Its file (ca.pem in the local CA's folder). */
+  caFile: string | undefined;
+  /** The names the generated certificate holds. */
+  names: string[] | undefined;
+  /** True when this start made a new local CA. */
+  caCreated: boolean;
+}
+
+function applyTimeouts(server: Server | HttpsServer, given: ServerTimeouts = {}): void {
   const t = { ...DEFAULT_TIMEOUTS, ...given };
   server.headersTimeout = t.headersMs;
   server.requestTimeout = t.requestMs;
@@ -33,9 +55,11 @@ export function isLoopback(host: string): boolean {
 
 /** A running mock: its address, and the test-lifecycle calls. */
 export interface RunningMock extends MockControls {
-  /** Base URL, e.g. http://127.0.0.1:53211 (REST under /v2, WebDAV under /dav). */
+  /** Base URL, e.g. http://127.0.0.1:53211 (REST under /v2, WebDAV under /dav); https:// when `https` serves on `port`. */
   url: string;
   port: number;
+  /** Set when the mock serves HTTPS. */
+  https: HttpsEndpoint | undefined;
   app: MockApp['app'];
   store: MockApp['store'];
   /** The options in force, paths absolute. */
@@ -65,13 +89,23 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const host = options.host ?? DEFAULT_HOST;
   // The name we are bound to is ours too (an IP literal passes the Host check anyway).
   const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  // Before the app: a certificate that does not match its key changes nothing (no state file is made).
+  const https = options.https ? (options.https === true ? {} : options.https) : undefined;
+  const identity = https ? await identityOf(https, host, options.publicUrl) : undefined;
   const mock = await createApp({ ...options, allowedHosts });
-  const server = createServer();
-  mock.attach(server);
-  applyTimeouts(server, options.timeouts);
+  const tls = identity && { key: identity.key, cert: identity.cert };
+  const server = tls && https?.port === undefined ? createHttpsServer(tls) : createServer();
+  const besides = tls && https?.port !== undefined ? createHttpsServer(tls) : undefined;
+  const servers = besides ? [server, besides] : [server];
+  for (const s of servers) {
+    mock.attach(s);
+    applyTimeouts(s, options.timeouts);
+  }
   try {
     await listen(server, options.port ?? 0, host);
+    if (besides) await listen(besides, https?.port ?? 0, host);
   } catch (err) {
+    await closeServers(servers);
     await mock.close();
     throw new Error(`cannot listen on ${host}:${options.port ?? 0}: ${(err as Error).message}`);
   }
@@ -83,9 +117,19 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     );
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `${besides || !identity ? 'http' : 'https'}://${shownHost}:${port}`;
+  const httpsPort = besides ? (besides.address() as AddressInfo).port : port;
   return {
-    url: `http://${shownHost}:${port}`,
+    url,
     port,
+    https: identity && {
+      url: `https://${shownHost}:${httpsPort}`,
+      port: httpsPort,
+      ca: identity.caCert,
+      caFile: identity.caFile,
+      names: identity.names,
+      caCreated: identity.caCreated,
+    },
     app: mock.app,
     store: mock.store,
     options: mock.options,
@@ -101,16 +145,32 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeServers(servers);
       await mock.close();
     },
   };
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+/** The TLS module (and node-forge) load only when HTTPS is asked for. */
+async function identityOf(https: HttpsOptions, host: string, publicUrl: string | undefined): Promise<ServerIdentity> {
+  const { serverIdentity } = await import('./tls/server-identity.js');
+  return serverIdentity(https, { host, publicUrl });
+}
+
+function closeServers(servers: Array<Server | HttpsServer>): Promise<void> {
+  return Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+function listen(server: Server | HttpsServer, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,8 +1,9 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
 import type { RunningMock, StartOptions } from '../server.js';
+import { httpsFacts, httpsOptionsOf, withHttpsOptions, type HttpsArgs } from './https-options.js';
 
-export interface ListenArgs {
+export interface ListenArgs extends HttpsArgs {
   port: number;
   host: string;
   quiet: boolean;
@@ -16,8 +17,11 @@ export interface ListenArgs {
 }
 
 /** The listening options as startMock takes them. */
-export function listenOptionsOf(args: ListenArgs): Pick<StartOptions, 'port' | 'host' | 'allowedHosts' | 'timeouts'> {
+export function listenOptionsOf(
+  args: ListenArgs,
+): Pick<StartOptions, 'port' | 'host' | 'allowedHosts' | 'timeouts' | 'https'> {
   return {
+    https: httpsOptionsOf(args),
     port: args.port,
     host: args.host,
     allowedHosts: args['allow-host'],
@@ -32,7 +36,7 @@ export function listenOptionsOf(args: ListenArgs): Pick<StartOptions, 'port' | '
 
 /** --port, --host, --allow-host, the time limits and the log options, shared by every command that listens. */
 export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
-  return y
+  return withHttpsOptions(y)
     .option('port', {
       alias: 'p',
       type: 'number',
@@ -103,6 +107,7 @@ export function logOptionsOf(args: ListenArgs): Pick<MockOptions, 'log' | 'logFo
 /** The ready line every listening command prints first, then what matters, one fact a line. */
 export function printReady(command: string, mock: RunningMock, facts: Array<[string, string]>): void {
   const lines = [`csp-mock ${command} listening on ${mock.url}`];
+  facts = [...facts, ...httpsFacts(mock)];
   const width = Math.max(...facts.map(([k]) => k.length));
   for (const [key, value] of facts) lines.push(`  ${`${key}:`.padEnd(width + 1)} ${value}`);
   console.log(lines.join('\n'));

@@ -14,6 +14,7 @@ import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
 import { changeCommand } from './change.js';
+import { caCommand } from './ca.js';
 import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
@@ -65,6 +66,7 @@ async function run(): Promise<void> {
       .command(requestsCommand)
       .command(stateCommand)
       .command(changeCommand)
+      .command(caCommand)
       .command(clockCommand)
       .command(convertCommand)
       .command(importHarCommand)

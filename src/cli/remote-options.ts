@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { connectMock, type RemoteMock } from '../remote/connect-mock.js';
+import { localCaCertificate } from '../tls/ca-folder.js';
 
 export const DEFAULT_MOCK_URL = 'http://127.0.0.1:8080';
 
@@ -42,7 +43,9 @@ export function adminTokenOf(args: { 'admin-token'?: string; 'admin-token-file'?
 /** Runs `action` against the mock at --url; a connection problem is one line on stderr and exit 1. */
 export async function withRemote(args: RemoteArgs, action: (mock: RemoteMock) => Promise<void>): Promise<void> {
   try {
-    const mock = connectMock(args.url, { adminToken: adminTokenOf(args) });
+    // An https mock's certificate most often comes from the local CA: trust it, besides Node's roots.
+    const ca = /^https:/i.test(args.url) ? await localCaCertificate() : undefined;
+    const mock = connectMock(args.url, { adminToken: adminTokenOf(args), ca });
     await action(mock);
     await mock.close();
   } catch (err) {

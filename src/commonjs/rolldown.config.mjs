@@ -15,6 +15,7 @@ const EXTERNAL = [
   'ajv',
   'fast-xml-parser',
   'lru-cache',
+  'node-forge',
   'nock',
   '@mswjs/interceptors',
 ];

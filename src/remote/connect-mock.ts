@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { remoteClockControls } from '../clock/clock-controls.js';
 import { isScenarioPath } from '../scenarios/catalog.js';
+import { fetchTrusting } from '../tls/fetch-trusting.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
 import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
@@ -27,6 +28,11 @@ export interface ConnectOptions {
   adminToken?: string;
   /** Relative scenario file paths given to useScenario resolve against it. Default: process.cwd(). */
   baseDir?: string;
+  /**
+   * For an https URL: CA certificates (PEM) to trust besides Node's roots, such as the local CA of
+   * `csp-mock serve --https` (`csp-mock ca --path`). Default: Node's roots and NODE_EXTRA_CA_CERTS.
+   */
+  ca?: string | Buffer | Array<string | Buffer>;
 }
 
 export interface StateOptions {
@@ -74,6 +80,9 @@ function isNetworkFailure(err: unknown): boolean {
   return err instanceof TypeError && /fetch failed/i.test(err.message);
 }
 
+/** The errors of a TLS certificate the client does not accept. */
+const UNTRUSTED = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/;
+
 /**
  * Connects to a csp-mock started elsewhere (`csp-mock serve`, another test process, a container):
  * `const mock = connectMock('http://127.0.0.1:8080', { adminToken }); await mock.useScenario('tag-objects-500');`
@@ -87,6 +96,11 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
   }
   const origin = base.href.replace(/\/+$/, '');
   const baseDir = resolve(options.baseDir ?? process.cwd());
+  // The global fetch is looked up per call: one a test replaces or spies on later is the one used.
+  const send =
+    options.ca !== undefined && base.protocol === 'https:'
+      ? fetchTrusting(options.ca)
+      : (input: string, init: RequestInit) => fetch(input, init);
   let closed = false;
 
   async function call(method: string, path: string, body?: unknown): Promise<Response> {
@@ -96,7 +110,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     if (options.adminToken) headers['Authorization'] = `Bearer ${options.adminToken}`;
     let res: Response;
     try {
-      res = await fetch(`${origin}/__admin${path}`, {
+      res = await send(`${origin}/__admin${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -104,6 +118,10 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     } catch (err) {
       if (isNetworkFailure(err)) {
         const cause = (err as { cause?: { code?: string } }).cause?.code;
+        if (cause !== undefined && UNTRUSTED.test(cause))
+          throw new MockConnectionError(
+            `the mock at ${origin} has a certificate this process does not trust (${cause}): give connectMock the CA (option ca; "csp-mock ca --path" prints its file) or set NODE_EXTRA_CA_CERTS`,
+          );
         throw new MockConnectionError(
           `no csp-mock answers at ${origin}${cause ? ` (${cause})` : ''}: start one with "csp-mock serve" or give --url / CSP_MOCK_URL`,
         );

@@ -19,9 +19,13 @@ const BLOCKS_DIR = join(ROOT, '.tmp', `readme-blocks-${process.pid}`);
 const SHIMS = mkdtempSync(join(tmpdir(), 'csp-mock-readme-shims-'));
 writeShims(SHIMS, BIN);
 mkdirSync(BLOCKS_DIR, { recursive: true });
+// The HTTPS examples make a local CA: here, never in the user's configuration folder (children inherit it).
+const CA_DIR = mkdtempSync(join(tmpdir(), 'csp-mock-readme-ca-'));
+process.env['CSP_MOCK_CA_DIR'] = CA_DIR;
 afterAll(() => {
   rmSync(BLOCKS_DIR, { recursive: true, force: true });
   rmSync(SHIMS, { recursive: true, force: true });
+  rmSync(CA_DIR, { recursive: true, force: true });
 });
 
 const files = exampleFiles(ROOT).map((file) => ({

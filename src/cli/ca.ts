@@ -1,0 +1,39 @@
+import type { CommandModule } from 'yargs';
+
+interface CaArgs {
+  'ca-dir'?: string;
+  path: boolean;
+}
+
+/** `csp-mock ca`: the local CA (made when missing), where its certificate is and how to trust it. */
+export const caCommand: CommandModule<object, CaArgs> = {
+  command: 'ca',
+  describe: 'where the local CA certificate of --https is, and how to trust it (made when missing)',
+  builder: (y) =>
+    y
+      .option('ca-dir', {
+        type: 'string',
+        describe: "the local CA's folder (env CSP_MOCK_CA_DIR; default: csp-mock/ in your configuration folder)",
+      })
+      .option('path', { type: 'boolean', default: false, describe: 'print only the CA certificate file' })
+      .example('$0 ca', 'the CA certificate file and how to trust it in curl, Node, the OS, Android and iOS')
+      .example('curl --cacert "$($0 ca --path)" https://127.0.0.1:8080/v2', 'one client trusts it') as never,
+  handler: async (args) => {
+    // Loaded when the command runs: node-forge only when a certificate may be made.
+    const [{ defaultCaFolder }, { openLocalCa }, { trustGuide }, { X509Certificate }] = await Promise.all([
+      import('../tls/ca-folder.js'),
+      import('../tls/local-ca.js'),
+      import('../tls/trust-guide.js'),
+      import('node:crypto'),
+    ]);
+    let ca;
+    try {
+      ca = await openLocalCa(args['ca-dir'] ?? defaultCaFolder());
+    } catch (err) {
+      process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+    if (args.path) console.log(ca.certFile);
+    else console.log(trustGuide(ca, new X509Certificate(ca.certPem).subject.replace(/\n/g, ', ')));
+  },
+};
