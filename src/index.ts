@@ -11,6 +11,16 @@ export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './domain/model.js';
 export type { DeviceChangeNote, JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
 export { RequestWaitTimeout, type WaitOptions } from './http/journal-wait.js';
+export { auditJournal } from './audit/audit.js';
+export {
+  AUDIT_RULES,
+  type AuditFinding,
+  type AuditOptions,
+  type AuditReport,
+  type AuditRuleId,
+  type AuditSeverity,
+  type AuditedRequest,
+} from './audit/audit-types.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export { ChangeRefusedError } from './device/change-refused.js';
 export type { ChangeTrigger, DeviceChange, RandomEditor, RandomKind } from './scenarios/device-changes.js';

@@ -2,6 +2,7 @@ import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
 import type { WaitOptions } from './http/journal-wait.js';
+import type { AuditOptions, AuditReport } from './audit/audit-types.js';
 
 /**
  * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this
@@ -30,4 +31,10 @@ export interface MockControls {
   waitForRequest(filter?: JournalFilter, options?: WaitOptions): Promise<JournalEntry>;
   /** How many requests in the journal match (it keeps the last `journalSize`, 1000 by default). */
   countRequests(filter?: JournalFilter): Promise<number>;
+  /**
+   * Reads the journal (`filter` picks the requests, e.g. one user's) and reports what the client did that a
+   * careful client does not: retries without backoff or against Retry-After, repeats after an ambiguous
+   * commit, full re-uploads, ETags never revalidated, N+1 listings, polling too fast. See src/audit/README.md.
+   */
+  audit(options?: AuditOptions & { filter?: JournalFilter }): Promise<AuditReport>;
 }

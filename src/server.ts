@@ -3,6 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import { auditJournal } from './audit/audit.js';
 import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
@@ -144,6 +145,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
+    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
     close: async () => {
       await closeServers(servers);
       await mock.close();

@@ -14,6 +14,7 @@ import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
 import { changeCommand } from './change.js';
+import { auditCommand } from './audit.js';
 import { caCommand } from './ca.js';
 import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
@@ -66,6 +67,7 @@ async function run(): Promise<void> {
       .command(requestsCommand)
       .command(stateCommand)
       .command(changeCommand)
+      .command(auditCommand)
       .command(caCommand)
       .command(clockCommand)
       .command(convertCommand)

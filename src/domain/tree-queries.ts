@@ -64,8 +64,10 @@ export function listingKey(node: NodeRecord): string {
 }
 
 /**
- * The live children of `containerId`, in listing order, as they are now: an array the caller must
- * not change, which later changes to the tree do not touch. Big containers are sorted in slices.
+ * The live children of `containerId`, in listing order, as they were at one moment (the call): an
+ * array the caller must not change, which later changes to the tree do not touch. Members and their
+ * records are read at once (a lookup each); only a container never listed before is then put in
+ * order over several turns of the event loop.
  */
 export async function childSnapshot(tree: ChildSource, containerId: string): Promise<readonly NodeRecord[]> {
   const generation = tree.generation;
@@ -76,9 +78,10 @@ export async function childSnapshot(tree: ChildSource, containerId: string): Pro
     kept.set(containerId, hit);
     return hit.members;
   }
-  const live = liveChildren(tree, containerId);
-  const members = hit ? updated(tree, containerId, hit.members, live) : undefined;
-  const sorted = members ?? (await sortedInSlices(live));
+  const ids = Array.from(tree.childIds(containerId));
+  const sorted =
+    (hit && updated(tree, containerId, hit.members, ids)) ??
+    (await sortedInSlices(liveRecords(tree, containerId, ids)));
   kept.delete(containerId);
   if (sorted.length >= KEPT_FROM) {
     kept.set(containerId, { generation, members: sorted });
@@ -117,49 +120,77 @@ function keptOf(tree: ChildSource): Map<string, KeptOrder> {
   return kept;
 }
 
-function liveChildren(tree: ChildSource, containerId: string): NodeRecord[] {
+const isLiveChild = (node: NodeRecord | undefined, containerId: string): node is NodeRecord =>
+  node !== undefined && node.parentId === containerId && node.recycled === null;
+
+/** The records of those of `ids` that are live children of the container. */
+function liveRecords(tree: ChildSource, containerId: string, ids: string[]): NodeRecord[] {
   const live: NodeRecord[] = [];
-  for (const id of tree.childIds(containerId)) {
+  for (const id of ids) {
     const node = tree.node(id);
-    if (node && node.recycled === null) live.push(node);
+    if (isLiveChild(node, containerId)) live.push(node);
   }
   return live;
 }
 
 /**
- * An older snapshot brought up to date: members whose name and kind are unchanged keep their place
- * (with their current record), the rest leave, and the children not among them are sorted and merged
- * in. Undefined when so much changed that sorting everything afresh is as cheap.
+ * An older snapshot brought up to date in linear time: members whose name and kind are unchanged
+ * keep their place (with their current record), the rest leave, and the children new to it (found
+ * from the end of the child set, where the tree puts new and renamed children) are sorted and put in
+ * their places by binary search. Undefined when so much is new that sorting afresh is as cheap.
  */
 function updated(
   tree: ChildSource,
   containerId: string,
   before: readonly NodeRecord[],
-  live: NodeRecord[],
+  ids: string[],
 ): NodeRecord[] | undefined {
+  let live = 0;
+  for (const id of ids) if (isLiveChild(tree.node(id), containerId)) live++;
   const stay: NodeRecord[] = [];
   for (const old of before) {
     const now = tree.node(old.id);
-    if (now === old) stay.push(now);
-    else if (
-      now &&
-      now.parentId === containerId &&
-      now.recycled === null &&
-      now.kind === old.kind &&
-      now.name === old.name
-    )
-      stay.push(now);
+    if (isLiveChild(now, containerId) && now.kind === old.kind && now.name === old.name) stay.push(now);
   }
-  if (stay.length === live.length) return stay;
-  const added = live.length - stay.length;
-  if (added > live.length / 4) return undefined;
-  const staying = new Set(stay.map((n) => n.id));
-  const fresh = live
-    .filter((n) => !staying.has(n.id))
-    .map(keyed)
-    .sort(byKey)
-    .map((k) => k.node);
-  return merged(stay, fresh);
+  let missing = live - stay.length;
+  if (missing === 0) return stay;
+  if (missing > live / 4) return undefined;
+  const added: Keyed[] = [];
+  for (let i = ids.length - 1; i >= 0 && missing > 0; i--) {
+    const node = tree.node(ids[i]!);
+    if (!isLiveChild(node, containerId)) continue;
+    const entry = keyed(node);
+    if (stay[placeOf(stay, entry.key, 0)]?.id === node.id) continue;
+    added.push(entry);
+    missing--;
+  }
+  return insertedInOrder(stay, added.sort(byKey));
+}
+
+/** The first index from `from` in `members` (in listing order) whose key is not below `key`. */
+function placeOf(members: readonly NodeRecord[], key: string, from: number): number {
+  let lo = from;
+  let hi = members.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (listingKey(members[mid]!) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `added` (in order) put into `members` (in order), each where a binary search by listing key finds its place. */
+function insertedInOrder(members: readonly NodeRecord[], added: Keyed[]): NodeRecord[] {
+  const out: NodeRecord[] = [];
+  let from = 0;
+  for (const { key, node } of added) {
+    const lo = placeOf(members, key, from);
+    for (let i = from; i < lo; i++) out.push(members[i]!);
+    out.push(node);
+    from = lo;
+  }
+  for (let i = from; i < members.length; i++) out.push(members[i]!);
+  return out;
 }
 
 interface Keyed {
@@ -168,26 +199,6 @@ interface Keyed {
 }
 const keyed = (node: NodeRecord): Keyed => ({ key: listingKey(node), node });
 const byKey = (a: Keyed, b: Keyed): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-function merged(a: readonly NodeRecord[], b: readonly NodeRecord[]): NodeRecord[] {
-  const out: NodeRecord[] = [];
-  let i = 0;
-  let j = 0;
-  let ka = a.length ? listingKey(a[0]!) : '';
-  let kb = b.length ? listingKey(b[0]!) : '';
-  while (i < a.length && j < b.length) {
-    if (ka <= kb) {
-      out.push(a[i++]!);
-      if (i < a.length) ka = listingKey(a[i]!);
-    } else {
-      out.push(b[j++]!);
-      if (j < b.length) kb = listingKey(b[j]!);
-    }
-  }
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
-  return out;
-}
 
 /**
  * A bottom-up merge sort by listing key that yields a turn of the event loop every CHILD_PAGE

@@ -1,5 +1,6 @@
 import { createApp, type MockApp } from '../app.js';
 import { InProcessHttp } from '../http/in-process-http.js';
+import { auditJournal } from '../audit/audit.js';
 import { countRequests, waitForRequest } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { MockOptions } from '../options.js';
@@ -59,6 +60,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),
+    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
     restore: async () => {
       if (restored) return;
       restored = true;

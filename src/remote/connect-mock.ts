@@ -4,6 +4,7 @@ import { isScenarioPath } from '../scenarios/catalog.js';
 import { fetchTrusting } from '../tls/fetch-trusting.js';
 import type { StateView } from '../admin/state-view.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
+import { auditJournal } from '../audit/audit.js';
 import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
@@ -181,6 +182,12 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       );
       if (answer.request) return answer.request;
       throw new RequestWaitTimeout(answer.message ?? `no request matching the filter arrived within ${timeoutMs} ms`);
+    },
+    audit: async (auditOptions = {}) => {
+      const entries = (
+        await json<{ requests: JournalEntry[] }>('GET', `/requests${queryOf(auditOptions.filter ?? {})}`)
+      ).requests;
+      return auditJournal(entries, auditOptions);
     },
     countRequests: async (filter = {}) =>
       (await json<{ count: number }>('GET', `/requests/count${queryOf(filter)}`)).count,

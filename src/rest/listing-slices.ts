@@ -69,8 +69,10 @@ export async function sendFileList(
   const tag = new ListingTag(links, shape, asked.start, page.total);
   if (views) tag.add(views);
   else {
-    for (let i = page.from; i < page.to; i += CHILD_PAGE)
+    for (let i = page.from; i < page.to; i += CHILD_PAGE) {
       tag.add(linkItems(members.slice(i, Math.min(page.to, i + CHILD_PAGE)), chosen));
+      if (i + CHILD_PAGE < page.to) await nextTurn();
+    }
   }
   res.setHeader('ETag', tag.value(page.count));
   if (req.fresh) {

@@ -14,6 +14,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
     layer: 'entry',
     modules: ['cli/', 'index.ts', 'server.ts', 'mock-controls.ts', 'verify/', 'intercept/', 'remote/'],
   },
+  // The client audit reads journal entries (types of http/) and nothing else of the server.
+  { layer: 'entry: the client audit', modules: ['audit/'] },
   // The HTTPS certificates (the local CA, a given pair): used by the entry points only.
   { layer: 'entry: TLS', modules: ['tls/'] },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).

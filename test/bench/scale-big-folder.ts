@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { timed } from './scale-requests.js';
 import { AUTH, ScaleServer } from './scale-server.js';
 
@@ -85,26 +87,22 @@ const PROPFIND_BODY =
   '<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/></d:prop></d:propfind>';
 
 /**
- * Two folders of `files` empty files each, seeded by a scenario switch, then listed through /v2
+ * Two folders of `files` empty files each, seeded by a scenario, then listed through /v2
  * contents (depth 0: every link; depth 1: the first page of entities) and PROPFIND Depth 1: each
  * folder first when it was never listed (its order is sorted then), then after one new file (the kept
  * order is brought up to date), then once more unchanged.
  */
-export async function bigFolderListings(files: number): Promise<void> {
-  const server = await ScaleServer.start([]);
+export async function bigFolderListings(files: number, dir: string): Promise<void> {
+  const children = Array.from({ length: files }, (_, i) => ({ file: `photo-${String(i).padStart(7, '0')}.jpg` }));
+  const tree = [
+    { container: 'big', children },
+    { container: 'big-dav', children },
+  ];
+  // A scenario file (an inline one over the admin API is capped at 5 MB).
+  const scenario = join(dir, 'big-folder.json');
+  await writeFile(scenario, JSON.stringify({ name: 'bench-big-folder', seed: { tree } }));
+  const server = await ScaleServer.start(['--scenario', scenario]);
   try {
-    const children = Array.from({ length: files }, (_, i) => ({ file: `photo-${String(i).padStart(7, '0')}.jpg` }));
-    const tree = [
-      { container: 'big', children },
-      { container: 'big-dav', children },
-    ];
-    await timed(server.url, {
-      method: 'PUT',
-      path: '/__admin/scenario',
-      headers: { 'Content-Type': 'application/json' },
-      body: Buffer.from(JSON.stringify({ name: 'bench-big-folder', seed: { tree } })),
-      expect: 200,
-    });
     const contents = `/v2/containers/${await containerId(server.url, 'big')}/contents`;
     const v2 = (depth: string) => () => listed(server, 'GET', contents, { 'X-Cloud-Depth': depth });
     const propfind = () =>

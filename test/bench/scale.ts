@@ -181,7 +181,7 @@ export async function runScale(cfg: ScaleConfig): Promise<void> {
     await copyWhileServing(cfg, dir);
     await seeding(cfg, dir);
     await putWithLocks(cfg);
-    await bigFolderListings(cfg.bigFolder);
+    await bigFolderListings(cfg.bigFolder, dir);
   } finally {
     for (const s of running) await s.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });

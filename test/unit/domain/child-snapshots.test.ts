@@ -79,6 +79,26 @@ describe('child snapshots (listings of big containers)', () => {
     expect(ids(await childSnapshot(tree, rootId))).toEqual(ids(tree.children(rootId)));
   });
 
+  it('a change committed while a big snapshot is being made shows or not, but never makes a member show twice', async () => {
+    for (const listedBefore of [false, true]) {
+      const { tree, rootId } = wide(9_000);
+      if (listedBefore) await childSnapshot(tree, rootId);
+      tree.apply({ nodes: [newNode('alice', 'file', 'touch', rootId, 2)] });
+      const making = childSnapshot(tree, rootId);
+      // Renames move a member to the end of the tree's own child set while the snapshot reads it in pages.
+      const files = tree.children(rootId).filter((n) => n.kind === 'file');
+      for (let round = 0; round < 20; round++) {
+        await new Promise((r) => setImmediate(r));
+        const f = files[round * 7]!;
+        tree.apply({ nodes: [{ ...tree.node(f.id)!, name: `renamed-${round}` }] });
+      }
+      const made = await making;
+      expect(new Set(ids(made)).size).toBe(made.length);
+      expect(made).toHaveLength(9_001);
+      expect(ids(await childSnapshot(tree, rootId))).toEqual(ids(tree.children(rootId)));
+    }
+  });
+
   it('pages cover the asked range once, in order', async () => {
     const { tree, rootId } = wide(4_500);
     const members = await childSnapshot(tree, rootId);
