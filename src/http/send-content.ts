@@ -18,7 +18,8 @@ export function contentEtag(node: NodeRecord): string {
  * one Range 206 (If-Range honoured) and an unsatisfiable one 416; several ranges get the whole
  * file, as from send. The bytes come from memory when the store has them (a blob memory mode holds,
  * or one in the content cache, read into it on a miss) and are streamed from the blob's file otherwise;
- * synthetic content (storage/synthetic-content.ts) is made whole, or made as it streams when large.
+ * synthetic content (storage/synthetic-content.ts) is made into the content cache as a blob is read into
+ * it, and made as it streams when it is too large for the cache or only a range of it is asked.
  */
 export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
   const req = res.req;
@@ -68,7 +69,7 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
       pipeline(file, res).catch((err: unknown) => (res.headersSent ? res.destroy() : next(err)));
     });
   };
-  const bytes = blobs.bytesOf(blobId, size);
+  const bytes = blobs.bytesOf(blobId, size, range);
   if (Buffer.isBuffer(bytes)) return write(bytes);
   bytes.then(write, () => write(undefined)).catch(next);
 }

@@ -29,9 +29,6 @@ export interface WrittenBlob extends StoredBlob {
 
 const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
 
-/** Synthetic content up to this size is made whole for a read, as a cached blob is served; larger streams. */
-const SYNTHETIC_WHOLE_MAX_BYTES = 1024 * 1024;
-
 /**
  * Immutable blobs in one directory, named by random id (never by a user's file name).
  * Writes stream to a temp file, fsync, then rename: a crash leaves either no blob or a whole one.
@@ -39,7 +36,8 @@ const SYNTHETIC_WHOLE_MAX_BYTES = 1024 * 1024;
  * with the process, so they skip the fsync, and small ones live in memory instead of a file each
  * (HeldBlobs, bounded: that is where memory mode stores them, not a copy). Apart from that, one
  * bounded cache keeps the bytes of recently read blobs (BlobCache). A synthetic blob id
- * (synthetic-content.ts) names bytes derived on read: nothing is stored, kept or deleted for it.
+ * (synthetic-content.ts) names bytes derived on read: nothing is stored or deleted for it, and the
+ * cache keeps its bytes as it keeps a read blob's.
  */
 export class BlobStore {
   readonly dir: string;
@@ -165,10 +163,18 @@ export class BlobStore {
     return synthetic && syntheticStream(synthetic, range);
   }
 
-  /** A blob's whole bytes from memory: held, or from the cache (read into it on a miss); undefined: stream it. */
-  bytesOf(blobId: string, size: number): Buffer | Promise<Buffer | undefined> {
+  /**
+   * A blob's whole bytes from memory: held, or from the cache (read into it on a miss); undefined: stream it.
+   * Synthetic content is to the cache what a blob's file is: made whole into it on a miss (the cache's
+   * bound applies), except for a read of a `range` only, which streams just that range.
+   */
+  bytesOf(blobId: string, size: number, range?: { start: number; end: number }): Buffer | Promise<Buffer | undefined> {
     const synthetic = parseSyntheticBlobId(blobId);
-    if (synthetic) return size <= SYNTHETIC_WHOLE_MAX_BYTES ? syntheticBytes(synthetic) : Promise.resolve(undefined);
+    if (synthetic) {
+      const cached = this.cache.get(blobId);
+      if (cached || range || size > this.cache.maxEntryBytes) return cached ?? Promise.resolve(undefined);
+      return this.cache.keep(blobId, syntheticBytes(synthetic));
+    }
     return this.#held.get(blobId) ?? this.cache.get(blobId) ?? this.cache.read(blobId, this.pathOf(blobId), size);
   }
 

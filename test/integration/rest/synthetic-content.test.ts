@@ -19,13 +19,13 @@ function expectedBytes(node: NodeRecord): Buffer {
 
 const get = (client: CloudClient, path: string) => dav(client.app, 'GET', path).parse(binaryParser);
 
-// One file made whole per read (100 KB) and one made as it streams (3 MB, past the 1 MiB whole-read bound).
-for (const [label, size] of [
-  ['a 100 KB synthetic file', 100_000],
-  ['a 3 MB synthetic file', 3_000_000],
+// Made whole into the content cache (100 KB), and made as it streams (3 MB with the cache off).
+for (const [label, size, contentCacheMiB] of [
+  ['a 100 KB synthetic file', 100_000, undefined],
+  ['a 3 MB synthetic file, the content cache off', 3_000_000, 0],
 ] as const) {
   describe(`reading ${label} through the one send path (/v2 and /dav)`, () => {
-    const cloud = useCloud({ seed: 'empty', generate: { files: 3, size, seed: 11 } });
+    const cloud = useCloud({ seed: 'empty', contentCacheMiB, generate: { files: 3, size, seed: 11 } });
 
     it('answers its whole derived bytes, with Content-Length, an ETag and Accept-Ranges', async () => {
       const node = generatedFiles(cloud.client).get('file-1.bin')!;

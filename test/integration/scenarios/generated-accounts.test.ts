@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type MockOptions } from '../../../src/index.js';
 import type { NodeRecord } from '../../../src/domain/model.js';
+import { parseSyntheticBlobId, syntheticBytes } from '../../../src/storage/synthetic-content.js';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
+import { binaryParser } from '../../helpers/cloud.js';
 import { HttpCloud } from '../../helpers/http-cloud.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -88,6 +91,31 @@ describe('generated accounts: a seed that describes a tree instead of listing it
     expect(shapeOf(mock)).not.toEqual(before);
     await mock.reset();
     expect(shapeOf(mock)).toEqual(before);
+  });
+
+  it('the inspector shows generated files as files of their size, a bounded page of a big folder at a time, with their bytes', async () => {
+    const mock = await open({ generate: { files: 1200, size: { min: 10, max: 5000 }, seed: 4 } });
+    const rootId = mock.store.root('demo').id;
+    const page = await request(mock.app)
+      .get('/__admin/inspector/children')
+      .query({ user: 'demo', id: rootId })
+      .expect(200);
+    const shown = page.body.nodes as Array<{ id: string; kind: string; bytes: number }>;
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(1200);
+    const nodes = mock.store.snapshot().nodes;
+    for (const item of shown) {
+      expect(item.kind).toBe('file');
+      expect(item.bytes).toBe(nodes[item.id]!.bytes);
+    }
+    const first = shown[0]!;
+    const content = await request(mock.app)
+      .get('/__admin/inspector/content')
+      .query({ user: 'demo', id: first.id })
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200);
+    expect(content.body).toEqual(syntheticBytes(parseSyntheticBlobId(nodes[first.id]!.blobId!)!));
   });
 
   it.each([

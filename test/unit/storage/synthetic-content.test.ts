@@ -74,7 +74,12 @@ describe('synthetic content: bytes derived on read from (seed, file id, version)
       const whole = syntheticBytes(CONTENT);
       expect(await readAll(blobs.read(id))).toEqual(whole);
       expect(await readAll(blobs.read(id, { start: 10, end: 19 }))).toEqual(whole.subarray(10, 20));
+      // A range alone is made alone; a whole read is made into the content cache, which then serves ranges too.
+      expect(await blobs.bytesOf(id, CONTENT.size, { start: 10, end: 19 })).toBeUndefined();
+      expect(blobs.cache.get(id)).toBeUndefined();
       expect(blobs.bytesOf(id, CONTENT.size)).toEqual(whole);
+      expect(blobs.cache.get(id)).toEqual(whole);
+      expect(blobs.bytesOf(id, CONTENT.size, { start: 10, end: 19 })).toEqual(whole);
       await blobs.delete(id);
       expect(await readAll(blobs.read(id))).toEqual(whole);
     } finally {
