@@ -10,6 +10,7 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog, requestLogger } from './http/request-log.js';
+import { serviceAnswer } from './http/service-answer.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -18,6 +19,8 @@ import { loadScenario } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
+import { SecondDevice } from './device/second-device.js';
+import type { DeviceChange } from './scenarios/device-changes.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {
@@ -38,6 +41,11 @@ export interface MockApp {
   journal: RequestJournal;
   /** The request journal, oldest first, credentials removed; a filter picks method, path glob, status, since. */
   requests(filter?: JournalFilter): JournalEntry[];
+  /**
+   * The second device changes the account now, through the domain as a client would (one change or a list,
+   * in order); resolves with their journal entries, rejects with ChangeRefusedError when one cannot apply.
+   */
+  change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
   /** Makes `server` serve this mock: `app` as its request listener, and whatever the mode needs of the server (record: Expect: 100-continue). */
@@ -70,6 +78,16 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
   );
+  // The second device: triggered, random and on-demand changes, armed afresh at every start, switch and reset.
+  const device = new SecondDevice({
+    store,
+    journal,
+    scenarioName: () => scenarios.scenario.name,
+    users: () => scenarios.users(),
+    log: resolved.log,
+  });
+  device.arm(scenarios.scenario);
+  scenarios.subscribe(() => device.arm(scenarios.scenario));
   // The emulator: the service itself, over the one store (emulator.ts).
   const emulator = createEmulator(store, {
     users: () => scenarios.users(),
@@ -119,13 +137,19 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       token: resolved.adminToken,
       cwd,
       publicUrl: resolved.publicUrl,
+      device,
       clock: resolved.clock,
     }),
   );
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
+  // 4b. the second device counts the requests its armed changes wait for
+  app.use(device.step());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
+  // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
+  //     earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer)
+  app.use(serviceAnswer());
   // 6. a scenario that names a recording: its replayer answers here
   app.use(replayStep());
   // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
@@ -146,7 +170,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     journal,
     reset,
     requests: (filter) => journal.entries(filter),
+    change: (change) => device.change(change),
     close: async () => {
+      device.disarm();
       scenarios.close();
       await mode.close();
       await store.close();

@@ -9,7 +9,7 @@ export { DEFAULT_USERS, type MockOptions } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './domain/model.js';
-export type { JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
+export type { DeviceChangeNote, JournalBody, JournalEntry, JournalFilter, RequestOutcome } from './http/journal.js';
 export { RequestWaitTimeout, type WaitOptions } from './http/journal-wait.js';
 export { auditJournal } from './audit/audit.js';
 export {
@@ -22,6 +22,8 @@ export {
   type AuditedRequest,
 } from './audit/audit-types.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
+export { ChangeRefusedError } from './device/change-refused.js';
+export type { ChangeTrigger, DeviceChange, RandomEditor, RandomKind } from './scenarios/device-changes.js';
 export type {
   FaultMatch,
   FaultResponse,

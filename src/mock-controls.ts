@@ -1,5 +1,6 @@
 import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
+import type { DeviceChange } from './scenarios/device-changes.js';
 import type { WaitOptions } from './http/journal-wait.js';
 import type { AuditOptions, AuditReport } from './audit/audit-types.js';
 
@@ -15,6 +16,12 @@ export interface MockControls {
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
   /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
   readonly clock: ClockControls;
+  /**
+   * A second device changes the account now (one change or a list, in order), through the domain as a
+   * client would: `mock.change({ user: 'demo', rename: '/Documents/report.txt', to: 'old.txt' })`. Resolves
+   * with the changes' journal entries; rejects with ChangeRefusedError (404, 409) when one cannot apply.
+   */
+  change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
   /**
    * Resolves with the first request matching `filter` once its answer is done (`{ arrived: true }`: as it
    * arrives), or rejects with a RequestWaitTimeout after `timeoutMs` (default 4000). Only requests that arrive

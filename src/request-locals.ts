@@ -1,4 +1,5 @@
 import type { JournalMarks } from './http/journal-marks.js';
+import type { AnswerHook } from './http/service-answer.js';
 import type { ActiveScenario } from './scenarios/active-scenario.js';
 import type { Links } from './xml/links.js';
 
@@ -20,6 +21,8 @@ declare global {
       leaveSwitchGate?: (end: () => void) => void;
       /** Calls back if a switch or reset begins while this request is in flight (scenarios/scenario-runtime.ts). */
       onSwitch?: (fn: () => void) => void;
+      /** What earlier steps want done when the service starts its answer (http/service-answer.ts). */
+      answerHooks?: AnswerHook[];
     }
   }
 }

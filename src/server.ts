@@ -141,6 +141,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reloadScenario: mock.reloadScenario,
     reset: mock.reset,
     requests: async (filter) => mock.requests(filter),
+    change: mock.change,
     clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),

@@ -12,6 +12,8 @@ import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/types.js';
 import { adminTokenCheck } from './admin-guard.js';
+import { postChanges } from './changes-route.js';
+import type { SecondDevice } from '../device/second-device.js';
 import { clockRoutes } from './clock-routes.js';
 import { inspectorAssets } from './inspector-assets.js';
 import { inspectorRouter } from './inspector-router.js';
@@ -28,6 +30,8 @@ export interface AdminDeps {
   /** When set, every admin request but the inspector's static page must carry it (Authorization: Bearer TOKEN or X-Admin-Token). */
   token: string | undefined;
   cwd: string;
+  /** The second device (POST /changes). */
+  device: SecondDevice;
   /** The mock's clock, which /__admin/clock shows and moves. */
   clock: MockClock;
   /** Our own public origin, for the links of a HAR export (default: the request's Host). */
@@ -162,6 +166,7 @@ export function adminRouter(deps: AdminDeps): Router {
     deps.journal.clear();
     res.status(204).end();
   });
+  router.post('/changes', jsonBody, postChanges(deps.device));
   router.get('/state', async (req, res) => {
     const format = req.query['format'] ?? 'view';
     if (format === 'seed') {

@@ -13,6 +13,7 @@ import { verifyCommand } from './verify.js';
 import { requestsCommand } from './requests.js';
 import { resetCommand, scenarioCommand } from './scenario-control.js';
 import { stateCommand } from './state.js';
+import { changeCommand } from './change.js';
 import { auditCommand } from './audit.js';
 import { caCommand } from './ca.js';
 import { clockCommand } from './clock.js';
@@ -65,6 +66,7 @@ async function run(): Promise<void> {
       .command(resetCommand)
       .command(requestsCommand)
       .command(stateCommand)
+      .command(changeCommand)
       .command(auditCommand)
       .command(caCommand)
       .command(clockCommand)

@@ -41,6 +41,11 @@ export function requestLine(e: JournalEntry): string {
   if (e.durationMs !== null) parts.push(`${e.durationMs.toFixed(1)}ms`);
   if (e.user) parts.push(`user=${e.user}`);
   if (e.fault) parts.push(`fault=${e.fault}`);
+  if (e.device) parts.push(`device=${e.device}${e.change?.detail ? ` (${e.change.detail})` : ''}`);
+  // Worth a word only when what the client saw does not say it: a change that landed behind a failure, or failed.
+  const answeredOk = e.status !== null && e.status >= 200 && e.status < 300;
+  if (e.committed === true && !answeredOk) parts.push('(committed)');
+  if (e.change?.error) parts.push(`(failed: ${e.change.error})`);
   const network = describeNetwork(e.network ?? undefined);
   if (network) parts.push(network);
   if (e.outcome !== 'answered') parts.push(`(${OUTCOME_WORDS[e.outcome] ?? e.outcome})`);

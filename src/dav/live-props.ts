@@ -1,5 +1,4 @@
 import type { CloudStore } from '../domain/cloud-store.js';
-import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { NodeRecord } from '../domain/model.js';
 import { escapeXml } from '../xml/codec.js';
 import { davEtag } from './conditions.js';
@@ -70,7 +69,7 @@ export function liveProp(ctx: PropContext, node: NodeRecord, name: string): stri
     case 'quota-used-bytes':
       return isFile ? undefined : el(name, String(ctx.usedBytes()));
     case 'quota-available-bytes':
-      return isFile ? undefined : el(name, String(Math.max(0, STORAGE_ALLOCATED - ctx.usedBytes())));
+      return isFile ? undefined : el(name, String(Math.max(0, ctx.store.storageAllocated(ctx.user) - ctx.usedBytes())));
     default:
       return undefined;
   }

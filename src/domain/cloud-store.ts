@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
+import { setStorageAllocated, storageAllocated } from './account.js';
 import { Annotations } from './annotations.js';
 import { NotificationQueues } from './change-events/notification-queues.js';
 import { withQueueEvents } from './change-events/queue-events.js';
@@ -186,6 +187,16 @@ export class CloudStore {
    */
   touchAccessed(node: NodeRecord): void {
     this.#core.tree.touch(node.id, this.#core.now());
+  }
+
+  /** Bytes allocated to the account (a quota set for it, else the default). */
+  storageAllocated(user: string): number {
+    return storageAllocated(this.#core, user);
+  }
+
+  /** Sets the account's quota: reported by the account and WebDAV, enforced on creates and content writes. */
+  setStorageAllocated(user: string, bytes: number): Promise<void> {
+    return setStorageAllocated(this.#core, user, bytes);
   }
 
   storedBytes(user: string): number {

@@ -3,6 +3,7 @@ import { failpoint } from '../storage/failpoints.js';
 import type { NodeRecord } from '../storage/schema.js';
 import { conflict, invalid } from './errors.js';
 import { checkName } from './names.js';
+import { checkQuota } from './account.js';
 import { DEFAULT_MIME, newNode } from './node-records.js';
 import type { StoreCore, WriteContext } from './store-core.js';
 
@@ -48,6 +49,7 @@ export async function createFile(
     return await core.transact(() => {
       // Checked again: a lock, a competing name or a delete may have landed while the body streamed.
       const name = checkCreate(core, user, parentId, info.name, ctx);
+      checkQuota(core, user, blob.size);
       const node: NodeRecord = {
         ...newNode(user, 'file', name, parentId, core.now()),
         mimeType: info.mimeType?.trim() || DEFAULT_MIME,
@@ -97,6 +99,7 @@ export async function writeContent(
         const current = check();
         if (offset !== undefined && current.blobId !== base.blobId)
           throw conflict('the file changed while the block was written');
+        checkQuota(core, user, blob.size - current.bytes);
         replaced = current.blobId;
         const node = {
           ...current,

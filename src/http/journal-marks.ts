@@ -14,6 +14,8 @@ export interface JournalMarks {
   replay?: ReplayNote;
   /** The network conditions that shape this request, counting its bytes as they go. */
   network?: NetworkRecord;
+  /** The status the service (emulator, recording or upstream) answered with, before any fault changed what went out. */
+  serviceStatus?: number;
   /** Milliseconds the scenario held the request (latency and a rule's delay). */
   delayMs?: number;
   /** A read of one entity: the id of its container. */

@@ -4,10 +4,10 @@ import { systemClock, type Clock } from '../clock/mock-clock.js';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
-import type { JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
+import type { DeviceChangeNote, JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 
-export type { JournalBody, JournalEntry };
+export type { DeviceChangeNote, JournalBody, JournalEntry };
 export {
   markDelay,
   markFault,
@@ -53,6 +53,27 @@ export interface JournalOptions {
 export type JournalEvent = { type: 'added' | 'updated'; entry: JournalEntry } | { type: 'cleared' };
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Methods that never change state: their entries carry no `committed`. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'REPORT', 'SEARCH', 'TRACE']);
+
+/** True for a method whose request may change state (its journal entry says whether it did). */
+export function mayChangeState(method: string): boolean {
+  return !READ_METHODS.has(method.toUpperCase());
+}
+
+/** A second-device change for the journal: who, what (its kind in capitals), where, and how it ended. */
+export interface DeviceChangeRecord {
+  user: string;
+  kind: string;
+  /** The object's path in the user's tree. */
+  path: string;
+  status: number;
+  committed: boolean;
+  durationMs: number;
+  scenario: string | null;
+  change: DeviceChangeNote;
+}
 
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
@@ -219,6 +240,10 @@ export class RequestJournal {
       entry.status = res.headersSent ? res.statusCode : null;
       entry.outcome = outcomeOf(res as Response);
       entry.replay = marks.replay ?? null;
+      if (mayChangeState(entry.method)) {
+        const status = marks.serviceStatus;
+        entry.committed = status !== undefined && status >= 200 && status < 300;
+      }
       answerHeadersInto(entry, res);
       if (marks.parent !== undefined) entry.parent = marks.parent;
       const requestBody = requestBytes && bodyOf(requestBytes, limit);
@@ -227,6 +252,37 @@ export class RequestJournal {
       if (responseBody) entry.responseBody = responseBody;
       this.#emit({ type: 'updated', entry });
     });
+  }
+
+  /** Adds a completed entry for a change the second device made (no request, no headers). */
+  note(record: DeviceChangeRecord): JournalEntry {
+    const entry: JournalEntry = {
+      seq: ++this.#seq,
+      time: new Date().toISOString(),
+      mockTime: new Date(this.#clock.now()).toISOString(),
+      // "createFolder" -> "CREATE-FOLDER": the kind, in the journal's capitals.
+      method: record.kind.replace(/[A-Z]/g, (c) => `-${c}`).toUpperCase(),
+      path: record.path,
+      query: {},
+      headers: {},
+      user: record.user,
+      status: record.status,
+      outcome: 'answered',
+      durationMs: record.durationMs,
+      delayMs: null,
+      fault: null,
+      scenario: record.scenario,
+      network: null,
+      replay: null,
+      committed: record.committed,
+      device: 'second',
+      change: record.change,
+    };
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#size) this.#entries.shift();
+    this.#emit({ type: 'added', entry });
+    this.#emit({ type: 'updated', entry });
+    return { ...entry };
   }
 
   /** The journal as express middleware (every request that reaches it). */

@@ -68,6 +68,28 @@ export interface JournalEntry {
   /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
   requestBody?: JournalBody;
   responseBody?: JournalBody;
+  /**
+   * Requests that may change state (every method but GET, HEAD, OPTIONS, PROPFIND, REPORT, SEARCH, TRACE):
+   * whether the service accepted the change (it answered 2xx), whatever the client then received (a fault
+   * may reset the connection after the commit). Absent for reads and while pending.
+   */
+  committed?: boolean;
+  /** Set on the entries of changes the second device made (not requests a client sent). */
+  device?: 'second';
+  /** The second device's change: what it was, what fired it, and why it failed when it did. */
+  change?: DeviceChangeNote;
+}
+
+/** A second-device change as the journal shows it (method is its kind in capitals, path the object's path). */
+export interface DeviceChangeNote {
+  /** e.g. "rename", "overwrite", "delete". */
+  kind: string;
+  /** What fired it: "on demand", "the 2nd PUT to /v2/files/ID/content (#12)", "after 500 ms", "random editor". */
+  trigger: string;
+  /** The change's own arguments (new name, destination, tags...), for a person reading the journal. */
+  detail?: string;
+  /** Why it could not be applied (nothing changed). */
+  error?: string;
 }
 
 export interface InspectedLock {

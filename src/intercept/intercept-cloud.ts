@@ -56,6 +56,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
     mock,
     reset: () => mock.reset(),
     requests: async (filter) => mock.requests(filter),
+    change: (change) => mock.change(change),
     clock: mock.clock,
     waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
     countRequests: async (filter) => countRequests(mock.journal, filter),

@@ -9,6 +9,7 @@ import { auditJournal } from '../audit/audit.js';
 import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
+import { ChangeRefusedError } from '../device/change-refused.js';
 
 /** The active scenario as the admin API reports it. */
 export interface ScenarioSummary {
@@ -139,7 +140,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
           : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
       );
     }
-    if (res.status === 404 && !/^no (admin resource|live file)/.test(text))
+    if (res.status === 404 && !/^(\d{3} )?(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
     throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
   }
@@ -205,6 +206,17 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
         'GET',
         `/state?format=seed${seedOptions.inlineLimit !== undefined ? `&inlineLimit=${seedOptions.inlineLimit}` : ''}`,
       ),
+    change: async (change) => {
+      try {
+        return (await json<{ changes: JournalEntry[] }>('POST', '/changes', change)).changes;
+      } catch (err) {
+        // The same error as in-process: a refused change is the test's business, not a broken connection.
+        const refused =
+          err instanceof MockConnectionError && / answered (404|409): (?:\d{3} )?(.*)$/s.exec(err.message);
+        if (refused) throw new ChangeRefusedError(Number(refused[1]) as 404 | 409, refused[2]!);
+        throw err;
+      }
+    },
     clock: remoteClockControls(json),
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {

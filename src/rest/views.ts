@@ -30,7 +30,7 @@ export function containerView(store: CloudStore, node: NodeRecord, contents?: Pa
 export function accountView(store: CloudStore, user: string): AccountView {
   return {
     username: user,
-    allocated: STORAGE_ALLOCATED,
+    allocated: Math.min(store.storageAllocated(user), INT32_MAX),
     used: Math.min(store.storedBytes(user), INT32_MAX),
     bandwidthAllocated: STORAGE_ALLOCATED,
   };

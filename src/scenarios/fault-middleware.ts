@@ -5,6 +5,7 @@ import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';
 import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest } from './network-shaping.js';
 import { stallUpload } from './stall-upload.js';
+import { commitThen } from './ambiguous-commit.js';
 import type { FaultRule } from './types.js';
 import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
 
@@ -29,6 +30,7 @@ export function faultMiddleware(delays: PendingDelays): RequestHandler {
     const rule = armed.rule;
     if (!(await delays.wait(held(res, armed.delayMs()), res))) return;
     if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
+    if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);
     if (rule.connection === 'reset') return resetConnection(req, res);
     if (rule.truncateAfterBytes !== undefined) truncateBody(res, rule.truncateAfterBytes);
     if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);

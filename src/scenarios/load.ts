@@ -133,6 +133,8 @@ async function resolveDefinition(
     network: def.network || parent?.network ? { ...parent?.network, ...def.network } : undefined,
     recording: def.recording ?? parent?.recording,
     seed: mergeSeeds(parent?.seed, seed),
+    changes: [...(parent?.changes ?? []), ...(def.changes ?? [])],
+    randomEditor: def.randomEditor ?? parent?.randomEditor,
   };
 }
 

@@ -17,6 +17,8 @@ import type {
   SeedTree,
 } from './types.js';
 import { GenerateSpecError, resolveGenerateSpec } from './generate/generate-spec.js';
+import { checkChange } from './change-check.js';
+import type { DeviceChange } from './device-changes.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
 // Compiled on the first scenario read, not at import: it was about a quarter of the CLI's start-up;
@@ -153,8 +155,13 @@ function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: stri
  * `shapeChecked`: a built-in file shipped with the package, which a test holds to the schema, so
  * the start of `serve` compiles no schema.
  */
-export function checkScenario(value: unknown, source: string, shapeChecked = false): ScenarioDefinition {
-  if (shapeChecked) return checkFields(value as ScenarioDefinition, source);
+export function checkScenario(
+  value: unknown,
+  source: string,
+  shapeChecked = false,
+  changesAt: 'scenario' | 'now' = 'scenario',
+): ScenarioDefinition {
+  if (shapeChecked) return checkFields(value as ScenarioDefinition, source, changesAt);
   const { scenario, node } = compiled();
   const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
   if (errors.length > 0) {
@@ -166,12 +173,19 @@ export function checkScenario(value: unknown, source: string, shapeChecked = fal
       `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
     );
   }
-  return checkFields(value as ScenarioDefinition, source);
+  return checkFields(value as ScenarioDefinition, source, changesAt);
+}
+
+/** Second-device changes sent at run time (one or a list): a scenario's `changes` shape, without triggers. */
+export function checkRunTimeChanges(value: unknown, source: string): DeviceChange[] {
+  const changes = Array.isArray(value) ? (value as unknown[]) : [value];
+  return checkScenario({ changes }, source, false, 'now').changes!;
 }
 
 /** The rules between fields, which the schema cannot say. */
-function checkFields(value: ScenarioDefinition, source: string): ScenarioDefinition {
+function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scenario' | 'now'): ScenarioDefinition {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
+  value.changes?.forEach((change, i) => checkChange(change, `changes[${i}]`, source, changesAt));
   if (value.network) checkConditions(value.network, 'network', source);
   if (value.latency) checkLatency(value.latency, 'latency', source);
   if (value.clock !== undefined) {
@@ -207,6 +221,7 @@ function checkRule(rule: FaultRule, field: string, source: string): void {
   const reset = rule.connection === 'reset';
   const truncate = rule.truncateAfterBytes !== undefined;
   const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
+  if (rule.afterCommit !== undefined) return checkAfterCommit(rule, fail);
   const delays = rule.delayMs !== undefined || rule.latency !== undefined;
   if (!rule.respond && !rule.connection && !truncate && !delays && conditions.length === 0) {
     fail(
@@ -245,6 +260,17 @@ function checkLatency(latency: Latency, field: string, source: string): void {
 }
 
 const CONDITIONS = ['bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'] as const;
+
+/** An ambiguous commit owns the answer: only the match, the counters and a delay go with it. */
+function checkAfterCommit(rule: FaultRule, fail: (sub: string, problem: string) => never): void {
+  for (const key of ['respond', 'connection', 'truncateAfterBytes', ...CONDITIONS] as const)
+    if (rule[key] !== undefined) fail(key, 'cannot go with afterCommit (it replaces the answer)');
+  if (typeof rule.afterCommit === 'object' && rule.afterCommit.delayMs !== undefined)
+    fail('afterCommit.delayMs', "give the delay as the rule's delayMs (it comes before the request is handled)");
+  if (rule.probability !== undefined && rule.seed === undefined)
+    fail('seed', 'is required with probability (reproducible flakiness)');
+  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
+}
 
 /** Rates that parse, and jitter smaller than the slice. */
 function checkConditions(conditions: NetworkConditions, field: string, source: string): void {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { DeviceChange, RandomEditor } from './device-changes.js';
 import type { ClockSettings, MockClock } from '../clock/mock-clock.js';
 import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
 
@@ -105,6 +106,12 @@ export interface FaultRule {
   hang?: Hang;
   slowClose?: SlowClose;
   stallUpload?: StallUpload;
+  /**
+   * An ambiguous commit: the service handles the request (its change is committed), then instead of its
+   * success answer the connection is reset ("reset"), closed without a byte ("close"), or this answer goes
+   * out. A request the service refuses (nothing committed) gets the service's own answer.
+   */
+  afterCommit?: 'reset' | 'close' | FaultResponse;
 }
 
 /** A container (`container`, `children`) or a file (`file` and at most one of text, base64, fixture). */
@@ -167,6 +174,10 @@ export interface ScenarioDefinition {
   recording?: string;
   seed?: ScenarioSeed;
   faults?: FaultRule[];
+  /** The second device's changes, each with its trigger (src/device/). */
+  changes?: DeviceChange[];
+  /** A second device that edits at random, repeatably for a seed. */
+  randomEditor?: RandomEditor;
 }
 
 /** A seed node with its content read (fixtures and base64 decoded at load time). */
@@ -205,6 +216,9 @@ export interface ResolvedScenario {
   /** A recording in recordings/ to replay for requests no fault answers. */
   recording: string | undefined;
   seed: ResolvedSeed | undefined;
+  /** The second device's triggered changes (a parent's first) and random editor. */
+  changes?: DeviceChange[];
+  randomEditor?: RandomEditor;
 }
 
 /** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */

@@ -45,6 +45,8 @@ export interface NodeRecord {
 
 export interface UserRecord {
   rootId: string;
+  /** Bytes allocated to the account when set (the second device's quota change); absent: the default, not enforced. */
+  storageAllocated?: number;
 }
 
 export interface StateData {

@@ -28,6 +28,7 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'assembly: the emulator', modules: ['emulator.ts'] },
   { layer: 'modes: replay', modules: ['replay/'] },
   { layer: 'modes: record', modules: ['record/'] },
+  { layer: 'scenarios: the second device', modules: ['device/'] },
   { layer: 'scenarios', modules: ['scenarios/'] },
   { layer: 'scenarios: opening and seeding the store', modules: ['mock-state.ts'] },
   { layer: 'recordings', modules: ['recording/'] },

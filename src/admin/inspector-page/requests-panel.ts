@@ -26,6 +26,14 @@ interface Row {
 
 /** What the Outcome column says: replay's verdict when replaying, else how the request ended on the wire. */
 export function outcomeOf(entry: JournalEntry): { label: string; tone: string } {
+  // Not a client's request: a change another device made (or could not make).
+  if (entry.device === 'second')
+    return entry.committed
+      ? { label: 'second device', tone: 'warn' }
+      : { label: 'second device: refused', tone: 'bad' };
+  // The change landed although the client heard nothing of it (an ambiguous commit).
+  if (entry.committed && entry.outcome !== 'answered' && entry.outcome !== 'pending')
+    return { label: `${entry.outcome} after commit`, tone: 'bad' };
   switch (entry.replay?.outcome) {
     case 'served':
       return { label: 'served', tone: 'good' };
