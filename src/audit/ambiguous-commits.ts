@@ -3,7 +3,7 @@ import type { AuditFinding, AuditRule } from './audit-types.js';
 import { audited, failed, failureWords, sent } from './entry-facts.js';
 
 /** The journal says whether a request's change was committed (the ambiguous-commit faults set it). */
-const committed = (e: JournalEntry): boolean => (e as JournalEntry & { committed?: boolean }).committed === true;
+const committed = (e: JournalEntry): boolean => e.committed === true;
 
 /** The same request again: same user, method, path and the headers that say what it carries and where to. */
 function sameRequest(a: JournalEntry, b: JournalEntry): boolean {

@@ -15,7 +15,7 @@ function lengthOf(e: JournalEntry): number {
   return e.network?.bytesIn ?? e.requestBody?.bytes ?? 0;
 }
 
-const committed = (e: JournalEntry): boolean => (e as JournalEntry & { committed?: boolean }).committed === true;
+const committed = (e: JournalEntry): boolean => e.committed === true;
 
 /**
  * Per resource, the client's block writes (PUT with Content-Range): after some blocks were stored and a

@@ -1,5 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
-import type { ChangeKind, DeviceChange } from '../scenarios/device-changes.js';
+import { CHANGE_KINDS, type ChangeKind, type DeviceChange } from '../scenarios/device-changes.js';
 import { objectAt, placeOf } from './object-paths.js';
 
 /** A change ready to apply: its kind, whose tree, the path it names, and a few words on its arguments. */
@@ -13,18 +13,7 @@ export interface ChangePlan {
 /** What kind a change is: the one field that names its path (checked before it gets here). */
 export function kindOf(change: DeviceChange): ChangeKind {
   const fields = change as unknown as Record<string, unknown>;
-  for (const kind of [
-    'create',
-    'createFolder',
-    'overwrite',
-    'rename',
-    'move',
-    'delete',
-    'metadata',
-    'tags',
-    'quota',
-  ] as const)
-    if (fields[kind] !== undefined) return kind;
+  for (const kind of CHANGE_KINDS) if (fields[kind] !== undefined) return kind;
   throw new Error('a change without a kind');
 }
 

@@ -1,19 +1,10 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import type { DeviceChange, RandomEditor, RandomKind } from '../scenarios/device-changes.js';
+import { CHANGE_KINDS, type DeviceChange, type RandomEditor, type RandomKind } from '../scenarios/device-changes.js';
 import { seededRandom } from '../scenarios/seeded-random.js';
 import { namesOf } from './object-paths.js';
 
-const ALL_KINDS: readonly RandomKind[] = [
-  'create',
-  'createFolder',
-  'overwrite',
-  'rename',
-  'move',
-  'delete',
-  'metadata',
-  'tags',
-];
+const ALL_KINDS = CHANGE_KINDS.filter((kind): kind is RandomKind => kind !== 'quota');
 
 /** The editor looks at no more objects than this under its folder (it walks them on every change). */
 const MAX_SEEN = 10_000;
