@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { NextFunction, Response } from 'express';
 import type { BlobStore, NodeRecord } from '../domain/model.js';
 import { HttpError } from './errors.js';
+import { notModified, stripWeak } from './not-modified.js';
 
 /** Read size for a blob streamed from its file: 1 MiB reads serve a large file at memory speed (64 KiB: about 0.4x). */
 const READ_BYTES = 1024 * 1024;
@@ -29,7 +30,7 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
   res.setHeader('Content-Type', node.mimeType || 'application/octet-stream');
   res.setHeader('Accept-Ranges', 'bytes');
   if (preconditionFailed(res)) return next(new HttpError(412, 'Precondition Failed'));
-  if (req.fresh) {
+  if (notModified(res)) {
     res.removeHeader('Content-Type');
     res.status(304).end();
     return;
@@ -94,8 +95,6 @@ function preconditionFailed(res: Response): boolean {
   }
   return false;
 }
-
-const stripWeak = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
 
 /** If-Range: the Range applies only while the validator it names is current (RFC 9110 13.1.5). */
 function rangeIsFresh(res: Response): boolean {

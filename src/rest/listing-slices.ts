@@ -7,6 +7,7 @@ import { ListingTag, fileListFrame, itemFragment, listingItemXml, type ItemView,
 import type { Links } from '../xml/links.js';
 import { MEDIA, depthOf, linksOf, pageBoundsOf } from './request-params.js';
 import { itemView } from './views.js';
+import { notModified } from '../http/not-modified.js';
 
 /**
  * Inferred bound (the interface names none): an answer at X-Cloud-Depth 1 or 2 carries at most this
@@ -75,7 +76,7 @@ export async function sendFileList(
     }
   }
   res.setHeader('ETag', tag.value(page.count));
-  if (req.fresh) {
+  if (notModified(res)) {
     res.status(304).end();
     return;
   }

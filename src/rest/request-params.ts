@@ -8,6 +8,7 @@ export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { rawBodyReader } from '../http/raw-body-reader.js';
+import { notModified } from '../http/not-modified.js';
 
 /** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
@@ -65,13 +66,17 @@ export function nameFilterOf(req: Request): ((name: string) => boolean) | undefi
 }
 
 /**
- * Sends an entity and answers If-None-Match with 304 (express's freshness check). The ETag is the
+ * Sends an entity and answers If-None-Match with 304 (notModified; express's check for the others). The ETag is the
  * entity's own tag when it has one (made from the nodes, see entityTagOf), so express hashes no body;
  * other entities get express's hash of the body.
  */
 export function sendXml(res: Response, mediaType: string, entity: XmlNode, status = 200): void {
   const tag = entityTagOf(entity);
   if (tag) res.setHeader('ETag', tag);
+  if (tag && status === 200 && notModified(res)) {
+    res.status(304).end();
+    return;
+  }
   res.status(status).type(mediaType).send(buildXml(entity));
 }
 
