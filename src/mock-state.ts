@@ -14,7 +14,8 @@ export interface SeedPlan {
   users: string[];
   /** A user's root id when it is given (a recorded one); a new id otherwise. */
   rootOf?: (user: string) => string | undefined;
-  tree?: (state: StateBuilder, user: string) => void;
+  /** A promise when the tree is built in slices (a generated account), so the mock answers meanwhile. */
+  tree?: (state: StateBuilder, user: string) => void | Promise<void>;
 }
 
 /** The fields of ResolvedOptions the store reads; named here so this module does not import options.ts (which imports scenarios/, which imports this). */
@@ -89,7 +90,7 @@ export async function buildSeed(store: CloudStore, plan: SeedPlan): Promise<Stat
   try {
     for (const user of plan.users) {
       state.addUser(user, plan.rootOf?.(user));
-      plan.tree?.(state, user);
+      await plan.tree?.(state, user);
     }
     await state.writeBlobs();
     return state;

@@ -39,7 +39,7 @@ export class StartingState {
       rootOf: (user) => recorded.roots.get(user),
       tree: (state, user) => {
         if (users.has(user)) addRecordedTree(state, recorded, user, state.root(user).id, now);
-        else base.tree?.(state, user);
+        else return base.tree?.(state, user);
       },
     };
   }

@@ -35,8 +35,8 @@ export function seedPlanOf(
     rootOf: generate ? (user) => (ownTree(user) ? undefined : generatedRootId(generate, user)) : undefined,
     tree: (state, user) => {
       const tree = ownTree(user) ?? scenarioTree ?? (generate ? undefined : fallback);
-      if (tree === undefined) addGeneratedTree(state, user, generate!);
-      else if (tree === 'demo') seedDemoTree(state, user);
+      if (tree === undefined) return addGeneratedTree(state, user, generate!);
+      if (tree === 'demo') seedDemoTree(state, user);
       else seedNodes(state, user, state.root(user).id, tree);
     },
   };

@@ -2,11 +2,17 @@ import { createHash } from 'node:crypto';
 import { extension } from 'mime-types';
 import type { StateBuilder } from '../../domain/state-builder.js';
 import { newNode } from '../../domain/node-records.js';
+import { nextTurn } from '../../domain/tree-operations.js';
 import { syntheticFileNode } from '../../domain/synthetic-files.js';
 import type { GeneratePlan } from './generate-spec.js';
 import { sizeSampler, unitRandom } from './size-distribution.js';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/**
+ * Nodes added between turns of the event loop: a scenario switch or reset builds its account while the
+ * mock keeps answering (under the old state), and a turn per this many nodes costs nothing measurable.
+ */
+const NODES_PER_TURN = 1000;
 
 /**
  * Node ids of a generated account: 16 base64url characters (the shape of every id, 96 bits), made of
@@ -62,9 +68,10 @@ const headOf = (pattern: string): string => pattern.slice(0, pattern.search(/\{(
 /**
  * Adds the generated tree below `user`'s root. Folders are spread breadth first over `depth` levels,
  * files in even runs over the folders (file n, n+1, ... in one folder), each file a synthetic content
- * reference: nothing is written, so a million files cost their records and nothing else.
+ * reference: nothing is written, so a million files cost their records and nothing else. Built in
+ * slices of NODES_PER_TURN with a turn of the event loop between them.
  */
-export function addGeneratedTree(state: StateBuilder, user: string, plan: GeneratePlan): void {
+export async function addGeneratedTree(state: StateBuilder, user: string, plan: GeneratePlan): Promise<void> {
   const prefix = idPrefix(plan.seed, user);
   const root = state.root(user);
   // Stamped as the builder stamped the root.
@@ -75,6 +82,7 @@ export function addGeneratedTree(state: StateBuilder, user: string, plan: Genera
   // Folder names are checked against the file names of the same folder only when their patterns could meet.
   const folderNames = mayCollide(plan) ? new Set<string>() : undefined;
   for (let i = 1; i <= plan.folders; i++) {
+    if (i % NODES_PER_TURN === 0) await nextTurn();
     const id = idOf(prefix, 'd', i);
     const parentId = folderIds[Math.floor((i - 1) / branching)]!;
     const name = folderName(i, '');
@@ -95,6 +103,7 @@ export function addGeneratedTree(state: StateBuilder, user: string, plan: Genera
     const first = Math.floor((h * plan.files) / holders);
     const end = Math.floor(((h + 1) * plan.files) / holders);
     for (let j = first; j < end; j++) {
+      if (j % NODES_PER_TURN === NODES_PER_TURN - 1) await nextTurn();
       const type = types.length === 1 ? 0 : Math.floor(unitRandom(plan.seed, j, 3) * types.length);
       const name = fileName(j + 1, exts[type]!);
       if (folderNames?.has(`${parentId}/${name}`))

@@ -4,6 +4,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type MockOptions } from '../../../src/index.js';
 import type { NodeRecord } from '../../../src/domain/model.js';
+import { resolveGenerateSpec } from '../../../src/scenarios/generate/generate-spec.js';
+import { addGeneratedTree } from '../../../src/scenarios/generate/generated-tree.js';
 import { parseSyntheticBlobId, syntheticBytes } from '../../../src/storage/synthetic-content.js';
 import { killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
 import { binaryParser } from '../../helpers/cloud.js';
@@ -91,6 +93,39 @@ describe('generated accounts: a seed that describes a tree instead of listing it
     expect(shapeOf(mock)).not.toEqual(before);
     await mock.reset();
     expect(shapeOf(mock)).toEqual(before);
+  });
+
+  it('a generated account is built in slices: other work runs between them, before the build is done', async () => {
+    const mock = await open({});
+    const state = mock.store.builder();
+    state.addUser('slices');
+    const building = addGeneratedTree(state, 'slices', resolveGenerateSpec({ files: 20_000, folders: 10, seed: 3 }));
+    // Queued after the build began: it runs at the build's first turn, while the build is part way.
+    const seenBetween = await new Promise<number>((resolve) =>
+      setImmediate(() => resolve(Object.keys(state.state().nodes).length)),
+    );
+    await building;
+    const whole = Object.keys(state.state().nodes).length;
+    expect(whole).toBe(1 + 10 + 20_000);
+    expect(seenBetween).toBeGreaterThan(1);
+    expect(seenBetween).toBeLessThan(whole);
+    await state.discard();
+  });
+
+  it('a request during a switch to a big generated scenario is answered under the old state before the switch is done', async () => {
+    const mock = await open({ generate: { files: 3, size: 10, seed: 2 } });
+    const order: string[] = [];
+    const switching = mock
+      .useScenario({ name: 'big-generated', seed: { generate: { files: 30_000, size: 20, seed: 9 } } })
+      .then(() => order.push('switched'));
+    const read = await request(mock.app).get('/dav/file-1.bin').auth('demo', 'demo').buffer(true).parse(binaryParser);
+    order.push('answered');
+    await switching;
+    expect(read.status).toBe(200);
+    expect((read.body as Buffer).length).toBe(10);
+    expect(order).toEqual(['answered', 'switched']);
+    const after = await request(mock.app).get('/dav/file-1.bin').auth('demo', 'demo').buffer(true).parse(binaryParser);
+    expect((after.body as Buffer).length).toBe(20);
   });
 
   it('the inspector shows generated files as files of their size, a bounded page of a big folder at a time, with their bytes', async () => {

@@ -123,13 +123,13 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     for (const bad of ['x'.repeat(256), 'back\\slash']) {
       const plan: SeedPlan = {
         users: ['alice', 'carol'],
-        tree: (state, user) => state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')),
+        tree: (state, user) => void state.addFile(user, state.root(user).id, { name: bad }, Buffer.from('seed')),
       };
       expect(await outcome(resetStore(t.store, plan))).toBe('invalid');
     }
     const badTag: SeedPlan = {
       users: ['alice'],
-      tree: (state, user) => state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }),
+      tree: (state, user) => void state.addFile(user, state.root(user).id, { name: 'ok', tags: ['a/b'] }),
     };
     expect(await outcome(resetStore(t.store, badTag))).toBe('invalid');
     t.faults.failing = 'io';
