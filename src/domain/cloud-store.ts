@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
+import type { AnyState } from '../storage/state-maps.js';
 import { setStorageAllocated, storageAllocated } from './account.js';
 import { Annotations } from './annotations.js';
 import { NotificationQueues } from './change-events/notification-queues.js';
@@ -41,7 +42,7 @@ export class CloudStore {
   /** CDMI notification queues; every change appends its events to the queues that take them. */
   readonly notificationQueues: NotificationQueues;
 
-  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, clock: Clock = systemClock) {
+  constructor(state: AnyState, persistence: StatePersistence, blobs: BlobStore, clock: Clock = systemClock) {
     this.#core = new StoreCore(state, persistence, blobs, clock);
     this.recycleBin = new RecycleBin(this.#core);
     this.annotations = new Annotations(this.#core);

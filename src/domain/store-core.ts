@@ -3,6 +3,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { KeyedMutex, Mutex } from '../storage/mutex.js';
 import { StorageError, applyChangeSet, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
+import type { AnyState } from '../storage/state-maps.js';
 import { duplicateName, notFound } from './errors.js';
 import { LockTable, type WriteIntent } from './locks.js';
 import { Tree, type Undo } from './tree.js';
@@ -68,7 +69,7 @@ export class StoreCore {
   /** Adds to each change as it is staged, against the state before it (the notification queues' events). */
   #derive: ((change: ChangeSet) => ChangeSet) | undefined;
 
-  constructor(state: StateData, persistence: StatePersistence, blobs: BlobStore, clock: Clock) {
+  constructor(state: AnyState, persistence: StatePersistence, blobs: BlobStore, clock: Clock) {
     this.tree = new Tree(state);
     this.locks = new LockTable(this.tree, () => clock.now());
     this.blobs = blobs;

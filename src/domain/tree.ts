@@ -1,5 +1,6 @@
 import type { ChangeSet, TagChange } from '../storage/persistence.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
+import { userEntries, type AnyState } from '../storage/state-maps.js';
 import { ChangeStamps } from './change-stamps.js';
 import { QueueBook } from './change-events/queue-book.js';
 import { byName, mapOf, nfc, plainNode, setOf } from './record-values.js';
@@ -37,12 +38,15 @@ export class Tree implements TreeQueries {
   #appendable = new WeakSet<string[]>();
   readonly #strings = new SharedStrings();
 
-  constructor(state?: StateData) {
+  constructor(state?: AnyState) {
     if (state) this.load(state);
   }
 
-  /** Replaces everything with `state` (at open, or when a switch swaps a new state in). */
-  load(state: StateData): void {
+  /**
+   * Replaces everything with `state` (at open, read from disk as Maps; or when a switch swaps a new
+   * state in, as a document).
+   */
+  load(state: AnyState): void {
     for (const index of [
       this.#nodes,
       this.#users,
@@ -58,15 +62,16 @@ export class Tree implements TreeQueries {
     this.#strings.clear();
     this.queues.load(state.queues);
     this.#stamps.loaded();
-    for (const [login, user] of Object.entries(state.users)) this.#users.set(this.#strings.share(login), user);
+    for (const [login, user] of userEntries(state)) this.#users.set(this.#strings.share(login), user);
     // The nodes are fresh (parsed or built for this load): no old record to unindex, no copy to make.
     // Keyed by the record's own id string: the document's key is an equal copy that can then go.
-    const nodes = state.nodes;
-    for (const id of Object.keys(nodes)) {
-      const node = this.#shareStrings(plainNode(nodes[id]!));
+    const take = (record: NodeRecord): void => {
+      const node = this.#shareStrings(plainNode(record));
       this.#nodes.set(node.id, node);
       this.#index(node);
-    }
+    };
+    if (state.nodes instanceof Map) state.nodes.forEach(take);
+    else for (const id of Object.keys(state.nodes)) take(state.nodes[id]!);
   }
 
   /** The state as a plain document (null-prototype objects), for a snapshot. */

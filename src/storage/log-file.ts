@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { failpoint } from './failpoints.js';
 import { applyChangeSet, type ChangeSet } from './persistence.js';
 import { TagChangeApplier } from './tag-changes.js';
-import type { StateData } from './schema.js';
+import type { AnyState } from './state-maps.js';
 import { syncDir } from './snapshot-file.js';
 import { toStorageError } from './storage-errors.js';
 
@@ -58,7 +58,7 @@ function recordProblem(value: unknown): string | undefined {
  * record, or a gap in the sequence, is an Error naming the file and line: acknowledged writes are
  * never dropped silently.
  */
-export async function replayLog(path: string, state: StateData, afterSeq: number): Promise<ReplayResult> {
+export async function replayLog(path: string, state: AnyState, afterSeq: number): Promise<ReplayResult> {
   return replayLogBytes(path, await readLogBytes(path), state, afterSeq);
 }
 
@@ -73,7 +73,7 @@ export async function readLogBytes(path: string): Promise<Buffer> {
 }
 
 /** replayLog over bytes already read. */
-export function replayLogBytes(path: string, buf: Buffer, state: StateData, afterSeq: number): ReplayResult {
+export function replayLogBytes(path: string, buf: Buffer, state: AnyState, afterSeq: number): ReplayResult {
   let seq = afterSeq;
   let applied = 0;
   let start = 0;

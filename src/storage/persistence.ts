@@ -1,5 +1,6 @@
 import { applyQueueChanges, type QueueChange, type QueueRecord } from './queue-records.js';
 import type { NodeRecord, StateData, UserRecord } from './schema.js';
+import { dropNode, putNode, putUser, type AnyState } from './state-maps.js';
 import { TagChangeApplier, type TagChange } from './tag-changes.js';
 
 export type { TagChange } from './tag-changes.js';
@@ -39,7 +40,8 @@ export class StorageError extends Error {
 }
 
 export interface LoadedState {
-  state: StateData;
+  /** From a state file, in Maps (state-maps.ts); in memory, an empty document. */
+  state: AnyState;
   /** What loading noticed and the user should hear (a torn last log record dropped, a stale lock taken over). */
   notes: string[];
 }
@@ -62,15 +64,16 @@ export interface StatePersistence {
 }
 
 /**
- * Applies a change set to a plain state document (what loading the log does, and the durable state a
- * snapshot is made of). Users and nodes are keyed by user-given strings: the objects are null-prototype.
- * Records are replaced, never changed in place; a replay passes one `tags` applier for all its records.
+ * Applies a change set to a plain state, a document or the Maps read from disk (what loading the log
+ * does, and the durable state a snapshot is made of). Users and nodes are keyed by user-given strings:
+ * the objects are null-prototype. Records are replaced, never changed in place; a replay passes one
+ * `tags` applier for all its records.
  */
-export function applyChangeSet(state: StateData, change: ChangeSet, tags = new TagChangeApplier()): void {
-  for (const { login, user } of change.users ?? []) state.users[login] = user;
-  for (const node of change.nodes ?? []) state.nodes[node.id] = node;
+export function applyChangeSet(state: AnyState, change: ChangeSet, tags = new TagChangeApplier()): void {
+  for (const { login, user } of change.users ?? []) putUser(state, login, user);
+  for (const node of change.nodes ?? []) putNode(state, node);
   for (const tagChange of change.tags ?? []) tags.apply(state, tagChange);
-  for (const id of change.removed ?? []) delete state.nodes[id];
+  for (const id of change.removed ?? []) dropNode(state, id);
   if (change.queues)
     applyQueueChanges((state.queues ??= Object.create(null) as Record<string, QueueRecord>), change.queues);
 }

@@ -1,5 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { NodeRecord } from './schema.js';
+import type { StateMaps } from './state-maps.js';
 import { parseSyntheticBlobId } from './synthetic-content.js';
 
 /** The snapshot is written to "<dir>/.<name>.tmp" (as lowdb's own writer does), then renamed over the file. */
@@ -12,84 +14,112 @@ export async function dropStateTempFile(file: string): Promise<void> {
   await rm(stateTempFileOf(file), { force: true });
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What makes `value` unusable as a schema-1 state, or undefined when it is one. */
-export function stateProblem(value: unknown): string | undefined {
+/**
+ * What makes a parsed document's top level unusable as a schema-1 state, or undefined. Its nodes
+ * are checked by `stateMapsProblem` once in a Map; `nodesIsObject` says whether they were an object.
+ */
+export function documentProblem(value: unknown, nodesIsObject: boolean): string | undefined {
   if (!isRecord(value)) return 'the top level is not an object';
   if (value['schema'] !== 1) return `schema is ${JSON.stringify(value['schema'])}, expected 1`;
-  const { users, nodes } = value;
-  if (!isRecord(users)) return '"users" is not an object';
-  if (!isRecord(nodes)) return '"nodes" is not an object';
+  if (!isRecord(value['users'])) return '"users" is not an object';
+  if (!nodesIsObject) return '"nodes" is not an object';
   if (value['queues'] !== undefined && !isRecord(value['queues'])) return '"queues" is not an object';
-  // Keys one at a time: Object.entries would allocate a pair per node (100,000 at scale).
-  for (const id of Object.keys(nodes)) {
-    const why = nodeProblem(id, nodes[id]);
-    if (why) return why;
-  }
-  const roots = new Set<string>();
-  for (const [login, user] of Object.entries(users)) {
-    const rootId = isRecord(user) ? user['rootId'] : undefined;
-    if (typeof rootId !== 'string' || !isRecord(nodes[rootId])) return `user "${login}" has no root container`;
-    roots.add(rootId);
-  }
-  return treeProblem(nodes as Record<string, { parentId: string | null }>, roots);
+  return undefined;
 }
 
 /**
- * Every node hangs below a user's root: its parent exists, and following parents never comes back
- * to a node already on the way (a cycle would loop forever; a node below a missing parent would
- * vanish from every view). Linear: each node is walked once.
+ * What makes a state read into Maps (and maybe changed by its log since) unusable, or undefined:
+ * a node of the wrong shape or under a key that is not its id, a user without a root, a tree that
+ * is not a tree. Each node is looked at a constant number of times, with no allocation per node.
  */
-function treeProblem(
-  nodes: Record<string, { parentId: string | null }>,
-  roots: ReadonlySet<string>,
-): string | undefined {
-  /** 1: on the walk under way; 2: known to reach a root. */
-  const seen = new Map<string, 1 | 2>();
-  for (const start of Object.keys(nodes)) {
-    const path: string[] = [];
-    let id: string | null = start;
-    while (id !== null && seen.get(id) === undefined) {
-      const parentId: string | null = nodes[id]!.parentId;
-      if (parentId === null && !roots.has(id)) return `node "${id}" has no parent and is no user's root`;
-      if (parentId !== null && !Object.hasOwn(nodes, parentId))
-        return `node "${id}" has parent "${parentId}", which is not in the state`;
-      seen.set(id, 1);
-      path.push(id);
+export function stateMapsProblem(state: StateMaps): string | undefined {
+  let problem: string | undefined;
+  // forEach rather than for-of over entries: no [key, value] pair is made per node.
+  state.nodes.forEach((node, id) => {
+    problem ??= nodeProblem(id, node);
+  });
+  return problem ?? treeProblem(state);
+}
+
+/**
+ * Every user has a root container, and every node hangs below a user's root: its parent exists, and
+ * following parents never comes back to a node already on the way (a cycle would loop forever; a
+ * node below a missing parent would vanish from every view). Linear: a node's walk stops at the first
+ * ancestor known to reach a root, and only ancestors are remembered (the containers, not every file).
+ */
+function treeProblem(state: StateMaps): string | undefined {
+  const { users, nodes } = state;
+  const roots = new Set<string>();
+  for (const [login, user] of users) {
+    const rootId = isRecord(user) ? user['rootId'] : undefined;
+    if (typeof rootId !== 'string' || !isRecord(nodes.get(rootId))) return `user "${login}" has no root container`;
+    roots.add(rootId);
+  }
+  /** 1: an ancestor on the walk under way; 2: known to reach a root. */
+  const reaches = new Map<string, 1 | 2>();
+  const path: string[] = [];
+  for (const start of nodes.values()) {
+    path.length = 0;
+    let id = start.id;
+    let parentId = start.parentId;
+    for (;;) {
+      if (parentId === null) {
+        if (!roots.has(id)) return `node "${id}" has no parent and is no user's root`;
+        break;
+      }
+      const mark = reaches.get(parentId);
+      if (mark === 2) break;
+      if (mark === 1 || parentId === start.id) {
+        const cycle = [start.id, ...path];
+        return `nodes ${[...cycle.slice(cycle.indexOf(parentId)), parentId].map((n) => JSON.stringify(n)).join(' -> ')} form a parent cycle`;
+      }
+      const parent: NodeRecord | undefined = nodes.get(parentId);
+      if (!parent) return `node "${id}" has parent "${parentId}", which is not in the state`;
+      reaches.set(parentId, 1);
+      path.push(parentId);
       id = parentId;
+      parentId = parent.parentId;
     }
-    if (id !== null && seen.get(id) === 1) {
-      const cycle = path.slice(path.indexOf(id));
-      return `nodes ${[...cycle, id].map((n) => JSON.stringify(n)).join(' -> ')} form a parent cycle`;
-    }
-    for (const done of path) seen.set(done, 2);
+    for (const done of path) reaches.set(done, 2);
   }
   return undefined;
 }
 
 const BLOB_ID = /^[0-9a-f]{32}$/;
 
-function nodeProblem(id: string, node: unknown): string | undefined {
+/** What is wrong with a node stored under `id`, or undefined. */
+export function nodeProblem(id: string, node: unknown): string | undefined {
   if (!isRecord(node) || node['id'] !== id) return `node "${id}" is malformed`;
   if (node['kind'] !== 'container' && node['kind'] !== 'file')
     return `node "${id}" has kind ${JSON.stringify(node['kind'])}`;
   if (typeof node['name'] !== 'string' || typeof node['owner'] !== 'string')
     return `node "${id}" lacks a name or owner`;
-  if (typeof node['bytes'] !== 'number' || !(node['blobId'] === null || typeof node['blobId'] === 'string')) {
+  const blobId = node['blobId'];
+  if (typeof node['bytes'] !== 'number' || !(blobId === null || typeof blobId === 'string')) {
     return `node "${id}" has no valid bytes/blobId`;
   }
-  if (typeof node['blobId'] === 'string' && !BLOB_ID.test(node['blobId']) && !parseSyntheticBlobId(node['blobId']))
-    return `node "${id}" names blob "${node['blobId']}"`;
+  if (typeof blobId === 'string' && !BLOB_ID.test(blobId) && !parseSyntheticBlobId(blobId))
+    return `node "${id}" names blob "${blobId}"`;
   if (!(node['parentId'] === null || typeof node['parentId'] === 'string'))
     return `node "${id}" has a parentId that is neither null nor a string`;
-  const tags = node['tags'];
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
-    return `node "${id}" has tags that are not a list of strings`;
-  for (const key of ['metadata', 'deadProps'] as const) {
-    const dict = node[key];
-    if (!isRecord(dict) || Object.values(dict).some((v) => typeof v !== 'string'))
-      return `node "${id}" has ${key} that is not an object of strings`;
-  }
+  if (!isListOfStrings(node['tags'])) return `node "${id}" has tags that are not a list of strings`;
+  if (!isDictOfStrings(node['metadata'])) return `node "${id}" has metadata that is not an object of strings`;
+  if (!isDictOfStrings(node['deadProps'])) return `node "${id}" has deadProps that is not an object of strings`;
   return undefined;
+}
+
+function isListOfStrings(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
+}
+
+/** An object whose own values are all strings (for-in: no array of values made for the usual empty one). */
+function isDictOfStrings(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key) && typeof value[key] !== 'string') return false;
+  return true;
 }

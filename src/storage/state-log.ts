@@ -7,7 +7,8 @@ import { Mutex } from './mutex.js';
 import { StorageError, type ChangeSet, type LoadedState, type StatePersistence } from './persistence.js';
 import type { StateData } from './schema.js';
 import { SnapshotFile } from './snapshot-file.js';
-import { dropStateTempFile, stateProblem } from './state-file.js';
+import { dropStateTempFile, stateMapsProblem } from './state-file.js';
+import { emptyStateMaps, stateDocumentOf, type AnyState, type StateMaps } from './state-maps.js';
 import { toStorageError } from './storage-errors.js';
 
 /** The log is compacted once it is larger than this and than the snapshot (so cost stays O(change)). */
@@ -64,7 +65,7 @@ class FileStatePersistence implements StatePersistence {
   readonly file: string;
   readonly #options: StatePersistenceOptions;
   readonly #adapter: SnapshotFile;
-  readonly #db: Low<StateData>;
+  readonly #db: Low<AnyState>;
   #lock: HeldLock | undefined;
   #log: LogAppender | undefined;
   /** Appends, compaction steps, replace and close touch the log one at a time. */
@@ -79,7 +80,7 @@ class FileStatePersistence implements StatePersistence {
     this.file = file;
     this.#options = options;
     this.#adapter = new SnapshotFile(file);
-    this.#db = new Low<StateData>(this.#adapter, emptyPlainState());
+    this.#db = new Low<AnyState>(this.#adapter, emptyStateMaps());
   }
 
   async load(): Promise<LoadedState> {
@@ -93,7 +94,8 @@ class FileStatePersistence implements StatePersistence {
       await rm(`${logFile}.tmp`, { force: true });
       await this.#db.read();
       const existed = this.#adapter.bytes > 0;
-      const state = this.#db.data;
+      // The adapter reads Maps; without a file, the default is empty Maps too.
+      const state = this.#db.data as StateMaps;
       this.#db.data = emptyPlainState();
       const replay = await replayLog(logFile, state, this.#adapter.seq);
       if (replay.tornBytes > 0) {
@@ -102,7 +104,7 @@ class FileStatePersistence implements StatePersistence {
         );
       }
       if (replay.applied > 0) {
-        const problem = stateProblem(state);
+        const problem = stateMapsProblem(state);
         if (problem)
           throw new Error(`state file ${this.file} with its log ${logFile} is not a csp-mock state: ${problem}`);
       }
@@ -219,7 +221,7 @@ class FileStatePersistence implements StatePersistence {
   }
 
   /** Through lowdb: the adapter writes atomically (temp, fsync, rename, fsync of the folder). */
-  async #writeSnapshot(state: StateData, seq: number): Promise<void> {
+  async #writeSnapshot(state: AnyState, seq: number): Promise<void> {
     this.#adapter.seq = seq;
     this.#db.data = state;
     try {
@@ -238,7 +240,7 @@ class FileStatePersistence implements StatePersistence {
 
 /**
  * What a start would load, without taking the lock or changing anything (for checks and tools):
- * the snapshot plus every whole record of the log; undefined when there is no state file yet.
+ * the snapshot plus every whole record of the log, as a document; undefined when there is no state file yet.
  */
 export async function readDurableState(
   file: string,
@@ -247,8 +249,8 @@ export async function readDurableState(
   const log = await readLogBytes(logFileOf(file));
   const adapter = new SnapshotFile(file);
   const snapshot = await adapter.read();
-  const state = snapshot ?? emptyPlainState();
+  const state = snapshot ?? emptyStateMaps();
   const replay = replayLogBytes(logFileOf(file), log, state, adapter.seq);
   if (!snapshot && replay.applied === 0) return undefined;
-  return { state, seq: replay.seq, tornBytes: replay.tornBytes };
+  return { state: stateDocumentOf(state), seq: replay.seq, tornBytes: replay.tornBytes };
 }

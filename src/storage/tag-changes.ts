@@ -1,4 +1,5 @@
-import type { NodeRecord, StateData } from './schema.js';
+import type { NodeRecord } from './schema.js';
+import { nodeOf, putNode, type AnyState } from './state-maps.js';
 
 /**
  * One tag added to or removed from one node. A tag change travels as this small entry rather than as
@@ -18,8 +19,8 @@ export class TagChangeApplier {
   /** The lists this applier made (only it holds them yet), with their tags as a set for membership. */
   readonly #own = new Map<string[], Set<string>>();
 
-  apply(state: StateData, change: TagChange): void {
-    const node: NodeRecord | undefined = state.nodes[change.id];
+  apply(state: AnyState, change: TagChange): void {
+    const node: NodeRecord | undefined = nodeOf(state, change.id);
     if (!node) return;
     const own = this.#own.get(node.tags);
     const has = own ? (tag: string) => own.has(tag) : (tag: string) => node.tags.includes(tag);
@@ -28,12 +29,12 @@ export class TagChangeApplier {
       const tags = own ? node.tags : this.#adopt([...node.tags]);
       tags.push(change.add);
       this.#own.get(tags)!.add(change.add);
-      state.nodes[change.id] = tags === node.tags ? node : { ...node, tags };
+      if (tags !== node.tags) putNode(state, { ...node, tags });
     } else {
       if (!has(change.remove)) return;
       const tags = this.#adopt(node.tags.filter((t) => t !== change.remove));
       if (own) this.#own.delete(node.tags);
-      state.nodes[change.id] = { ...node, tags };
+      putNode(state, { ...node, tags });
     }
   }
 

@@ -98,6 +98,25 @@ describe('a damaged --data state file is refused clearly at start', { timeout: 3
     expect(message).toContain(`node "${ids['b']}" has no parent and is no user's root`);
   });
 
+  it('a node line torn in the middle of a snapshot written one node per line fails the start as not JSON, naming the file', async () => {
+    const { ids } = await made();
+    const text = await readFile(dataFile(), 'utf8');
+    const line = text.split('\n').find((l) => l.startsWith(`    "${ids['b']}": `))!;
+    await writeFile(dataFile(), text.replace(line, line.slice(0, line.length >> 1)));
+    const message = await refused();
+    expect(message).toContain(`state file ${dataFile()} is not valid JSON`);
+  });
+
+  it('a parent cycle edited into one line of a snapshot written one node per line fails the start, naming the nodes', async () => {
+    const { ids } = await made();
+    const text = await readFile(dataFile(), 'utf8');
+    expect(text).toContain(`"parentId":"${ids['root']}"`);
+    await writeFile(dataFile(), text.replace(`"parentId":"${ids['root']}"`, `"parentId":"${ids['b']}"`));
+    const message = await refused();
+    expect(message).toContain(`state file ${dataFile()} is not a csp-mock state`);
+    expect(message).toContain(`"${ids['a']}" -> "${ids['b']}" -> "${ids['a']}" form a parent cycle`);
+  });
+
   it('"tags": null is refused with a message naming the file and the node', async () => {
     const { state, ids } = await made();
     (state.nodes[ids['f.txt']!] as unknown as { tags: null }).tags = null;

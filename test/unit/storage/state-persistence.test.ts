@@ -11,6 +11,7 @@ import {
   type StatePersistence,
 } from '../../../src/storage/persistence.js';
 import type { NodeRecord, StateData } from '../../../src/storage/schema.js';
+import { stateDocumentOf } from '../../../src/storage/state-maps.js';
 import {
   emptyPlainState,
   openStatePersistence,
@@ -54,7 +55,7 @@ class Caller {
   }
   async load(): Promise<string[]> {
     const { state, notes } = await this.persistence.load();
-    this.memory = state;
+    this.memory = stateDocumentOf(state);
     return notes;
   }
   async commit(change: ChangeSet): Promise<void> {
