@@ -1,11 +1,11 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import { localClockControls, type ClockControls } from './clock/clock-controls.js';
-import { clockDate } from './http/clock-date.js';
+import { stampClockDate } from './http/clock-date.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
@@ -114,11 +114,11 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
+  // Every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it), as it goes out
+  stampClockDate(app, resolved.clock);
   // 1. what the mock serves besides its own admin pages (stored files, listings, scenario and replayed bodies)
   //    shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed
   app.use(sandboxServedContent);
-  //    and every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it)
-  app.use(clockDate(resolved.clock));
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
@@ -126,9 +126,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
-  app.use('/__admin', adminGuard({ publicUrl: resolved.publicUrl }));
-  app.use(
-    '/__admin',
+  //    (in a router of its own: the other requests pass one path test, not one per step)
+  const admin = Router().use(
+    adminGuard({ publicUrl: resolved.publicUrl }),
     adminRouter({
       runtime: scenarios,
       reset,
@@ -141,6 +141,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       clock: resolved.clock,
     }),
   );
+  app.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
   // 4b. the second device counts the requests its armed changes wait for

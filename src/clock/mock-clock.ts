@@ -78,6 +78,9 @@ export class MockClock implements Clock {
   readonly #real: () => number;
   #frozenAt: number | undefined;
   #offsetMs = 0;
+  /** The last Date text made and the second it shows: every answer carries one, most in the same second. */
+  #dateSecond = NaN;
+  #dateText = '';
 
   constructor(base?: ClockSettings, real: () => number = () => Date.now()) {
     this.#base = base === undefined ? undefined : checkClockSettings(base);
@@ -94,9 +97,17 @@ export class MockClock implements Clock {
     return Math.floor(this.now() / 1000);
   }
 
-  /** The time for a Date header (RFC 9110 IMF-fixdate). */
+  /**
+   * The time for a Date header (RFC 9110 IMF-fixdate). The text is made again whenever the clock shows
+   * another second, however it got there (running on, set, advanced), so it is never stale.
+   */
   httpDate(): string {
-    return new Date(this.now()).toUTCString();
+    const second = Math.floor(this.now() / 1000);
+    if (second !== this.#dateSecond) {
+      this.#dateSecond = second;
+      this.#dateText = new Date(second * 1000).toUTCString();
+    }
+    return this.#dateText;
   }
 
   state(): ClockState {

@@ -54,10 +54,16 @@ export function isTrustedHost(header: string, policy: HostPolicy): boolean {
  * 7230 5.4), even when every name is allowed: the Host goes into the links of the answers.
  */
 export function hostCheck(policy: HostPolicy): RequestHandler {
+  // The last Host found trusted: a client sends the same one on every request.
+  let trusted: string | undefined;
   return (req, _res, next) => {
     const host = req.headers.host;
     // HTTP/1.0 clients may send no Host; browsers always do.
-    if (host === undefined || isTrustedHost(host, policy)) return next();
+    if (host === undefined || host === trusted) return next();
+    if (isTrustedHost(host, policy)) {
+      trusted = host;
+      return next();
+    }
     const name = hostName(host);
     if (name === undefined) {
       return next(

@@ -59,7 +59,8 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'REPORT', 'S
 
 /** True for a method whose request may change state (its journal entry says whether it did). */
 export function mayChangeState(method: string): boolean {
-  return !READ_METHODS.has(method.toUpperCase());
+  // Node hands methods over in capitals: the common case needs no copy.
+  return !READ_METHODS.has(method) && !READ_METHODS.has(method.toUpperCase());
 }
 
 /** A second-device change for the journal: who, what (its kind in capitals), where, and how it ended. */
@@ -122,23 +123,23 @@ function answerHeadersInto(entry: JournalEntry, res: ServerResponse): void {
   if (retryAfter !== undefined) entry.retryAfter = String(retryAfter);
 }
 
-/** What an entry was made from, kept until someone reads it: redaction costs nothing while nobody looks. */
-interface Unread {
-  arrived: number;
-  mockArrived: number;
-  url: string;
-  headers: IncomingHttpHeaders;
+/**
+ * A journal entry, and what it was made from until someone reads it (`unread`): redaction costs nothing
+ * while nobody looks.
+ */
+interface Slot {
+  entry: JournalEntry;
+  unread: { arrived: number; mockArrived: number; url: string; headers: IncomingHttpHeaders } | undefined;
 }
 
 /** The last requests the service saw (bounded), oldest first; subscribers hear each entry as it arrives and completes. */
 export class RequestJournal {
-  #entries: JournalEntry[] = [];
+  #slots: Slot[] = [];
   #seq = 0;
   readonly #size: number;
   readonly #bodies: number;
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #redact: readonly string[];
-  readonly #unread = new WeakMap<JournalEntry, Unread>();
   readonly #clock: Clock;
 
   constructor(options: JournalOptions = {}) {
@@ -149,8 +150,7 @@ export class RequestJournal {
   }
 
   entries(filter: JournalFilter = {}): JournalEntry[] {
-    for (const entry of this.#entries) this.#settle(entry);
-    const matching = this.#entries.filter(matchesFilter(filter));
+    const matching = this.#slots.map((slot) => this.#settle(slot)).filter(matchesFilter(filter));
     const limited = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
     return limited.map((e) => ({ ...e }));
   }
@@ -161,8 +161,8 @@ export class RequestJournal {
   }
 
   clear(): void {
-    this.#entries = [];
-    this.#emit({ type: 'cleared' });
+    this.#slots = [];
+    this.#emit('cleared');
   }
 
   /** Hears every entry as it arrives and completes (copies); returns the unsubscribe. */
@@ -171,25 +171,29 @@ export class RequestJournal {
     return () => this.#listeners.delete(listener);
   }
 
-  #emit(event: JournalEvent): void {
+  #emit(type: JournalEvent['type'], slot?: Slot): void {
     if (this.#listeners.size === 0) return;
-    if (event.type !== 'cleared') {
-      this.#settle(event.entry);
-      event = { type: event.type, entry: { ...event.entry } };
-    }
+    const event: JournalEvent =
+      slot && type !== 'cleared' ? { type, entry: { ...this.#settle(slot) } } : { type: 'cleared' };
     for (const listener of this.#listeners) listener(event);
   }
 
-  /** Fills in what the entry was made from, credentials removed (once, on the first read). */
-  #settle(entry: JournalEntry): void {
-    const unread = this.#unread.get(entry);
-    if (!unread) return;
-    this.#unread.delete(entry);
+  #push(slot: Slot): void {
+    this.#slots.push(slot);
+    if (this.#slots.length > this.#size) this.#slots.shift();
+  }
+
+  /** The slot's entry, filled in from what it was made from, credentials removed (once, on the first read). */
+  #settle(slot: Slot): JournalEntry {
+    const { entry, unread } = slot;
+    if (!unread) return entry;
+    slot.unread = undefined;
     entry.time = new Date(unread.arrived).toISOString();
     entry.mockTime = new Date(unread.mockArrived).toISOString();
     entry.query = redactQueryOf(unread.url, this.#redact);
     entry.headers = redactHeaderMap(unread.headers, this.#redact);
     entry.user = parseBasicAuth(unread.headers.authorization)?.user ?? null;
+    return entry;
   }
 
   /**
@@ -197,7 +201,7 @@ export class RequestJournal {
    * is done or the socket goes. Plain node:http objects are enough.
    */
   open(req: IncomingMessage, res: ServerResponse, path: string, scenario: string | null = null): void {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const entry: JournalEntry = {
       seq: ++this.#seq,
       time: '',
@@ -216,23 +220,21 @@ export class RequestJournal {
       network: null,
       replay: null,
     };
-    this.#unread.set(entry, {
-      arrived: Date.now(),
-      mockArrived: this.#clock.now(),
-      url: req.url ?? '/',
-      headers: req.headers,
-    });
+    const slot: Slot = {
+      entry,
+      unread: { arrived: Date.now(), mockArrived: this.#clock.now(), url: req.url ?? '/', headers: req.headers },
+    };
     const limit = this.#bodies;
     const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
     const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
     if (requestBytes) tapRequest(req as Request, requestBytes);
     if (responseBytes) tapResponse(res as Response, responseBytes);
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#size) this.#entries.shift();
-    this.#emit({ type: 'added', entry });
-    res.once('close', () => {
+    this.#push(slot);
+    this.#emit('added', slot);
+    // A response closes once: a plain listener, no once() wrapper.
+    res.on('close', () => {
       const marks = marksOf(res as Response);
-      entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      entry.durationMs = performance.now() - started;
       entry.fault = marks.fault ?? null;
       entry.delayMs = marks.delayMs ?? null;
       entry.scenario = marks.scenario ?? scenario;
@@ -250,7 +252,7 @@ export class RequestJournal {
       const responseBody = responseBytes && bodyOf(responseBytes, limit);
       if (requestBody) entry.requestBody = requestBody;
       if (responseBody) entry.responseBody = responseBody;
-      this.#emit({ type: 'updated', entry });
+      this.#emit('updated', slot);
     });
   }
 
@@ -278,10 +280,10 @@ export class RequestJournal {
       device: 'second',
       change: record.change,
     };
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#size) this.#entries.shift();
-    this.#emit({ type: 'added', entry });
-    this.#emit({ type: 'updated', entry });
+    const slot: Slot = { entry, unread: undefined };
+    this.#push(slot);
+    this.#emit('added', slot);
+    this.#emit('updated', slot);
     return { ...entry };
   }
 

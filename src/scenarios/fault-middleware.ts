@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { markDelay, markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
@@ -14,31 +14,32 @@ import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.
  * answer. Network conditions (the scenario's and the rule's) shape the bytes both ways.
  */
 export function faultMiddleware(delays: PendingDelays): RequestHandler {
-  return async (req, res, next) => {
-    const active = activeOf(res);
-    // Nothing armed: no promise, no rule to try.
-    if (active.quiet) return next();
-    if (!(await delays.wait(held(res, active.latencyMs()), res))) return;
-    const armed = active.faultFor(req);
-    const conditions = active.conditionsFor(armed);
-    const shaped = conditions ? shapeRequest(req, res, conditions) : undefined;
-    if (!armed) {
-      if (shaped) shapeAnswer(req, res, shaped);
-      return next();
-    }
-    markFault(res, armed.label);
-    const rule = armed.rule;
-    if (!(await delays.wait(held(res, armed.delayMs()), res))) return;
-    if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
-    if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);
-    if (rule.connection === 'reset') return resetConnection(req, res);
-    if (rule.truncateAfterBytes !== undefined) truncateBody(res, rule.truncateAfterBytes);
-    if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);
-    // Outermost, so a truncation counts the bytes as they leave the pacer.
+  // Nothing armed: no promise, no rule to try.
+  return (req, res, next) => (activeOf(res).quiet ? next() : applyScenario(delays, req, res, next));
+}
+
+async function applyScenario(delays: PendingDelays, req: Request, res: Response, next: NextFunction): Promise<void> {
+  const active = activeOf(res);
+  if (!(await delays.wait(held(res, active.latencyMs()), res))) return;
+  const armed = active.faultFor(req);
+  const conditions = active.conditionsFor(armed);
+  const shaped = conditions ? shapeRequest(req, res, conditions) : undefined;
+  if (!armed) {
     if (shaped) shapeAnswer(req, res, shaped);
-    if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
-    next();
-  };
+    return next();
+  }
+  markFault(res, armed.label);
+  const rule = armed.rule;
+  if (!(await delays.wait(held(res, armed.delayMs()), res))) return;
+  if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
+  if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);
+  if (rule.connection === 'reset') return resetConnection(req, res);
+  if (rule.truncateAfterBytes !== undefined) truncateBody(res, rule.truncateAfterBytes);
+  if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);
+  // Outermost, so a truncation counts the bytes as they leave the pacer.
+  if (shaped) shapeAnswer(req, res, shaped);
+  if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
+  next();
 }
 
 /** Notes a delay for the journal (so a test reads the delay drawn instead of timing it), and returns it. */
