@@ -63,10 +63,16 @@ function found<T>(read: () => T): T {
 }
 
 /** The page of `nodes` from `start`: its members, how many follow it, and where the next page starts. */
-function limited(nodes: readonly NodeRecord[], start: number, view: (n: NodeRecord) => InspectedNode): Listing {
-  const end = Math.min(nodes.length, start + MAX_LISTED);
-  const more = Math.max(0, nodes.length - Math.max(start, end));
-  return { nodes: nodes.slice(start, end).map(view), start, more, next: more > 0 ? end : null };
+/** `page`: the members from `start` (at most MAX_LISTED) of `total`. */
+function limited(
+  page: readonly NodeRecord[],
+  start: number,
+  total: number,
+  view: (n: NodeRecord) => InspectedNode,
+): Listing {
+  const end = Math.min(total, start + MAX_LISTED);
+  const more = Math.max(0, total - Math.max(start, end));
+  return { nodes: page.slice(0, MAX_LISTED).map(view), start, more, next: more > 0 ? end : null };
 }
 
 export function inspectUsers(store: CloudStore): InspectedUser[] {
@@ -92,15 +98,17 @@ export async function inspectChildren(
   const container = found(() => store.get(user, containerId, 'container'));
   // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
   const base = store.tree.pathNames(container.id);
-  const members = await childSnapshot(store.tree, container.id);
-  return limited(members, start, (n) => inspect(store, n, [...base, n.name]));
+  const members = childSnapshot(store.tree, container.id);
+  const page = await members.range(start, start + MAX_LISTED);
+  return limited(page, start, members.length, (n) => inspect(store, n, [...base, n.name]));
 }
 
 /** The user's recycle bin, most recently recycled first. */
 export function inspectRecycleBin(store: CloudStore, user: string): Listing {
   return found(() => {
     store.root(user);
-    return limited(store.recycleBin.list(user), 0, (n) => inspect(store, n, null));
+    const recycled = store.recycleBin.list(user);
+    return limited(recycled, 0, recycled.length, (n) => inspect(store, n, null));
   });
 }
 

@@ -93,7 +93,7 @@ export async function propfind(
  * Depth 1 on a collection: the collection, then its members from one snapshot of it (members added,
  * changed or removed while the answer is written show in the next listing, never half in this one),
  * a page at a time. A big collection's answer starts with the collection's own response before its
- * members are ordered, so the first bytes leave at once.
+ * members are read, then their first page, chosen without ordering the others (see ChildListing).
  */
 async function listCollection(
   ctx: PropContext,
@@ -119,8 +119,8 @@ async function listCollection(
   const self = davHref(ctx.base, names, true);
   const head = `${multistatusHead()}${entryXml(responseFor(ctx, node, self, request))}`;
   if (!(await out.write(head, members >= CHILD_PAGE))) return;
-  const snapshot = await childSnapshot(tree, node.id);
-  for (const page of pagesOf(snapshot, 0, snapshot.length)) {
+  const snapshot = childSnapshot(tree, node.id);
+  for await (const page of pagesOf(snapshot, 0, snapshot.length)) {
     for (const child of page) {
       const href = `${self}${encodeURIComponent(child.name)}${child.kind === 'container' ? '/' : ''}`;
       if (!(await out.write(entryXml(responseFor(ctx, child, href, request))))) return;

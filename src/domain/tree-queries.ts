@@ -1,6 +1,9 @@
 import type { ChangeSet } from '../storage/persistence.js';
 import type { NodeRecord, UserRecord } from '../storage/schema.js';
 import { failpoint } from '../storage/failpoints.js';
+import { CHILD_PAGE, ChildListing, byKey, keyed, listingKey, type Keyed } from './child-listing.js';
+
+export { CHILD_PAGE, ChildListing, listingKey } from './child-listing.js';
 
 /** What undoes an applied change set: apply it (then drop `droppedUsers`) to get the state before. */
 export interface Undo extends ChangeSet {
@@ -28,95 +31,92 @@ export interface TreeQueries {
 }
 
 /*
- * Listings of big containers. A listing reads one ordered snapshot of a container's live children
- * (records are replaced, never changed in place, so an array of them is the container as it was at
- * one moment) and writes it a page at a time. The snapshot of a big container is kept and shared by
- * the listings that follow, until the tree changes; then it is brought up to date in linear time
- * (records unchanged in name and kind keep their place, new ones are sorted and merged in), and only
- * a container never listed before is sorted whole, in slices that let other clients in.
+ * Listings of big containers. A listing reads one snapshot of a container's live children (a
+ * ChildListing: the records as they were at one moment) and writes it a page at a time. The snapshot
+ * of a big container is kept and shared by the listings that follow, until the tree changes; then it
+ * is brought up to date in linear time (records unchanged in name and kind keep their place, new ones
+ * are sorted and merged in). A container never listed before is put in order only as far as its
+ * readers need (see ChildListing): its first page costs a linear pass, not a whole sort.
  */
 
 /** What a listing reads from the tree. */
 type ChildSource = Pick<TreeQueries, 'generation' | 'childIds' | 'node'>;
 
-/** Members handled between two turns of the event loop while a snapshot is made or a listing written. */
-export const CHILD_PAGE = 2_000;
-/** Containers with fewer live children are sorted afresh: cheaper than keeping their order. */
+/** Containers with fewer live children are read afresh: cheaper than keeping their order. */
 const KEPT_FROM = 1_000;
-/** Big containers whose order is kept (an array of references each: about 8 bytes a child). */
+/** Big containers whose listing is kept (two arrays of references each: about 16 bytes a child). */
 const KEPT_CONTAINERS = 8;
 
-interface KeptOrder {
+interface KeptListing {
   generation: number;
-  members: readonly NodeRecord[];
+  listing: ChildListing;
 }
 
-/** Per tree (several mocks in one process are separate), the kept orders, least recently used first. */
-const keptOrders = new WeakMap<ChildSource, Map<string, KeptOrder>>();
+/** Per tree (several mocks in one process are separate), the kept listings, least recently used first. */
+const keptListings = new WeakMap<ChildSource, Map<string, KeptListing>>();
 
 /**
- * The listing order, as one string per node: containers first, then files, each by name ignoring
- * case, then by the exact name (Tree.children's order). Names hold no control characters, so the
- * NUL separator sorts a name before every longer name that starts with it.
+ * The live children of `containerId` as they were at one moment (the call), which later changes to
+ * the tree do not touch. Members and their records are read at once (a lookup each); the order is
+ * known at once when an earlier listing of the container could be brought up to date, else made as
+ * the listing is read.
  */
-export function listingKey(node: NodeRecord): string {
-  return `${node.kind === 'container' ? '0' : '1'}${node.name.toLowerCase()}\u0000${node.name}`;
-}
-
-/**
- * The live children of `containerId`, in listing order, as they were at one moment (the call): an
- * array the caller must not change, which later changes to the tree do not touch. Members and their
- * records are read at once (a lookup each); only a container never listed before is then put in
- * order over several turns of the event loop.
- */
-export async function childSnapshot(tree: ChildSource, containerId: string): Promise<readonly NodeRecord[]> {
+export function childSnapshot(tree: ChildSource, containerId: string): ChildListing {
   const generation = tree.generation;
   const kept = keptOf(tree);
   const hit = kept.get(containerId);
+  kept.delete(containerId);
   if (hit?.generation === generation) {
-    kept.delete(containerId);
     kept.set(containerId, hit);
-    return hit.members;
+    return hit.listing;
   }
   const ids = Array.from(tree.childIds(containerId));
-  const sorted =
-    (hit && updated(tree, containerId, hit.members, ids)) ??
-    (await sortedInSlices(liveRecords(tree, containerId, ids)));
-  kept.delete(containerId);
-  if (sorted.length >= KEPT_FROM) {
-    kept.set(containerId, { generation, members: sorted });
+  const live = liveRecords(tree, containerId, ids);
+  const before = hit?.listing;
+  const order = before?.orderedNow && updated(tree, containerId, before.orderedNow, ids, live.length);
+  const listing = new ChildListing(
+    live,
+    order,
+    before && sameMembers(before.unordered, live) ? before.digest : undefined,
+  );
+  if (live.length >= KEPT_FROM) {
+    kept.set(containerId, { generation, listing });
     for (const id of kept.keys()) {
       if (kept.size <= KEPT_CONTAINERS) break;
       kept.delete(id);
     }
   }
-  return sorted;
+  return listing;
 }
 
 /** How many live children a container has, without ordering them. */
 export function liveChildCount(tree: ChildSource, containerId: string): number {
-  const hit = keptOrders.get(tree)?.get(containerId);
-  if (hit?.generation === tree.generation) return hit.members.length;
+  const hit = keptListings.get(tree)?.get(containerId);
+  if (hit?.generation === tree.generation) return hit.listing.length;
   let count = 0;
   for (const id of tree.childIds(containerId)) if (tree.node(id)?.recycled === null) count++;
   return count;
 }
 
 /**
- * The members from index `from` to `to` of a snapshot, a page of at most CHILD_PAGE at a time, as
- * the listing writes them. The failpoint `listing-page-read` marks each page, so a test can make a
- * listing fail after its first bytes are out.
+ * The members of ranks `from` to `to` of a listing, a page of at most CHILD_PAGE at a time, as the
+ * listing writes them: the first page as soon as it is chosen, the next ones once the whole order is
+ * made. The failpoint `listing-page-read` marks each page, so a test can make a listing fail after
+ * its first bytes are out.
  */
-export function* pagesOf(members: readonly NodeRecord[], from: number, to: number): Generator<readonly NodeRecord[]> {
-  for (let i = Math.max(0, from); i < Math.min(to, members.length); i += CHILD_PAGE) {
+export async function* pagesOf(listing: ChildListing, from: number, to: number): AsyncGenerator<readonly NodeRecord[]> {
+  const first = Math.max(0, from);
+  const last = Math.min(to, listing.length);
+  for (let i = first; i < last; i += CHILD_PAGE) {
     failpoint('listing-page-read');
-    yield members.slice(i, Math.min(to, members.length, i + CHILD_PAGE));
+    const end = Math.min(last, i + CHILD_PAGE);
+    yield i === first ? await listing.range(i, end) : (await listing.ordered()).slice(i, end);
   }
 }
 
-function keptOf(tree: ChildSource): Map<string, KeptOrder> {
-  let kept = keptOrders.get(tree);
-  if (!kept) keptOrders.set(tree, (kept = new Map()));
+function keptOf(tree: ChildSource): Map<string, KeptListing> {
+  let kept = keptListings.get(tree);
+  if (!kept) keptListings.set(tree, (kept = new Map()));
   return kept;
 }
 
@@ -133,8 +133,15 @@ function liveRecords(tree: ChildSource, containerId: string, ids: string[]): Nod
   return live;
 }
 
+/** True when both hold the same records in the same order (nothing changed, so their digests agree). */
+function sameMembers(a: readonly NodeRecord[], b: readonly NodeRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * An older snapshot brought up to date in linear time: members whose name and kind are unchanged
+ * An older order brought up to date in linear time: members whose name and kind are unchanged
  * keep their place (with their current record), the rest leave, and the children new to it (found
  * from the end of the child set, where the tree puts new and renamed children) are sorted and put in
  * their places by binary search. Undefined when so much is new that sorting afresh is as cheap.
@@ -144,9 +151,8 @@ function updated(
   containerId: string,
   before: readonly NodeRecord[],
   ids: string[],
+  live: number,
 ): NodeRecord[] | undefined {
-  let live = 0;
-  for (const id of ids) if (isLiveChild(tree.node(id), containerId)) live++;
   const stay: NodeRecord[] = [];
   for (const old of before) {
     const now = tree.node(old.id);
@@ -160,20 +166,21 @@ function updated(
     const node = tree.node(ids[i]!);
     if (!isLiveChild(node, containerId)) continue;
     const entry = keyed(node);
-    if (stay[placeOf(stay, entry.key, 0)]?.id === node.id) continue;
+    if (stay[placeOf(stay, entry, 0)]?.id === node.id) continue;
     added.push(entry);
     missing--;
   }
   return insertedInOrder(stay, added.sort(byKey));
 }
 
-/** The first index from `from` in `members` (in listing order) whose key is not below `key`. */
-function placeOf(members: readonly NodeRecord[], key: string, from: number): number {
+/** The first index from `from` in `members` (in listing order) not below `entry`. */
+function placeOf(members: readonly NodeRecord[], entry: Keyed, from: number): number {
   let lo = from;
   let hi = members.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (listingKey(members[mid]!) < key) lo = mid + 1;
+    const node = members[mid]!;
+    if (byKey({ key: listingKey(node), node }, entry) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -183,54 +190,12 @@ function placeOf(members: readonly NodeRecord[], key: string, from: number): num
 function insertedInOrder(members: readonly NodeRecord[], added: Keyed[]): NodeRecord[] {
   const out: NodeRecord[] = [];
   let from = 0;
-  for (const { key, node } of added) {
-    const lo = placeOf(members, key, from);
+  for (const entry of added) {
+    const lo = placeOf(members, entry, from);
     for (let i = from; i < lo; i++) out.push(members[i]!);
-    out.push(node);
+    out.push(entry.node);
     from = lo;
   }
   for (let i = from; i < members.length; i++) out.push(members[i]!);
   return out;
 }
-
-interface Keyed {
-  key: string;
-  node: NodeRecord;
-}
-const keyed = (node: NodeRecord): Keyed => ({ key: listingKey(node), node });
-const byKey = (a: Keyed, b: Keyed): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-/**
- * A bottom-up merge sort by listing key that yields a turn of the event loop every CHILD_PAGE
- * members sorted or merged, so a container never sorted before holds no other client back for long.
- */
-async function sortedInSlices(nodes: NodeRecord[]): Promise<NodeRecord[]> {
-  let from: Keyed[] = [];
-  for (let i = 0; i < nodes.length; i++) {
-    from.push(keyed(nodes[i]!));
-    if (i % CHILD_PAGE === CHILD_PAGE - 1) await nextTurn();
-  }
-  for (let i = 0; i < from.length; i += CHILD_PAGE) {
-    const run = from.slice(i, i + CHILD_PAGE).sort(byKey);
-    for (let k = 0; k < run.length; k++) from[i + k] = run[k]!;
-    if (i + CHILD_PAGE < from.length) await nextTurn();
-  }
-  let to: Keyed[] = new Array<Keyed>(from.length);
-  let work = 0;
-  for (let width = CHILD_PAGE; width < from.length; width *= 2) {
-    for (let lo = 0; lo < from.length; lo += 2 * width) {
-      const mid = Math.min(lo + width, from.length);
-      const hi = Math.min(lo + 2 * width, from.length);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) {
-        to[k] = j >= hi || (i < mid && from[i]!.key <= from[j]!.key) ? from[i++]! : from[j++]!;
-        if (++work % CHILD_PAGE === 0) await nextTurn();
-      }
-    }
-    [from, to] = [to, from];
-  }
-  return from.map((k) => k.node);
-}
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -3,7 +3,8 @@ import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { userEntries, type AnyState } from '../storage/state-maps.js';
 import { ChangeStamps } from './change-stamps.js';
 import { QueueBook } from './change-events/queue-book.js';
-import { byName, mapOf, nfc, plainNode, setOf } from './record-values.js';
+import { ChildIndex } from './child-index.js';
+import { plainNode, setOf } from './record-values.js';
 import { SharedStrings } from './shared-strings.js';
 import { TagIndex } from './tag-index.js';
 import type { TreeQueries, Undo } from './tree-queries.js';
@@ -12,15 +13,14 @@ export type { TreeQueries, Undo } from './tree-queries.js';
 
 /**
  * Every node and user in memory, with indexes kept live as change sets are applied (never rebuilt
- * per request): children by parent, live children by NFC name, recycled nodes by owner, tags, blob
+ * per request): children by parent and by name (ChildIndex), recycled nodes by owner, tags, blob
  * reference counts, and the bytes under every container. Applying a change costs
  * the size of the change (times the depth, for nodes whose byte count moves a container's sum).
  */
 export class Tree implements TreeQueries {
   readonly #nodes = new Map<string, NodeRecord>();
   readonly #users = new Map<string, UserRecord>();
-  readonly #kids = new Map<string, Set<string>>();
-  readonly #named = new Map<string, Map<string, string>>();
+  readonly #children = new ChildIndex((id) => this.#nodes.get(id));
   readonly #recycled = new Map<string, Set<string>>();
   readonly #blobRefs = new Map<string, number>();
   /** Container id -> bytes of the files below it, reached through nodes that are not recycled. */
@@ -47,15 +47,7 @@ export class Tree implements TreeQueries {
    * state in, as a document).
    */
   load(state: AnyState): void {
-    for (const index of [
-      this.#nodes,
-      this.#users,
-      this.#kids,
-      this.#named,
-      this.#recycled,
-      this.#blobRefs,
-      this.#sums,
-    ]) {
+    for (const index of [this.#nodes, this.#users, this.#children, this.#recycled, this.#blobRefs, this.#sums]) {
       index.clear();
     }
     this.tags.clear();
@@ -155,8 +147,7 @@ export class Tree implements TreeQueries {
     for (const id of change.removed ?? []) {
       if (this.#nodes.has(id)) continue;
       this.#sums.delete(id);
-      if (this.#kids.get(id)?.size === 0) this.#kids.delete(id);
-      this.#named.delete(id);
+      this.#children.forget(id);
     }
   }
 
@@ -207,34 +198,21 @@ export class Tree implements TreeQueries {
 
   /** Live children, containers first, then files, each by name ignoring case (inferred order). */
   children(containerId: string): NodeRecord[] {
-    const kids: NodeRecord[] = [];
-    for (const id of this.#kids.get(containerId) ?? []) {
-      const n = this.#nodes.get(id)!;
-      if (n.recycled === null) kids.push(n);
-    }
-    return kids.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : byName(a.name, b.name)));
+    return this.#children.children(containerId);
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {
-    const id = this.#named.get(containerId)?.get(nfc(name));
-    return id === undefined ? undefined : this.#nodes.get(id);
+    return this.#children.childNamed(containerId, name);
   }
 
   /** Every child id (live or recycled) of a container. */
   childIds(containerId: string): Iterable<string> {
-    return this.#kids.get(containerId) ?? [];
+    return this.#children.childIds(containerId);
   }
 
   /** Every live node under (and including) `id`, parents before children; stops past `max` nodes. */
   subtree(id: string, max = Number.POSITIVE_INFINITY): NodeRecord[] {
-    const root = this.#nodes.get(id);
-    if (!root) return [];
-    const out: NodeRecord[] = [root];
-    for (let i = 0; i < out.length && out.length <= max; i++) {
-      const n = out[i]!;
-      if (n.kind === 'container') for (const kid of this.children(n.id)) out.push(kid);
-    }
-    return out;
+    return this.#children.subtree(id, max);
   }
 
   subtreeBytes(id: string): number {
@@ -261,10 +239,7 @@ export class Tree implements TreeQueries {
   /** Every node id of an owner's tree (live or recycled), walked down from the root (no index by owner to keep). */
   idsOf(owner: string): string[] {
     const rootId = this.#users.get(owner)?.rootId;
-    if (rootId === undefined || !this.#nodes.has(rootId)) return [];
-    const out = [rootId];
-    for (let i = 0; i < out.length; i++) for (const id of this.#kids.get(out[i]!) ?? []) out.push(id);
-    return out;
+    return rootId === undefined || !this.#nodes.has(rootId) ? [] : this.#children.idsUnder(rootId);
   }
 
   /** The owner's nodes whose own recycled mark is set (the tops of deleted subtrees). */
@@ -331,10 +306,7 @@ export class Tree implements TreeQueries {
   }
 
   #index(n: NodeRecord, withTags = true): void {
-    if (n.parentId !== null) {
-      setOf(this.#kids, n.parentId).add(n.id);
-      if (n.recycled === null) mapOf(this.#named, n.parentId).set(nfc(n.name), n.id);
-    }
+    this.#children.add(n);
     if (n.recycled !== null) setOf(this.#recycled, n.owner).add(n.id);
     if (n.blobId) this.#blobRefs.set(n.blobId, (this.#blobRefs.get(n.blobId) ?? 0) + 1);
     if (withTags) this.tags.add(n);
@@ -342,13 +314,8 @@ export class Tree implements TreeQueries {
   }
 
   #unindex(n: NodeRecord, withTags = true): void {
-    if (n.parentId !== null) {
-      this.#kids.get(n.parentId)?.delete(n.id);
-      const named = this.#named.get(n.parentId);
-      const key = nfc(n.name);
-      if (named?.get(key) === n.id) named.delete(key);
-      this.#propagate(n.parentId, -this.#contribution(n));
-    }
+    this.#children.remove(n);
+    if (n.parentId !== null) this.#propagate(n.parentId, -this.#contribution(n));
     this.#recycled.get(n.owner)?.delete(n.id);
     if (n.blobId) {
       const refs = (this.#blobRefs.get(n.blobId) ?? 1) - 1;

@@ -8,6 +8,9 @@ import { notModified, stripWeak } from './not-modified.js';
 /** Read size for a blob streamed from its file: 1 MiB reads serve a large file at memory speed (64 KiB: about 0.4x). */
 const READ_BYTES = 1024 * 1024;
 
+/** Bytes of synthetic content queued at a time (views, not copies: queuing them costs no memory). */
+const VIEW_BATCH_BYTES = 4 * 1024 * 1024;
+
 /** The strong ETag of a file's content, shared by REST and WebDAV so both views agree. */
 export function contentEtag(node: NodeRecord): string {
   return `"${node.id}-${node.version}"`;
@@ -19,8 +22,7 @@ export function contentEtag(node: NodeRecord): string {
  * one Range 206 (If-Range honoured) and an unsatisfiable one 416; several ranges get the whole
  * file, as from send. The bytes come from memory when the store has them (a blob memory mode holds,
  * or one in the content cache, read into it on a miss) and are streamed from the blob's file otherwise;
- * synthetic content (storage/synthetic-content.ts) is made into the content cache as a blob is read into
- * it, and made as it streams when it is too large for the cache or only a range of it is asked.
+ * synthetic content (storage/synthetic-content.ts) is made as it streams, range or whole.
  */
 export function sendContent(res: Response, next: NextFunction, node: NodeRecord, blobs: BlobStore): void {
   const req = res.req;
@@ -55,12 +57,12 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
     return;
   }
   const blobId = node.blobId;
+  // Synthetic content: made as the client takes it, as views of one small block (no copy, no cache).
+  const synthetic = blobs.syntheticChunks(blobId, range);
+  if (synthetic) return sendViews(res, synthetic);
   const write = (bytes: Buffer | undefined): void => {
     if (res.destroyed) return;
     if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
-    // Synthetic content too large to make whole: made range by range as the client takes it.
-    const synthetic = blobs.syntheticRead(blobId, range);
-    if (synthetic) return void pipeline(synthetic, res).catch(() => res.destroy());
     // Too large for the cache: streamed from the file, in large reads, as the client takes it.
     const file = createReadStream(blobs.pathOf(blobId), { ...range, highWaterMark: READ_BYTES });
     // Opened before the pipe, so a missing blob is an answer (naming no server path), not a cut connection.
@@ -70,9 +72,37 @@ export function sendContent(res: Response, next: NextFunction, node: NodeRecord,
       pipeline(file, res).catch((err: unknown) => (res.headersSent ? res.destroy() : next(err)));
     });
   };
-  const bytes = blobs.bytesOf(blobId, size, range);
+  const bytes = blobs.bytesOf(blobId, size);
   if (Buffer.isBuffer(bytes)) return write(bytes);
   bytes.then(write, () => write(undefined)).catch(next);
+}
+
+/**
+ * Writes the views synthetic content is made of as a buffer from memory is written: a batch of them at a
+ * time into the corked response, so the socket takes each batch in one writev rather than a write a view,
+ * then the next batch once it drains. The views share one small block, so a batch costs no memory.
+ */
+function sendViews(res: Response, views: Iterator<Buffer>): void {
+  const pump = (): void => {
+    if (res.destroyed) return;
+    res.cork();
+    let queued = 0;
+    let ready = true;
+    for (let next = views.next(); ; next = views.next()) {
+      if (next.done) {
+        res.end();
+        res.uncork();
+        return;
+      }
+      ready = res.write(next.value);
+      queued += next.value.length;
+      if (queued >= VIEW_BATCH_BYTES) break;
+    }
+    res.uncork();
+    if (ready) setImmediate(pump);
+    else res.once('drain', pump);
+  };
+  pump();
 }
 
 /** A blob file that cannot be opened: the node is there, its stored bytes are not (a damaged --data folder). */

@@ -24,7 +24,8 @@ import {
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
 import { containerView } from './views.js';
-import { expandedPageOf, prepareItems, sendFileList } from './listing-slices.js';
+import { sendFileList } from './listing-slices.js';
+import { sendDepthTwoContainer } from './depth-two-entity.js';
 
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 
@@ -37,11 +38,8 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
       const node = store.get(user, param(req, 'id'), 'container');
       if (node.parentId) markParent(res, node.parentId);
       // X-Cloud-Depth 2 inlines the children, unwrapped, inside the contents link (at most MAX_EXPANDED_ITEMS).
-      const depth = depthOf(req);
-      const contents = depth >= 2 ? expandedPageOf(req, await childSnapshot(store.tree, node.id), depth) : undefined;
-      const view = containerView(store, node, contents);
-      if (view.contents) await prepareItems(view.contents.items, linksOf(res), 'inline');
-      sendXml(res, MEDIA.container, containerEntity(view, linksOf(res)));
+      if (depthOf(req) >= 2) return sendDepthTwoContainer(store, req, res, node);
+      sendXml(res, MEDIA.container, containerEntity(containerView(store, node), linksOf(res)));
     })
     .put(readEntityBody, async (req, res) => {
       if (requestMediaType(req) !== MEDIA.container)
@@ -60,7 +58,7 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
     .get(async (req, res) => {
       const container = store.get(userOf(res), param(req, 'id'), 'container');
       const filter = nameFilterOf(req);
-      const members = await childSnapshot(store.tree, container.id);
+      const members = childSnapshot(store.tree, container.id);
       await sendFileList(store, req, res, members, { ordered: true, filter });
     })
     .post(async (req, res) => createInContainer(store, req, res))

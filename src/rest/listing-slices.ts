@@ -1,10 +1,9 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { CHILD_PAGE, pagesOf } from '../domain/tree-queries.js';
+import { CHILD_PAGE, pagesOf, type ChildListing } from '../domain/tree-queries.js';
 import { SlicedAnswer } from '../http/sliced-answer.js';
-import { ListingTag, fileListFrame, itemFragment, listingItemXml, type ItemView, type Page } from '../xml/entities.js';
-import type { Links } from '../xml/links.js';
+import { ListingTag, fileListFrame, listingItemXml, type ItemView } from '../xml/entities.js';
 import { MEDIA, depthOf, linksOf, pageBoundsOf } from './request-params.js';
 import { itemView } from './views.js';
 import { notModified } from '../http/not-modified.js';
@@ -17,45 +16,23 @@ import { notModified } from '../http/not-modified.js';
  */
 export const MAX_EXPANDED_ITEMS = 5_000;
 
-/** Entities made per turn of the event loop while a depth-2 container entity is prepared. */
-export const LISTING_SLICE = 250;
-
 /** Pages up to this many full entities keep their text for the next listing (see itemFragment). */
-const KEPT_ENTITIES = 500;
-
-/** The page asked for, cut at MAX_EXPANDED_ITEMS when its items are full entities (depth 1 or 2). */
-export function expandedPageOf<T>(req: Request, all: readonly T[], depth: number): Page<T> {
-  const { start, count } = pageBoundsOf(req);
-  const cut = depth >= 1 ? Math.min(count ?? MAX_EXPANDED_ITEMS, MAX_EXPANDED_ITEMS) : count;
-  return { items: all.slice(start, cut === undefined ? undefined : start + cut), start, total: all.length };
-}
-
-/**
- * Makes the items' entity fragments ahead of the answer, a slice at a time with a turn of the event
- * loop between slices, so other clients are answered while a big entity is made; the entity built
- * afterwards only joins the fragments.
- */
-export async function prepareItems(items: ItemView[], links: Links, shape: 'wrapped' | 'inline'): Promise<void> {
-  for (let i = 0; i < items.length; i++) {
-    itemFragment(items[i]!, links, shape);
-    if (i % LISTING_SLICE === LISTING_SLICE - 1 && i < items.length - 1) await nextTurn();
-  }
-}
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const KEPT_ENTITIES = 500;
 
 /**
  * A file-list of `members` (a snapshot: a container's children in listing order, `ordered`, or the
  * objects carrying a tag), paged by ?start=&count=, filtered by name, with its ETag (304 on If-None-Match).
  * It is written while it is made, a page of members at a time (SlicedAnswer): the first bytes leave
  * before the last member is read, memory stays at a page, and other clients are answered meanwhile.
- * As before, containers come first in the text, then files.
+ * Without a filter, nothing before the first page needs the whole order: the page's ranks follow from
+ * ?start=&count=, its members are chosen alone (ChildListing.range), and a links-only tag is made from
+ * the members' digest. As before, containers come first in the text, then files.
  */
 export async function sendFileList(
   store: CloudStore,
   req: Request,
   res: Response,
-  members: readonly NodeRecord[],
+  members: ChildListing,
   { ordered, filter }: { ordered: boolean; filter?: ((name: string) => boolean) | undefined },
 ): Promise<void> {
   const depth = depthOf(req);
@@ -63,15 +40,23 @@ export async function sendFileList(
   const shape = depth >= 1 ? 'wrapped' : 'link';
   const asked = pageBoundsOf(req);
   const count = depth >= 1 ? Math.min(asked.count ?? MAX_EXPANDED_ITEMS, MAX_EXPANDED_ITEMS) : asked.count;
-  const page = pageRange(members, filter, asked.start, count);
+  // A filter's page lies where the matches fall in listing order: that needs the whole order.
+  const order = filter ? await members.ordered() : undefined;
+  const page = pageRange(members.length, order, filter, asked.start, count);
   const chosen = (n: NodeRecord): boolean => !filter || filter(n.name);
   // Full entities are at most MAX_EXPANDED_ITEMS: made once, for the tag and the text alike.
-  const views = depth >= 1 ? pageItems(members, page, chosen).map((n) => itemView(store, n, depth)) : undefined;
+  const views =
+    depth >= 1
+      ? (order ? pageItems(order, page, chosen) : await members.range(page.from, page.to)).map((n) =>
+          itemView(store, n, depth),
+        )
+      : undefined;
   const tag = new ListingTag(links, shape, asked.start, page.total);
   if (views) tag.add(views);
+  else if (!order) tag.addMembers(members.digest);
   else {
     for (let i = page.from; i < page.to; i += CHILD_PAGE) {
-      tag.add(linkItems(members.slice(i, Math.min(page.to, i + CHILD_PAGE)), chosen));
+      tag.add(linkItems(order.slice(i, Math.min(page.to, i + CHILD_PAGE)), chosen));
       if (i + CHILD_PAGE < page.to) await nextTurn();
     }
   }
@@ -99,7 +84,7 @@ export async function sendFileList(
       }
       continue;
     }
-    for (const part of pagesOf(members, page.from, page.to)) {
+    for await (const part of pagesOf(members, page.from, page.to)) {
       for (const item of linkItems(part, wanted))
         if (!(await out.write(listingItemXml(item, links, shape, keep)))) return;
     }
@@ -115,18 +100,22 @@ interface PageRange {
   total: number;
 }
 
-/** Where the page lies in the members: without a filter at once, with one in one pass that counts the matches. */
+/**
+ * Where the page lies in the members: without a filter at once from their number, with one in one
+ * pass over them in listing order that counts the matches.
+ */
 function pageRange(
-  members: readonly NodeRecord[],
+  length: number,
+  members: readonly NodeRecord[] | undefined,
   filter: ((name: string) => boolean) | undefined,
   start: number,
   count: number | undefined,
 ): PageRange {
   const last = count === undefined ? Number.POSITIVE_INFINITY : start + count;
-  if (!filter) {
-    const from = Math.min(start, members.length);
-    const to = Math.min(last, members.length);
-    return { from, to, count: to - from, total: members.length };
+  if (!filter || !members) {
+    const from = Math.min(start, length);
+    const to = Math.min(last, length);
+    return { from, to, count: to - from, total: length };
   }
   let total = 0;
   let from = members.length;
@@ -149,3 +138,5 @@ function pageItems(members: readonly NodeRecord[], page: PageRange, chosen: (n: 
 /** Depth-0 items: a link needs no byte count. */
 const linkItems = (nodes: readonly NodeRecord[], chosen: (n: NodeRecord) => boolean): ItemView[] =>
   nodes.filter(chosen).map((node) => ({ node, bytes: 0 }));
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { tagEntity, tagListEntity } from '../xml/entities.js';
 import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
 import { sendFileList } from './listing-slices.js';
+import { ChildListing } from '../domain/tree-queries.js';
 import { notFound } from '../domain/errors.js';
 
 /**
@@ -30,7 +31,7 @@ export function tagsRouter(store: CloudStore, router: Router = Router()): Router
     .route('/tags/:name/objects')
     .get(async (req, res) => {
       const tagged = store.annotations.taggedWith(userOf(res), req.params.name);
-      await sendFileList(store, req, res, tagged, { ordered: false });
+      await sendFileList(store, req, res, ChildListing.inOrder(tagged), { ordered: false });
     })
     .all(only('GET'));
 

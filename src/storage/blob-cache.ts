@@ -59,12 +59,6 @@ export class BlobCache {
     }
   }
 
-  /** Keeps bytes made elsewhere (synthetic content), within the bounds; returns them. */
-  keep(blobId: string, bytes: Buffer): Buffer {
-    this.#lru?.set(blobId, bytes);
-    return bytes;
-  }
-
   /** Drops a blob (it was deleted). */
   delete(blobId: string): void {
     this.#lru?.delete(blobId);

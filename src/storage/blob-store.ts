@@ -8,7 +8,7 @@ import { BlobCache } from './blob-cache.js';
 import { HELD_BLOB_MAX_BYTES, HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
-import { parseSyntheticBlobId, syntheticBytes, syntheticStream } from './synthetic-content.js';
+import { isSyntheticBlobId, parseSyntheticBlobId, syntheticChunks, syntheticStream } from './synthetic-content.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -163,18 +163,19 @@ export class BlobStore {
     return synthetic && syntheticStream(synthetic, range);
   }
 
+  /** syntheticRead as the views it is made of, for a writer that batches them; undefined for a stored blob. */
+  syntheticChunks(blobId: string, range?: { start: number; end: number }): Iterator<Buffer> | undefined {
+    const synthetic = parseSyntheticBlobId(blobId);
+    return synthetic && syntheticChunks(synthetic, range?.start, range?.end);
+  }
+
   /**
    * A blob's whole bytes from memory: held, or from the cache (read into it on a miss); undefined: stream it.
-   * Synthetic content is to the cache what a blob's file is: made whole into it on a miss (the cache's
-   * bound applies), except for a read of a `range` only, which streams just that range.
+   * Synthetic content is always streamed (syntheticRead): it is made as fast as memory serves bytes, so
+   * keeping it would only take the cache's room from stored blobs.
    */
-  bytesOf(blobId: string, size: number, range?: { start: number; end: number }): Buffer | Promise<Buffer | undefined> {
-    const synthetic = parseSyntheticBlobId(blobId);
-    if (synthetic) {
-      const cached = this.cache.get(blobId);
-      if (cached || range || size > this.cache.maxEntryBytes) return cached ?? Promise.resolve(undefined);
-      return this.cache.keep(blobId, syntheticBytes(synthetic));
-    }
+  bytesOf(blobId: string, size: number): Buffer | Promise<Buffer | undefined> {
+    if (isSyntheticBlobId(blobId)) return Promise.resolve(undefined);
     return this.#held.get(blobId) ?? this.cache.get(blobId) ?? this.cache.read(blobId, this.pathOf(blobId), size);
   }
 

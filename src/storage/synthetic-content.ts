@@ -1,14 +1,32 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Synthetic content: a file of a generated account stores no bytes. Its blob id names where its bytes
- * come from instead, `syn:<seed>:<file id>:<version>:<size>`, and the bytes are derived on every read:
- * the AES-128-CTR keystream under a key hashed from (seed, file id, version). AES-CTR is a standard,
- * seekable generator (byte n is in counter block n/16, so a Range costs only its own length), runs on
- * the CPU's AES instructions through Node's OpenSSL, and gives the same bytes on every machine and
- * Node version. The id is immutable like any blob id, so a copy that shares it has the same bytes,
- * and a write replaces it with a stored blob as usual.
+ * come from instead, `syn:<seed>:<file id>:<version>:<size>`, and the bytes are derived on every read.
+ *
+ * The generator has to serve a fresh file about as fast as memory serves stored bytes, so no byte may
+ * cost more than a copy: a keystream of the whole file (AES-CTR, about 1 GB/s a core) is several times
+ * too slow. Instead each file has a random base block of BLOCK bytes (AES-128-CTR under a key hashed
+ * from (seed, file id, version): standard, on the CPU's AES instructions, the same on every machine and
+ * Node version), and the file is a run of BLOCK-sized aligned chunks, chunk i being that base rotated
+ * by r(i) = r0 + i * stride (mod BLOCK), r0 and an odd stride also from the key. A rotation is a slice
+ * of the base written twice over, so a chunk is served without copying a byte, and any byte is found
+ * from its offset alone (a Range costs only its own length).
+ *
+ * What this gives: different files (and versions) have different bytes; within a file, every aligned
+ * block of 4 KiB or more (a power of two) differs from every other one, because an odd stride makes
+ * r(i) + offset-in-chunk distinct for the first 4096 chunks, and each next run of 4096 chunks has a
+ * base of its own (the keystream's next BLOCK bytes). What it does NOT give: the content is not
+ * incompressible to a compressor or a deduplicator that looks further than one BLOCK back (a long-window
+ * compressor, content-defined chunking, rsync's rolling checksum): a file is BLOCK random bytes seen
+ * through different windows. It is test data, not random data.
+ *
+ * The id is immutable like any blob id, so a copy that shares it has the same bytes, and a write
+ * replaces it with a stored blob as usual. The bytes an id names are part of the saved-state format:
+ * a different generator would need a generator version in the id, so that a state saved before keeps
+ * the bytes its ETags promised (none is needed yet: no release has made a state with another generator).
  */
 export interface SyntheticContent {
   seed: number;
@@ -19,9 +37,16 @@ export interface SyntheticContent {
 
 const PREFIX = 'syn:';
 const SYNTHETIC_ID = /^syn:(\d{1,16}):([A-Za-z0-9_-]{1,64}):(\d{1,9}):(\d{1,16})$/;
-/** The keystream is made in pieces of this size: larger ones cost more in allocation than they save in calls. */
-const PIECE_BYTES = 64 * 1024;
-const ZEROS = Buffer.alloc(PIECE_BYTES);
+/** The base block and aligned chunk size: made once per read (and per GROUP_CHUNKS chunks), so small; a chunk is one write. */
+export const SYNTHETIC_BLOCK = 16 * 1024;
+/** Chunks that share one base: as many as keep each aligned 4 KiB of them a different window of it. */
+const GROUP_CHUNKS = 4096;
+const ZEROS = Buffer.alloc(SYNTHETIC_BLOCK);
+/**
+ * The makers of recently read files: a file read again (a retry, a player's next range) skips its key
+ * and base, which are most of what a small read costs. Each holds two blocks, so this stays small.
+ */
+const recentMakers = new LRUCache<string, ChunkMaker>({ max: 64 });
 
 /**
  * Joined, not concatenated: a concatenation this long stays a tree of its pieces in V8 (a cons string),
@@ -44,46 +69,93 @@ export function parseSyntheticBlobId(blobId: string): SyntheticContent | undefin
   return { seed, fileId, version, size };
 }
 
-/** A keystream positioned at byte `start` of the content. */
-function keystreamAt(content: SyntheticContent, start: number): (length: number) => Buffer {
-  const key = createHash('sha256')
-    .update(`csp-mock synthetic content 1\0${content.seed}\0${content.fileId}\0${content.version}`)
-    .digest()
-    .subarray(0, 16);
-  const counter = Buffer.alloc(16);
-  counter.writeBigUInt64BE(BigInt(Math.floor(start / 16)), 8);
-  const cipher = createCipheriv('aes-128-ctr', key, counter);
-  const skip = start % 16;
-  if (skip > 0) cipher.update(ZEROS.subarray(0, skip));
-  return (length) => {
-    if (length <= PIECE_BYTES) return cipher.update(ZEROS.subarray(0, length));
-    const pieces: Buffer[] = [];
-    for (let left = length; left > 0; left -= PIECE_BYTES)
-      pieces.push(cipher.update(ZEROS.subarray(0, Math.min(left, PIECE_BYTES))));
-    return Buffer.concat(pieces, length);
-  };
+/** What a file's chunks are made of: its key and rotation, and the base of one group, kept while it is read. */
+class ChunkMaker {
+  readonly #key: Buffer;
+  readonly #first: number;
+  readonly #stride: number;
+  #group = -1;
+  /** The group's base written twice, so every rotation of it is one slice. */
+  #doubled = Buffer.alloc(0);
+
+  constructor(content: SyntheticContent) {
+    const digest = createHash('sha256')
+      .update(`csp-mock synthetic content 2\0${content.seed}\0${content.fileId}\0${content.version}`)
+      .digest();
+    this.#key = digest.subarray(0, 16);
+    this.#first = digest.readUInt32BE(16) % SYNTHETIC_BLOCK;
+    this.#stride = digest.readUInt32BE(20) % SYNTHETIC_BLOCK | 1;
+  }
+
+  /** Bytes `from` to `to` (exclusive, within one chunk) of chunk `index`: a view of the base, no copy. */
+  slice(index: number, from: number, to: number): Buffer {
+    const group = Math.floor(index / GROUP_CHUNKS);
+    if (group !== this.#group) this.#makeBase(group);
+    // (index mod BLOCK) keeps the product a safe integer for any size; the rotation only depends on it mod BLOCK.
+    const rotation = (this.#first + (index % SYNTHETIC_BLOCK) * this.#stride) % SYNTHETIC_BLOCK;
+    return this.#doubled.subarray(rotation + from, rotation + to);
+  }
+
+  /** The group's base: the AES-128-CTR keystream's BLOCK bytes at block `group`. */
+  #makeBase(group: number): void {
+    const counter = Buffer.alloc(16);
+    counter.writeBigUInt64BE(BigInt(group * (SYNTHETIC_BLOCK / 16)), 8);
+    const base = createCipheriv('aes-128-ctr', this.#key, counter).update(ZEROS);
+    this.#doubled = Buffer.concat([base, base]);
+    this.#group = group;
+  }
 }
 
-/** Bytes `start` to `end` (inclusive) of the content, clamped to its size. */
+/**
+ * The inclusive range `start`..`end` of the content (clamped to its size) as views of its base, chunk by
+ * chunk: nothing is copied, and the views share one small block however long the file is.
+ */
+export function syntheticChunks(content: SyntheticContent, start = 0, end = content.size - 1): Generator<Buffer> {
+  return chunks(content, start, Math.min(end, content.size - 1));
+}
+
+function makerOf(content: SyntheticContent): ChunkMaker {
+  const name = [content.seed, content.fileId, content.version].join(':');
+  let maker = recentMakers.get(name);
+  if (!maker) recentMakers.set(name, (maker = new ChunkMaker(content)));
+  return maker;
+}
+
+function* chunks(content: SyntheticContent, start: number, end: number): Generator<Buffer> {
+  const maker = makerOf(content);
+  for (let at = start; at <= end; ) {
+    const index = Math.floor(at / SYNTHETIC_BLOCK);
+    const from = at - index * SYNTHETIC_BLOCK;
+    const to = Math.min(SYNTHETIC_BLOCK, end + 1 - index * SYNTHETIC_BLOCK);
+    yield maker.slice(index, from, to);
+    at += to - from;
+  }
+}
+
+/** Bytes `start` to `end` (inclusive) of the content, clamped to its size, in one buffer of their own. */
 export function syntheticBytes(content: SyntheticContent, start = 0, end = content.size - 1): Buffer {
   const last = Math.min(end, content.size - 1);
   if (last < start) return Buffer.alloc(0);
-  return keystreamAt(content, start)(last - start + 1);
+  return Buffer.concat([...chunks(content, start, last)], last - start + 1);
 }
 
-/** The content (or the inclusive `range` of it) as a stream made piece by piece as the reader takes it. */
+/**
+ * The content (or the inclusive `range` of it) as a stream of views of its base block, made as the
+ * reader takes them: no byte is copied or allocated per chunk, so a fresh file streams as fast as a
+ * stored one from memory and needs no room in the content cache.
+ */
 export function syntheticStream(content: SyntheticContent, range?: { start: number; end: number }): Readable {
   const start = range?.start ?? 0;
   const end = Math.min(range?.end ?? content.size - 1, content.size - 1);
-  const next = keystreamAt(content, start);
-  let left = Math.max(0, end - start + 1);
+  const pieces = chunks(content, start, end);
   return new Readable({
-    highWaterMark: PIECE_BYTES,
+    highWaterMark: 4 * SYNTHETIC_BLOCK,
     read() {
-      if (left === 0) return void this.push(null);
-      const length = Math.min(left, PIECE_BYTES);
-      left -= length;
-      this.push(next(length));
+      for (;;) {
+        const next = pieces.next();
+        if (next.done) return void this.push(null);
+        if (!this.push(next.value)) return;
+      }
     },
   });
 }

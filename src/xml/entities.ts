@@ -69,12 +69,13 @@ function commonFields(node: NodeRecord): XmlNode {
   };
 }
 
-export function containerFields(view: ContainerView, links: Links): XmlNode {
+/** `items`: what stands in the contents link for its items (a mark where they are written one by one). */
+export function containerFields(view: ContainerView, links: Links, items?: XmlNode): XmlNode {
   const { node } = view;
   const contents = view.contents
     ? link(links.contents(node.id), {
         ...pageAttrs(view.contents),
-        ...itemElements(view.contents.items, links, 'inline'),
+        ...(items ?? itemElements(view.contents.items, links, 'inline')),
       })
     : link(links.contents(node.id));
   return {
@@ -151,8 +152,16 @@ export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'i
   return entry;
 }
 
-/** One member of a file-list written on its own: a bare link (depth 0) or its entity wrapped in the link (depth 1). */
-export function listingItemXml(item: ItemView, links: Links, shape: 'link' | 'wrapped', keep: boolean): string {
+/**
+ * One member of a file-list written on its own: a bare link (depth 0) or its entity wrapped in the
+ * link (depth 1); or one child inlined in a depth-2 container entity.
+ */
+export function listingItemXml(
+  item: ItemView,
+  links: Links,
+  shape: 'link' | 'wrapped' | 'inline',
+  keep: boolean,
+): string {
   const { node } = item;
   if (shape === 'link') return buildXml({ [node.kind]: link(links.resource(node.kind, node.id)) });
   return itemFragment(item, links, shape, keep).xml[RAW] as string;
@@ -181,15 +190,28 @@ export function fileListFrame(
 }
 
 /**
- * A file-list's ETag, made from what its text depends on (each member's kind and id, and at depth 1
- * every field of its entity), never by hashing the text: items are added a page at a time.
+ * A depth-2 container entity's text before and after its inline children, for children written one
+ * by one between them (rest/depth-two-entity.ts), made by the same serialiser as the whole entity.
+ * Without children, `head` is the whole entity and `tail` is empty.
+ */
+export function containerEntityFrame(view: ContainerView, links: Links): { head: string; tail: string } {
+  if (!view.contents?.items.length) return { head: buildXml(containerEntity(view, links)), tail: '' };
+  const whole = buildXml(rootElement('container', containerFields(view, links, { items: rawXml(ITEMS_MARK) })));
+  const at = whole.indexOf(ITEMS_MARK);
+  return { head: whole.slice(0, at), tail: whole.slice(at + ITEMS_MARK.length) };
+}
+
+/**
+ * A file-list's ETag (or a depth-2 container entity's), made from what its text depends on (each
+ * member's kind and id, and at depth 1 or 2 every field of its entity; or a digest of the members that
+ * fixes their order, see ChildListing.digest), never by hashing the text: items are added a page at a time.
  */
 export class ListingTag {
   readonly #hash = createHash('sha1');
   readonly #links: Links;
-  readonly #shape: 'link' | 'wrapped';
+  readonly #shape: 'link' | 'wrapped' | 'inline';
 
-  constructor(links: Links, shape: 'link' | 'wrapped', start: number, total: number) {
+  constructor(links: Links, shape: 'link' | 'wrapped' | 'inline', start: number, total: number) {
     this.#links = links;
     this.#shape = shape;
     this.#hash.update(`${links.base} ${shape} ${start} ${total}`);
@@ -205,6 +227,11 @@ export class ListingTag {
       );
     }
     this.#hash.update(`\n${parts.join('\n')}`);
+  }
+
+  /** Every member at once, by a digest of what fixes the listing's members and order (depth 0 links only). */
+  addMembers(digest: string): void {
+    this.#hash.update(`\nmembers ${digest}`);
   }
 
   value(count: number): string {

@@ -1,0 +1,51 @@
+import type { Request, Response } from 'express';
+import type { CloudStore } from '../domain/cloud-store.js';
+import type { NodeRecord } from '../domain/model.js';
+import { childSnapshot } from '../domain/tree-queries.js';
+import { notModified } from '../http/not-modified.js';
+import { SlicedAnswer } from '../http/sliced-answer.js';
+import { ListingTag, containerEntityFrame, listingItemXml } from '../xml/entities.js';
+import { KEPT_ENTITIES, MAX_EXPANDED_ITEMS } from './listing-slices.js';
+import { MEDIA, linksOf, pageBoundsOf } from './request-params.js';
+import { containerView } from './views.js';
+
+/**
+ * A container's entity at X-Cloud-Depth 2: its children inline in the contents link (a page of at most
+ * MAX_EXPANDED_ITEMS, ?start=&count=), each with its metadata-item links. A child may carry any number
+ * of metadata keys, so the entity can be far bigger than its item count suggests: it is written while
+ * it is made (SlicedAnswer), the container's own fields, then a child at a time, from one snapshot of
+ * the container. Its ETag is made from what the text depends on (ListingTag), not by hashing the text.
+ */
+export async function sendDepthTwoContainer(
+  store: CloudStore,
+  req: Request,
+  res: Response,
+  node: NodeRecord,
+): Promise<void> {
+  const links = linksOf(res);
+  const members = childSnapshot(store.tree, node.id);
+  const { start, count } = pageBoundsOf(req);
+  const cut = Math.min(count ?? MAX_EXPANDED_ITEMS, MAX_EXPANDED_ITEMS);
+  const items = await members.range(start, start + cut);
+  const view = containerView(store, node, { items: [...items], start, total: members.length });
+  const children = view.contents!.items;
+  const tag = new ListingTag(links, 'inline', start, members.length);
+  tag.add([view]);
+  tag.add(children);
+  res.setHeader('ETag', tag.value(children.length));
+  if (notModified(res)) {
+    res.status(304).end();
+    return;
+  }
+  const type = `${MEDIA.container}; charset=utf-8`;
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { 'Content-Type': type }).end();
+    return;
+  }
+  const frame = containerEntityFrame(view, links);
+  const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
+  if (!(await out.write(frame.head))) return;
+  const keep = children.length <= KEPT_ENTITIES;
+  for (const child of children) if (!(await out.write(listingItemXml(child, links, 'inline', keep)))) return;
+  out.end(frame.tail);
+}
