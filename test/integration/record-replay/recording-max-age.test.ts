@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
 import { CLI, ServeProcess, killServersAfterEach } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';
+import { EXAMPLE_CREDENTIALS, runExampleSession } from '../../support/example-client/client-session.js';
 import { EXAMPLE_RECORDING, basic, readJson, useTempDir } from './support.js';
 
 const DAY = 86_400_000;
@@ -100,5 +101,30 @@ describe('every recording carries its creation time', () => {
     const doc = await readJson(out);
     expect(doc.created).toBe(created);
     expect(doc.exchanges).toHaveLength(2);
+  });
+
+  it('the shipped example recording has a created time in its header, which parses as a date', async () => {
+    const header = JSON.parse((await readFile(EXAMPLE_RECORDING, 'utf8')).split('\n')[0]!) as { created?: unknown };
+    expect(typeof header.created).toBe('string');
+    expect(Number.isNaN(Date.parse(header.created as string))).toBe(false);
+  });
+
+  it('the example session recorded now, as record:example makes it, passes verify --max-age 1h', async () => {
+    const out = join(tmp.path, 'example-session.jsonl');
+    const source = await startMock({
+      seed: 'empty',
+      users: { [EXAMPLE_CREDENTIALS.user]: EXAMPLE_CREDENTIALS.password },
+    });
+    const recorder = await startMock({ mode: { kind: 'record', upstream: source.url, out } });
+    try {
+      await runExampleSession(recorder.url, EXAMPLE_CREDENTIALS);
+    } finally {
+      await recorder.close();
+      await source.close();
+    }
+    const verify = await run(['verify', '--recording', out, '--max-age', '1h'], tmp.path);
+    expect(verify.stderr).toBe('');
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/21 match, 0 differ/);
   });
 });
