@@ -32,8 +32,23 @@ type Writer = (...args: unknown[]) => unknown;
 export function serviceAnswer(): RequestHandler {
   return (req, res, next) => {
     const hooks = res.locals.answerHooks;
-    if (hooks || mayChangeState(req.method)) gate(res, hooks ?? []);
+    if (hooks) gate(res, hooks);
+    else if (mayChangeState(req.method)) noteStatus(res);
     next();
+  };
+}
+
+/**
+ * Without hooks only the status is noted, at writeHead: every answer's headers go out through it (Node
+ * calls it on the first write or end when the service does not).
+ */
+function noteStatus(res: Response): void {
+  const own = res as unknown as { writeHead: Writer };
+  const writeHead = own.writeHead;
+  own.writeHead = (...args: unknown[]) => {
+    own.writeHead = writeHead;
+    marksOf(res).serviceStatus = typeof args[0] === 'number' ? args[0] : res.statusCode;
+    return writeHead.apply(res, args);
   };
 }
 
@@ -83,10 +98,6 @@ function gate(res: Response, hooks: readonly AnswerHook[]): void {
         started = true;
         const status = method === 'writeHead' && typeof args[0] === 'number' ? args[0] : res.statusCode;
         marksOf(res).serviceStatus = status;
-        if (hooks.length === 0) {
-          restore();
-          return outer[method].apply(res, args);
-        }
         queue.push({ method, args });
         run(status, 0);
       } else {

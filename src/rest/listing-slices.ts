@@ -73,7 +73,9 @@ export async function sendFileList(
   const frame = fileListFrame(page.count, asked.start, page.total);
   const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
   if (page.count === 0) return out.end(frame.empty);
-  if (!(await out.write(frame.head))) return;
+  // When the first page is still to be chosen (a linear pass), the status and head go first, and other
+  // clients get a turn between the pass that made the tag and that one.
+  if (!(await out.write(frame.head, !views && members.orderedNow === undefined))) return;
   const keep = page.count <= KEPT_ENTITIES;
   // Members in listing order have their containers first already; others take a pass per kind.
   for (const kind of ordered ? [undefined] : (['container', 'file'] as const)) {

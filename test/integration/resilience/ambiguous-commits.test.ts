@@ -110,6 +110,18 @@ describe('ambiguous commits: the change lands, the client never hears so', () =>
     expect(entries.filter((e) => e.method === 'GET').every((e) => !('committed' in e))).toBe(true);
   });
 
+  it('with nothing armed, the journal reads committed from the status the service answered: a refused create is not, an accepted one is', async () => {
+    const { client, root } = await start({});
+    const refused = await client.send('POST', '/v2/containers/no-such-id/contents', createBody('r.txt'));
+    expect(refused.kind === 'answer' && refused.status).toBe(404);
+    await client.createFile(root, 'accepted.txt');
+    const entries = await mock!.requests({ method: 'POST' });
+    expect(entries.map((e) => [e.status, e.committed])).toEqual([
+      [404, false],
+      [201, true],
+    ]);
+  });
+
   it('a rule with afterCommit and another action is refused, naming the field', async () => {
     mock = await startMock({ seed: 'empty' });
     await expect(

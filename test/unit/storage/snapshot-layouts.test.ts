@@ -154,6 +154,21 @@ describe('a state file reads to the same state in any JSON layout', () => {
     expect(new Set(trees).size).toBe(1);
   });
 
+  it('a node line longer than one read (3 MiB of metadata) reads by lines, whole', async () => {
+    const state = awkwardState();
+    state.nodes['folder']!.metadata = { big: 'é'.repeat(1536 * 1024) };
+    await writeSnapshot(file, state, 9);
+    const read = (await readSnapshot(file))!;
+    expect(read.state.nodes.get('folder')!.metadata['big']).toBe('é'.repeat(1536 * 1024));
+    expect(entries(read.state)).toEqual(parsedWhole(await readFile(file, 'utf8')));
+    const fh = await open(file, 'r');
+    try {
+      expect(await readSnapshotLines(fh)).toBeDefined();
+    } finally {
+      await fh.close();
+    }
+  });
+
   it('a node key given twice keeps the later record, as JSON.parse does', async () => {
     const twice = lineForm.replace(
       /^( {4}"folder": .*),$/m,
