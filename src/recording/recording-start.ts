@@ -1,9 +1,10 @@
 import { headerValue, type Recording } from './format.js';
 import { recordingToState, type RecordedTree } from './recording-to-state.js';
+import { davCreatedIds } from './dav-created.js';
 
 const LINK = /\/v2\/(?:containers|files)\/([^/?#"\s<]+)/;
 
-/** Ids the recording itself created: the address a 201 to a POST names (creates and copies). */
+/** Ids the recording itself created over /v2: the address a 201 to a POST names (creates and copies). */
 function createdIds(recording: Recording): Set<string> {
   const ids = new Set<string>();
   for (const e of recording.exchanges) {
@@ -17,12 +18,12 @@ function createdIds(recording: Recording): Set<string> {
 
 /**
  * The account as it was when the recording started: what the recording shows, less what its own
- * requests created (and what lies under those), with deleted objects restored. Names, places and
+ * requests created over /v2 or /dav (and what lies under those), with deleted objects restored. Names, places and
  * contents are as last seen, so a recording that renames or rewrites a pre-existing object still differs.
  */
 export function recordingStartState(recording: Recording): RecordedTree {
   const end = recordingToState(recording);
-  const created = createdIds(recording);
+  const created = new Set([...createdIds(recording), ...davCreatedIds(recording, end)]);
   const objects: RecordedTree['objects'] = new Map();
   for (const [id, o] of end.objects) if (!created.has(id)) objects.set(id, { ...o, deleted: false });
   // Something whose recorded parent was created during the recording did not exist at its start either.

@@ -121,6 +121,8 @@ function requestFor(e: Exchange, ids: IdMap, password: string) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(e.request.headers))
     headers[name] = Array.isArray(value) ? value.map(mapText) : mapText(value);
+  // The emulator's own host, so a Destination (COPY, MOVE) rebased onto VERIFY_ORIGIN names this server.
+  headers['host'] = new URL(VERIFY_ORIGIN).host;
   if (e.user) headers['authorization'] = `Basic ${Buffer.from(`${e.user}:${password}`).toString('base64')}`;
   if (e.session) headers['x-mock-session'] = e.session;
   const contentType = headerValue(e.request.headers, 'content-type');

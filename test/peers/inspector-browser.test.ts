@@ -177,6 +177,41 @@ describe('the inspector in Chromium', () => {
     await region('Scenario').getByText('fired 0×').waitFor();
   }, 30_000);
 
+  it('pages a folder of 450 members by 200: "Show more" twice shows all 450, in listing order', async () => {
+    await mock.close();
+    // Made in reverse, in mixed case, folders among files: the listing's order is none of these.
+    const children = Array.from({ length: 450 }, (_, i) => 450 - i).map((n) =>
+      n % 9 === 0 ? { container: `Sub ${n}` } : { file: `${n % 2 ? 'item' : 'Item'}-${n}.txt`, text: String(n) },
+    );
+    mock = await startMock({ log: () => undefined, scenario: { seed: { tree: [{ container: 'Big', children }] } } });
+    const bigId = mock.store.resolvePath('demo', ['Big'])!.id;
+    const listing = await (
+      await fetch(`${mock.url}/v2/containers/${bigId}/contents?start=0&count=500`, {
+        headers: { ...SERVICE, 'X-Cloud-Depth': '1' },
+      })
+    ).text();
+    const listed = [...listing.matchAll(/<name>([^<]*)<\/name>/g)].map((m) => m[1]);
+    expect(listed).toHaveLength(450);
+    expect(listed, 'an order of its own, not the order of making').not.toEqual(
+      children.map((c) => ('container' in c ? c.container : c.file)),
+    );
+
+    await openInspector();
+    const big = tree().getByRole('treeitem', { name: 'Big', exact: true });
+    await big.locator('.row').first().click();
+    const members = big.locator(':scope > [role=group] > [role=treeitem]');
+    const more = big.getByRole('button', { name: /^Show \d+ more/ });
+    await more.waitFor();
+    expect(await members.count()).toBe(200);
+    await more.click();
+    await members.nth(399).waitFor();
+    expect(await members.count()).toBe(400);
+    await more.click();
+    await members.nth(449).waitFor();
+    await more.waitFor({ state: 'detached' });
+    expect(await members.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual(listed);
+  }, 60_000);
+
   it('Reset asks first, then restores the seed', async () => {
     await openInspector();
     expect((await fetch(`${mock.url}/dav/added.txt`, { method: 'PUT', headers: SERVICE, body: 'new' })).status).toBe(
