@@ -1,14 +1,9 @@
 import type { ByteRate } from './types.js';
+import { BYTE_UNITS } from './byte-units.js';
 
+/** A rate's units: the byte units, and bits as network rates are often given. */
 const UNIT_BYTES: Record<string, number> = {
-  B: 1,
-  kB: 1000,
-  KB: 1000,
-  KiB: 1024,
-  MB: 1e6,
-  MiB: 1024 ** 2,
-  GB: 1e9,
-  GiB: 1024 ** 3,
+  ...BYTE_UNITS,
   bit: 1 / 8,
   kbit: 1000 / 8,
   Kbit: 1000 / 8,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { asArray, readXml } from '../helpers/cloud.js';
-import { requireProgram, runProgram } from './peer-process.js';
+import { rcloneRemote } from './rclone-remote.js';
 
 const tree = JSON.parse(await readFile(new URL('../fixtures/dav/rclone-tree.json', import.meta.url), 'utf8')) as {
   files: Array<{ path: string; size: number }>;
@@ -62,7 +62,6 @@ describe('rclone (webdav backend) against /dav, checked through /v2', () => {
     'copies, checks, syncs edits and deletes, renames a directory, purges; REST sees exactly what rclone wrote',
     { timeout: 300_000 },
     async () => {
-      const rclone = requireProgram('rclone');
       const local = join(work, 'local');
       const expected: Record<string, string> = {};
       for (const f of tree.files) {
@@ -71,20 +70,9 @@ describe('rclone (webdav backend) against /dav, checked through /v2', () => {
         await writeFile(join(local, f.path), bytes);
         expected[f.path] = sha(bytes);
       }
-      const obscured = (await runProgram(rclone, ['obscure', 'demo'])).output.trim();
-      const env = {
-        RCLONE_CONFIG: join(work, 'rclone.conf'),
-        RCLONE_CONFIG_CSP_TYPE: 'webdav',
-        RCLONE_CONFIG_CSP_URL: `${mock.url}/dav`,
-        RCLONE_CONFIG_CSP_VENDOR: 'other',
-        RCLONE_CONFIG_CSP_USER: 'demo',
-        RCLONE_CONFIG_CSP_PASS: obscured,
-      };
+      const remote = await rcloneRemote(mock.url, work);
       const rc = async (...args: string[]) => {
-        const run = await runProgram(rclone, [...args, '--retries', '1', '--low-level-retries', '1'], {
-          env,
-          cwd: work,
-        });
+        const run = await remote.run(...args);
         expect(run.code, `rclone ${args.join(' ')}\n${run.output}`).toBe(0);
         return run.output;
       };

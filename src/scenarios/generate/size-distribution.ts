@@ -1,21 +1,11 @@
+import { BYTE_UNITS } from '../byte-units.js';
+
 /** How large generated files are: all one size, uniform between two, or log-normal (most small, a long tail). */
 export type SizeDistribution =
   | { kind: 'fixed'; bytes: number }
   | { kind: 'uniform'; min: number; max: number }
   | { kind: 'log-normal'; median: number; p99: number; max: number | undefined };
 
-const UNIT_BYTES: Record<string, number> = {
-  B: 1,
-  kB: 1000,
-  KB: 1000,
-  KiB: 1024,
-  MB: 1e6,
-  MiB: 1024 ** 2,
-  GB: 1e9,
-  GiB: 1024 ** 3,
-  TB: 1e12,
-  TiB: 1024 ** 4,
-};
 const SIZE = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$/;
 /** The largest size a generated file may have (nothing is stored, but a client may still read it). */
 export const MAX_FILE_BYTES = 1024 ** 4;
@@ -26,7 +16,7 @@ export function parseByteSize(value: unknown): number | undefined {
   if (typeof value === 'number') bytes = value;
   else if (typeof value === 'string') {
     const match = SIZE.exec(value);
-    const unit = match ? (match[2] === '' ? 1 : UNIT_BYTES[match[2]!]) : undefined;
+    const unit = match ? (match[2] === '' ? 1 : BYTE_UNITS[match[2]!]) : undefined;
     if (match && unit !== undefined) bytes = Math.round(Number(match[1]) * unit);
   }
   if (bytes === undefined || !Number.isInteger(bytes) || bytes < 0 || bytes > MAX_FILE_BYTES) return undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { requireProgram, runProgram } from '../../peers/peer-process.js';
+import { rcloneRemote } from '../../peers/rclone-remote.js';
 import { httpsRequest, SERVICE_HEADERS, useCaFolder } from '../../helpers/tls.js';
 
 describe('rclone (webdav backend) over TLS with --ca-cert', { timeout: 60_000 }, () => {
@@ -24,24 +24,8 @@ describe('rclone (webdav backend) over TLS with --ca-cert', { timeout: 60_000 },
     'copies a file in, lists it and copies it back byte for byte; without --ca-cert it is refused',
     { timeout: 120_000 },
     async () => {
-      const rclone = requireProgram('rclone');
-      const obscured = (await runProgram(rclone, ['obscure', 'demo'])).output.trim();
-      const env = {
-        RCLONE_CONFIG: join(work, 'rclone.conf'),
-        RCLONE_CONFIG_CSP_TYPE: 'webdav',
-        RCLONE_CONFIG_CSP_URL: `${mock.url}/dav`,
-        RCLONE_CONFIG_CSP_VENDOR: 'other',
-        RCLONE_CONFIG_CSP_USER: 'demo',
-        RCLONE_CONFIG_CSP_PASS: obscured,
-        // No system store: the only trust is what --ca-cert gives.
-        SSL_CERT_FILE: '/nonexistent',
-        SSL_CERT_DIR: '/nonexistent',
-      };
-      const rc = (...args: string[]) =>
-        runProgram(rclone, [...args, '--retries', '1', '--low-level-retries', '1'], { env, cwd: work });
-      const trusted = (...args: string[]) => rc('--ca-cert', mock.https!.caFile!, ...args);
-
-      await writeFile(env.RCLONE_CONFIG, '');
+      const remote = await rcloneRemote(mock.url, work, mock.https!.caFile!);
+      const trusted = remote.run;
       const local = join(work, 'local');
       await mkdir(local);
       const bytes = randomBytes(300_000);
@@ -65,7 +49,7 @@ describe('rclone (webdav backend) over TLS with --ca-cert', { timeout: 60_000 },
       });
       expect(served.status).toBe(200);
 
-      const refused = await rc('lsf', 'csp:inbox');
+      const refused = await remote.runWithoutCaCert('lsf', 'csp:inbox');
       expect(refused.code).not.toBe(0);
       expect(refused.output).toMatch(/certificate/i);
     },
