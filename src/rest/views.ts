@@ -1,7 +1,8 @@
 import { STORAGE_ALLOCATED } from '../domain/account.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import type { AccountView, ContainerView, ItemView, Page } from '../xml/entities.js';
+import type { AccountView, ContainerView, Page } from '../xml/entities.js';
+import type { ItemView } from '../xml/entity-tags.js';
 
 /** Builds the typed views the entity mappers take, from the store. */
 
