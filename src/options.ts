@@ -111,8 +111,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const bound = options.compactAfterBytes;
   if (bound !== undefined && (!Number.isInteger(bound) || bound < 1))
     throw new Error(`compactAfterBytes must be a positive whole number, got ${bound}`);
-  if (options.queueLimit !== undefined && (!Number.isInteger(options.queueLimit) || options.queueLimit < 1))
-    throw new Error(`queueLimit must be a positive whole number, got ${options.queueLimit}`);
+  // At most 100,000 values a queue: with 16 queues a user, what one user's queues hold stays bounded.
+  const queueLimit = options.queueLimit;
+  if (queueLimit !== undefined && (!Number.isInteger(queueLimit) || queueLimit < 1 || queueLimit > 100_000))
+    throw new Error(`queueLimit must be a whole number from 1 to 100000, got ${queueLimit}`);
   for (const key of ['journalSize', 'journalBodies'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0))

@@ -30,6 +30,14 @@ function isTagChange(t: unknown): boolean {
   return typeof (t['add'] ?? t['remove']) === 'string' && (t['add'] === undefined) !== (t['remove'] === undefined);
 }
 
+function isQueueChange(q: unknown): boolean {
+  if (!isRecord(q) || typeof q['key'] !== 'string') return false;
+  if ('put' in q) return isRecord(q['put']);
+  if ('append' in q) return Array.isArray(q['append']);
+  if ('take' in q) return typeof q['take'] === 'number';
+  return q['drop'] === true;
+}
+
 function recordProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
   if (typeof value['seq'] !== 'number' || !Number.isInteger(value['seq'])) return 'no whole-number "seq"';
@@ -49,6 +57,8 @@ function recordProblem(value: unknown): string | undefined {
   ) {
     return 'a malformed user';
   }
+  if (((value['queues'] as unknown[] | undefined) ?? []).some((q) => !isQueueChange(q)))
+    return 'a queue change that is not {"key"} with one of "put" (an object), "drop", "append" (a list) or "take" (a number)';
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { queueKey } from './queue-records.js';
 import type { NodeRecord } from './schema.js';
 import type { StateMaps } from './state-maps.js';
 import { parseSyntheticBlobId } from './synthetic-content.js';
@@ -41,6 +42,8 @@ export function stateMapsProblem(state: StateMaps): string | undefined {
   state.nodes.forEach((node, id) => {
     problem ??= nodeProblem(id, node);
   });
+  const queues = state.queues ?? {};
+  for (const key of Object.keys(queues)) problem ??= queueProblem(key, queues[key], state);
   return problem ?? treeProblem(state);
 }
 
@@ -122,4 +125,57 @@ function isDictOfStrings(value: unknown): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) if (Object.hasOwn(value, key) && typeof value[key] !== 'string') return false;
   return true;
+}
+
+const EVENT_NAMES = ['cdmi_create_complete', 'cdmi_modify_complete', 'cdmi_delete', 'cdmi_rename'];
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** What is wrong with a notification queue stored under `key`, or undefined: each field checked, as for nodes. */
+export function queueProblem(key: string, queue: unknown, state: StateMaps): string | undefined {
+  const at = `queue ${JSON.stringify(key)}`;
+  if (!isRecord(queue)) return `${at} is not an object`;
+  const { owner, name } = queue;
+  if (typeof owner !== 'string' || typeof name !== 'string') return `${at} lacks an owner or name`;
+  if (queueKey(owner, name) !== key) return `${at} is stored under a key that is not its owner and name`;
+  if (!state.users.has(owner)) return `${at} belongs to "${owner}", who is no user`;
+  if (typeof queue['id'] !== 'string') return `${at} has no id`;
+  if (typeof queue['created'] !== 'number' || !Number.isFinite(queue['created'])) return `${at} has no created time`;
+  if (!isListOfStrings(queue['events'])) return `${at} has events that are not a list of strings`;
+  const scope = queue['scope'];
+  if (scope !== null && !(isListOfStrings(scope) && (scope as string[]).every((p) => p.startsWith('/'))))
+    return `${at} has a scope that is neither null nor a list of paths starting with "/"`;
+  if (!isRecord(queue['metadata'])) return `${at} has metadata that is not an object`;
+  for (const field of ['limit', 'next', 'dropped'] as const) {
+    if (!isCount(queue[field])) return `${at} has ${field} ${JSON.stringify(queue[field])}, expected a whole number`;
+  }
+  if ((queue['limit'] as number) < 1) return `${at} has limit 0, expected at least 1`;
+  const values = queue['values'];
+  if (!Array.isArray(values)) return `${at} has values that are not a list`;
+  let seq = -1;
+  for (let i = 0; i < values.length; i++) {
+    const value: unknown = values[i];
+    const where = `${at} values[${i}]`;
+    if (!isRecord(value) || !isCount(value['seq'])) return `${where} has no whole-number seq`;
+    if ((value['seq'] as number) <= seq || (value['seq'] as number) >= (queue['next'] as number))
+      return `${where} has seq ${String(value['seq'])}, out of order or not below next`;
+    seq = value['seq'] as number;
+    const problem = eventProblem(value['event']);
+    if (problem) return `${where} ${problem}`;
+  }
+  return undefined;
+}
+
+function eventProblem(event: unknown): string | undefined {
+  if (!isRecord(event)) return 'has no event object';
+  if (!EVENT_NAMES.includes(event['event'] as string)) return `has event ${JSON.stringify(event['event'])}`;
+  for (const field of ['user', 'objectId', 'name', 'contentTag'] as const)
+    if (typeof event[field] !== 'string') return `has an event whose ${field} is not a string`;
+  for (const field of ['time', 'bytes'] as const)
+    if (typeof event[field] !== 'number') return `has an event whose ${field} is not a number`;
+  if (event['kind'] !== 'container' && event['kind'] !== 'file')
+    return 'has an event whose kind is not container or file';
+  if (!(event['parentId'] === null || typeof event['parentId'] === 'string'))
+    return 'has an event whose parentId is neither null nor a string';
+  if (!isListOfStrings(event['parentPath'])) return 'has an event whose parentPath is not a list of strings';
+  return undefined;
 }

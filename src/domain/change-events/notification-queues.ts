@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queueKey, type QueueRecord } from '../../storage/queue-records.js';
-import { DomainError, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import type { StoreCore } from '../store-core.js';
 
 /** What a notification queue is created with (the routes read it from the CDMI document). */
@@ -12,6 +12,21 @@ export interface QueueSpec {
 
 /** Values a queue keeps unread before it drops its oldest (configurable per mock). */
 export const DEFAULT_QUEUE_LIMIT = 10_000;
+
+/**
+ * Queues one user may have. The sync client makes one per device ("<MAC>-<user>"); every event is
+ * copied into every queue that takes it, so this bounds what one write adds to the state (16 events)
+ * and what one user's queues hold (16 x the queue limit).
+ */
+export const MAX_QUEUES_PER_USER = 16;
+
+/** Why `name` cannot name a queue, or undefined: it is one segment of /cdmi/<user>/<queue>. */
+export function queueNameProblem(name: string): string | undefined {
+  const rule = 'a queue name is one path segment: 1 to 255 characters, no "/" or control characters, not "." or ".."';
+  if (name.length === 0 || name.length > 255 || /[/\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..')
+    return `${JSON.stringify(name)} is not a queue name: ${rule}`;
+  return undefined;
+}
 
 /**
  * CDMI notification queues, per user: create, read, acknowledge (drop the oldest n), delete. Each
@@ -58,6 +73,13 @@ export class NotificationQueues {
           );
         }
         return { result: { queue: existing, created: false } };
+      }
+      const problem = queueNameProblem(name);
+      if (problem) throw invalid(problem);
+      if (this.#core.tree.queues.countOf(owner) >= MAX_QUEUES_PER_USER) {
+        throw conflict(
+          `user "${owner}" has ${MAX_QUEUES_PER_USER} notification queues, the most one user may have: delete one first`,
+        );
       }
       const queue: QueueRecord = {
         owner,

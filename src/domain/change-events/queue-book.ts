@@ -31,6 +31,11 @@ export class QueueBook {
     return this.#queues.get(queueKey(owner, name));
   }
 
+  /** How many queues the owner has. */
+  countOf(owner: string): number {
+    return this.#byOwner.get(owner)?.size ?? 0;
+  }
+
   /** The owner's queues, in the order they were created. */
   ofOwner(owner: string): QueueRecord[] {
     return [...(this.#byOwner.get(owner) ?? [])].map((key) => this.#queues.get(key)!);

@@ -55,7 +55,19 @@ function awkwardState(): StateData & { logSeq: number } {
   const byId = Object.create(null) as StateData['nodes'];
   for (const n of nodes) byId[n.id] = n;
   const queues = Object.create(null) as NonNullable<StateData['queues']>;
-  queues['demo/q'] = { owner: 'demo', name: 'q', id: 'q1', created: 1, events: [], scope: null, metadata: {} } as never;
+  queues['demo/q'] = {
+    owner: 'demo',
+    name: 'q',
+    id: 'q1',
+    created: 1,
+    events: [],
+    scope: null,
+    metadata: {},
+    limit: 10,
+    next: 0,
+    dropped: 0,
+    values: [],
+  };
   return { schema: 1, logSeq: 9, users, nodes: byId, queues };
 }
 
