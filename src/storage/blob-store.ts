@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,8 @@ import { isDiskFull, toStorageError } from './storage-errors.js';
 import { isSyntheticBlobId, parseSyntheticBlobId, syntheticChunks, syntheticStream } from './synthetic-content.js';
 
 const TMP_PREFIX = '.tmp-';
+/** Blob files are private to the user, whatever the umask (so is their folder, 0700). */
+const BLOB_MODE = 0o600;
 
 /** A full disk while writing a blob is a StorageError('full') (507); anything else is left as it is. */
 const diskFullAsStorageError = (err: unknown): unknown =>
@@ -66,7 +68,9 @@ export class BlobStore {
     options: { folder?: 'now' | 'when-needed'; cacheBytes?: number } = {},
   ): Promise<BlobStore> {
     if (dir) {
-      await mkdir(dir, { recursive: true });
+      // Private whatever the umask (and a folder an older version made is made so): 0700, files 0600.
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700);
       return new BlobStore(dir, undefined, options.cacheBytes);
     }
     const folder = new PrivateFolder();
@@ -103,7 +107,7 @@ export class BlobStore {
       await this.#folder?.ready();
       let size: number;
       if (Buffer.isBuffer(source)) {
-        const fh = await open(tmp, 'w');
+        const fh = await open(tmp, 'w', BLOB_MODE);
         try {
           await fh.writeFile(source);
           if (!this.#ephemeral) await fh.sync();
@@ -112,7 +116,7 @@ export class BlobStore {
         }
         size = source.length;
       } else {
-        const out = createWriteStream(tmp);
+        const out = createWriteStream(tmp, { mode: BLOB_MODE });
         await pipeline(source, out);
         size = out.bytesWritten;
         if (size === 0) {
@@ -136,9 +140,10 @@ export class BlobStore {
       const held = this.#held.get(blobId);
       const synthetic = parseSyntheticBlobId(blobId);
       // A block write into synthetic content makes it stored content: the derived bytes, then the write.
-      if (synthetic) await pipeline(syntheticStream(synthetic), createWriteStream(tmp));
-      else if (held) await writeFile(tmp, held);
-      else await copyFile(this.pathOf(blobId), tmp);
+      if (synthetic) await pipeline(syntheticStream(synthetic), createWriteStream(tmp, { mode: BLOB_MODE }));
+      else if (held) await writeFile(tmp, held, { mode: BLOB_MODE });
+      // A copy takes its source's mode; a blob an older version wrote may be readable by others.
+      else await copyFile(this.pathOf(blobId), tmp).then(() => chmod(tmp, BLOB_MODE));
       const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
       await pipeline(input, createWriteStream(tmp, { flags: 'r+', start: offset }));
       await this.#sync(tmp);

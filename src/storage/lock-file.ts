@@ -31,7 +31,7 @@ async function holderOf(path: string): Promise<number | undefined> {
 export async function acquireLock(file: string): Promise<HeldLock> {
   const path = lockFileOf(file);
   const mine = `${path}.${process.pid}.tmp`;
-  await writeFile(mine, `${process.pid}\n`);
+  await writeFile(mine, `${process.pid}\n`, { mode: 0o600 });
   let note: string | undefined;
   try {
     for (let attempt = 0; ; attempt++) {
