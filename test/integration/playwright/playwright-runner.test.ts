@@ -9,6 +9,8 @@ import { CHROMIUM } from './chromium.js';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../fixtures/playwright/playwright.config.ts', import.meta.url));
 const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const README_EXAMPLE = fileURLToPath(new URL('../../fixtures/playwright/readme-example.pw.ts', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../../../src/playwright/README.md', import.meta.url));
 
 /** What the runner's JSON reporter says of each test: its title, status and the worker slot it ran in. */
 interface ReportedTest {
@@ -43,7 +45,7 @@ function testsOf(suite: JsonSuite): ReportedTest[] {
 describe('the real @playwright/test runner with csp-mock/playwright', () => {
   const dir = useTempDir('playwright-runner');
 
-  it('runs 18 tests on 4 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
+  it('runs 19 tests on 4 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
     const report = join(dir.path, 'report.json');
     const run = await runProgram(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', CONFIG], {
       cwd: ROOT,
@@ -53,9 +55,16 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
     const tests = testsOf(JSON.parse(await readFile(report, 'utf8')) as JsonSuite);
     const failed = tests.filter((t) => t.status !== 'passed');
     expect(failed, run.output).toEqual([]);
-    expect(tests).toHaveLength(18);
+    expect(tests).toHaveLength(19);
+    expect(tests.map((t) => t.title)).toContain('the app sees the 500 that its own scenario injects');
     expect(tests.filter((t) => t.title.includes('a 500 for a tag listing'))).toHaveLength(8);
     expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1, 2, 3]));
     expect(run.code).toBe(0);
   }, 300_000);
+
+  it("the reference's example spec is the file the runner runs", async () => {
+    const reference = await readFile(REFERENCE, 'utf8');
+    const block = /```ts\n(import \{ test, expect \} from 'csp-mock\/playwright';[\s\S]*?)```/.exec(reference)?.[1];
+    expect(block).toBe(await readFile(README_EXAMPLE, 'utf8'));
+  });
 });

@@ -120,20 +120,36 @@ describe('the Playwright route to an in-process mock', () => {
     expect((await context.cookies()).map((c) => `${c.name}=${c.value}`).sort()).toEqual(['first=1', 'second=2']);
   });
 
-  it('a fault that resets the connection is a network error in the page, and the journal marks it reset', async () => {
+  it('a reset or a body cut short is a network error in the page; a 500 sent whole before a close is a 500', async () => {
     const { page, mock } = await pageOnApp({
-      scenario: { name: 'reset-listing', faults: [{ match: { method: 'GET', path: '/v2' }, connection: 'reset' }] },
+      scenario: {
+        name: 'broken-connections',
+        faults: [
+          { match: { method: 'GET', path: '/v2' }, connection: 'reset' },
+          { match: { method: 'GET', path: '/dav/notes.txt' }, truncateAfterBytes: 4 },
+          { match: { method: 'GET', path: '/dav/' }, respond: { status: 500, body: 'observed' }, connection: 'close' },
+        ],
+      },
     });
-    const error = await page.evaluate(
+    await mock.change({ user: 'demo', create: '/notes.txt', text: 'a body longer than four bytes' });
+    const seen = await page.evaluate(
       ({ base, headers }) =>
-        fetch(`${base}/v2`, { headers }).then(
-          (res) => `answered ${res.status}`,
-          (err: unknown) => String(err),
+        Promise.all(
+          ['/v2', '/dav/notes.txt', '/dav/'].map((path) =>
+            fetch(`${base}${path}`, { headers }).then(
+              async (res) => `${res.status} ${await res.text()}`,
+              (err: unknown) => String(err),
+            ),
+          ),
         ),
       { base: BASE, headers: DEMO },
     );
-    expect(error).toBe('TypeError: Failed to fetch');
-    expect((await mock.requests()).map((e) => e.outcome)).toEqual(['reset']);
+    expect(seen).toEqual(['TypeError: Failed to fetch', 'TypeError: Failed to fetch', '500 observed']);
+    const outcomes = (await mock.requests())
+      .filter((e) => e.device !== 'second')
+      .map((e) => `${e.path} ${e.outcome}`)
+      .sort();
+    expect(outcomes).toEqual(['/dav/ closed', '/dav/notes.txt truncated', '/v2 reset']);
   });
 });
 
