@@ -1,6 +1,6 @@
 import { test as base } from '@playwright/test';
 import type { MockOptions } from '../options.js';
-import { routeMock, type PlaywrightMock } from './route-mock.js';
+import { routeCloud, type PlaywrightMock } from './route-cloud.js';
 
 /** The base URL the page reaches the service at, when a project does not set `cspMockBaseUrl`. */
 export const DEFAULT_BASE_URL = 'https://cloud.example.test';
@@ -24,7 +24,7 @@ export const test = base.extend<CspMockFixtures>({
   cspMockBaseUrl: [DEFAULT_BASE_URL, { option: true }],
   cspMockOptions: [{}, { option: true }],
   cspMock: async ({ context, cspMockBaseUrl, cspMockOptions }, use) => {
-    const mock = await routeMock(context, cspMockBaseUrl, cspMockOptions);
+    const mock = await routeCloud(context, cspMockBaseUrl, cspMockOptions);
     try {
       await use(mock);
     } finally {

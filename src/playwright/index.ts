@@ -4,4 +4,4 @@
  */
 export { expect } from '@playwright/test';
 export { test, DEFAULT_BASE_URL, type CspMockFixtures, type CspMockTestOptions } from './fixtures.js';
-export type { PlaywrightMock } from './route-mock.js';
+export { routeCloud, type PlaywrightMock, type RoutedCloud } from './route-cloud.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routeMock, type RoutedMock } from '../../../src/playwright/route-mock.js';
+import { routeCloud, type RoutedCloud } from '../../../src/playwright/route-cloud.js';
 import { routeAnswerOf } from '../../../src/playwright/route-exchange.js';
 import { contentOf } from '../../helpers/stores.js';
 import { CHROMIUM_LAUNCH } from './chromium.js';
@@ -13,7 +13,7 @@ const DEMO = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64
 
 let browser: Browser;
 let context: BrowserContext;
-let mocks: RoutedMock[] = [];
+let mocks: RoutedCloud[] = [];
 
 beforeAll(async () => {
   browser = await chromium.launch(CHROMIUM_LAUNCH);
@@ -26,12 +26,12 @@ afterEach(async () => {
 });
 
 /** A context whose page sits on another origin than the service (a static page served by a route). */
-async function pageOnApp(options: Parameters<typeof routeMock>[2] = {}): Promise<{ page: Page; mock: RoutedMock }> {
+async function pageOnApp(options: Parameters<typeof routeCloud>[2] = {}): Promise<{ page: Page; mock: RoutedCloud }> {
   context = await browser.newContext();
   await context.route(`${APP}/`, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
   );
-  const mock = await routeMock(context, BASE, { seed: 'empty', ...options });
+  const mock = await routeCloud(context, BASE, { seed: 'empty', ...options });
   mocks.push(mock);
   const page = await context.newPage();
   await page.goto(`${APP}/`);
@@ -171,7 +171,7 @@ describe('what the route leaves alone', () => {
 
   it("with the app's own origin as base URL, /v2 and /dav reach the mock and every other path reaches the dev server; after close, /v2 does too", async () => {
     context = await browser.newContext();
-    const mock = await routeMock(context, origin, { seed: 'empty' });
+    const mock = await routeCloud(context, origin, { seed: 'empty' });
     const page = await context.newPage();
     await page.goto(`${origin}/`);
     const fetchAll = (): Promise<string[]> =>

@@ -21,7 +21,7 @@ export interface PlaywrightMock extends MockControls {
 }
 
 /** A routed mock and how to take it down. */
-export interface RoutedMock extends PlaywrightMock {
+export interface RoutedCloud extends PlaywrightMock {
   /** Removes the route and releases the mock (its store, its temp folder). */
   close(): Promise<void>;
 }
@@ -39,13 +39,20 @@ function isServiceUrl(url: URL, base: URL, prefix: string): boolean {
 /**
  * Starts an in-process mock and routes `context`'s requests to the service under `baseUrl` to it
  * (context.route, fulfilled by the mock's app over an in-memory connection: no port). A request the mock
- * answers by resetting or closing the connection fails in the page as a network error (route.abort).
+ * answers by resetting the connection, or by cutting a body short, fails in the page as a network error
+ * (route.abort). The `cspMock` fixture is this over the test's context; call it for a context of your own:
+ *
+ * ```ts
+ * const cloud = await routeCloud(context, 'https://cloud.example.test', { seed: 'empty' });
+ * // ... the context's pages use https://cloud.example.test/v2 ...
+ * await cloud.close();
+ * ```
  */
-export async function routeMock(
+export async function routeCloud(
   context: BrowserContext,
   baseUrl: string,
   options: MockOptions = {},
-): Promise<RoutedMock> {
+): Promise<RoutedCloud> {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const url = `${base.origin}${prefix}`;
