@@ -32,11 +32,11 @@ describe('the ready lines describe the state', { timeout: 60_000 }, () => {
   });
 
   it('scenario use default after a seeded scenario says the tree stays until a reset', async () => {
-    const server = await serve(['--scenario', 'slow-network']);
+    const server = await serve(['--scenario', 'empty']);
     const env = { ...process.env, CSP_MOCK_URL: server.url };
     const switched = await runCommand(process.execPath, [CLI, 'scenario', 'use', 'default'], { env });
     expect(switched.stdout.split('\n').at(-2)).toBe(
-      `  the state stays as slow-network's seed left it; "csp-mock reset" puts back default's starting state`,
+      `  the state stays as empty's seed left it; "csp-mock reset" puts back default's starting state`,
     );
   });
 });
