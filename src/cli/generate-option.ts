@@ -30,3 +30,16 @@ export function generateSpecOf(args: GenerateArgs): GenerateSpec | undefined {
   const spec = parseGenerateShorthand(args.generate);
   return args['max-memory'] === undefined ? spec : { ...spec, maxMemory: args['max-memory'] };
 }
+
+/** The ready line's words for a generated account: what each user got, as counted in the store. */
+export function describeGenerated(spec: GenerateSpec, objectsPerUser: number): string {
+  const parts: string[] = [];
+  if (spec.files !== undefined) parts.push(`${spec.files.toLocaleString('en-US')} files`);
+  if (spec.filesPerFolder !== undefined) parts.push(`${spec.filesPerFolder.toLocaleString('en-US')} files a folder`);
+  parts.push(`${(spec.folders ?? 0).toLocaleString('en-US')} folders`);
+  if (spec.depth !== undefined) parts.push(`depth ${spec.depth}`);
+  if (spec.size !== undefined)
+    parts.push(`sizes ${typeof spec.size === 'object' ? JSON.stringify(spec.size) : spec.size}`);
+  parts.push(`seed ${spec.seed ?? 1}`);
+  return `generated for each user: ${parts.join(', ')} (${objectsPerUser.toLocaleString('en-US')} objects, content made on read)`;
+}

@@ -42,12 +42,22 @@ export const scenarioCommand: CommandModule<object, object> = {
             ) as never,
         handler: (args) =>
           withRemote(args, async (mock) => {
+            const before = await mock.scenario();
             const summary = await mock.useScenario(args.scenario).catch((err: unknown) => {
               // The mock names the field it refused ("scenario: no scenario named ..."): here it is what was typed.
               if (err instanceof MockRefusedError) throw new Error(err.reason.replace(/^scenario: /, ''));
               throw err;
             });
-            console.log(args.json ? JSON.stringify(summary, null, 2) : `switched: ${describeScenario(summary)}`);
+            if (args.json) {
+              console.log(JSON.stringify(summary, null, 2));
+              return;
+            }
+            console.log(`switched: ${describeScenario(summary)}`);
+            // Only a seeded scenario replaces the state: after one, the tree it made stays until a reset.
+            if (before.seeded && !summary.seeded)
+              console.log(
+                `  the state stays as ${before.name}'s seed left it; "csp-mock reset" puts back ${summary.name}'s starting state`,
+              );
           }),
       })
       .command<RemoteArgs & { json: boolean }>({

@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import type { ClockState } from '../clock/mock-clock.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 import { DEFAULT_USERS, parseUserSpec } from '../options.js';
+import type { RunningMock } from '../server.js';
 import {
   cannotStart,
   listenOptionsOf,
@@ -12,7 +13,7 @@ import {
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
-import { generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
+import { describeGenerated, generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
 import { logLineFor } from './output-lines.js';
@@ -42,9 +43,21 @@ function clockShown(state: ClockState): Array<[string, string]> {
   return state.frozen || state.offsetMs !== 0 ? [['clock', describeClock(state)]] : [];
 }
 
-function stateFact(data: string | undefined, createdFolder: string | undefined): string {
+/** Objects in an account, its root left out (the users' trees are alike when generated). */
+function objectsPerUser(mock: RunningMock): number {
+  const users = mock.store.users().length;
+  return users === 0 ? 0 : Math.round((mock.store.tree.size - users) / users);
+}
+
+/** Where the state lives and, with --data, whether it was made now or resumed (and how much it holds). */
+function stateFact(mock: RunningMock, existed: boolean, createdFolder: string | undefined): string {
+  const data = mock.options.data;
   if (!data) return 'in memory, gone on exit (--data FILE keeps it)';
-  return `${data}, bytes in ${data}.blobs/${createdFolder ? ` (created the folder ${createdFolder})` : ''}`;
+  const objects = mock.store.tree.size - mock.store.users().length;
+  const what = existed
+    ? `resumed, ${objects.toLocaleString('en-US')} object(s)`
+    : `new, ${objects.toLocaleString('en-US')} object(s) from the seed`;
+  return `${data} (${what}), bytes in ${data}.blobs/${createdFolder ? ` (created the folder ${createdFolder})` : ''}`;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -140,6 +153,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     }
     const dataDir = args.data ? dirname(resolve(args.data)) : undefined;
     const createdFolder = dataDir !== undefined && !existsSync(dataDir) ? dataDir : undefined;
+    const existed = args.data !== undefined && existsSync(resolve(args.data));
     // Loaded when the command runs: the other commands (and --help) never need the server.
     const { startMock } = await import('../server.js');
     const mock = await startMock({
@@ -174,7 +188,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           'scenario',
           `${scenario.name}${scenario.source.startsWith('/') ? ` (${scenario.source})` : ''}${scenario.faults.length ? `, ${scenario.faults.length} fault rule(s)` : ''}`,
         ],
-        ['state', stateFact(mock.options.data, createdFolder)],
+        ...(generate ? [['account', describeGenerated(generate, objectsPerUser(mock))] as [string, string]] : []),
+        ['state', stateFact(mock, existed, createdFolder)],
         ...clockShown(mock.options.clock.state()),
         ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
       ],

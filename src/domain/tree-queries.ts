@@ -18,6 +18,8 @@ export interface Undo extends ChangeSet {
 export interface TreeQueries {
   /** A counter that grows with every applied change (and every whole load). */
   readonly generation: number;
+  /** Nodes held, every user's root and the recycled ones included. */
+  readonly size: number;
   node(id: string): NodeRecord | undefined;
   isLive(node: NodeRecord): boolean;
   children(containerId: string): NodeRecord[];

@@ -1,4 +1,3 @@
-import { isSecretName } from '../http/secret-names.js';
 import type { HeaderMap } from '../recording/format.js';
 import type { HarEntry, HarNameValue } from './har-types.js';
 
@@ -46,21 +45,4 @@ export function responseBodyOf(entry: HarEntry): { body: Buffer; missing: boolea
   if (content && typeof content.text === 'string')
     return { body: textBytes(content.text, content.encoding), missing: false };
   return { body: Buffer.alloc(0), missing: (content?.size ?? 0) > 0 };
-}
-
-/**
- * A Referer names the page the request came from; its query may carry a token the page was opened
- * with. Secret-looking parameters are removed from it, as from the request's own query.
- */
-export function withoutSecretReferer(headers: HeaderMap, redacted: readonly string[]): HeaderMap {
-  const referer = headers['referer'];
-  if (typeof referer !== 'string') return headers;
-  let url: URL;
-  try {
-    url = new URL(referer);
-  } catch {
-    return headers;
-  }
-  for (const name of [...url.searchParams.keys()]) if (isSecretName(name, redacted)) url.searchParams.delete(name);
-  return { ...headers, referer: url.href };
 }

@@ -8,7 +8,7 @@ import { MULTIPART_BOUNDARY, headerValue, type HeaderMap, type StoredBody } from
 import { boundaryOf, carriesLinks, replaceBytes } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
 import { redactedNames } from '../recording/redaction.js';
-import { headerMapOf, requestBodyOf, responseBodyOf, withoutSecretReferer } from './har-entry-parts.js';
+import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
 
@@ -138,7 +138,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
   const origins = [base.origin];
   for (const p of prepared) {
     const id = writer.reserveId();
-    const requestHeaders = withoutSecretReferer(headerMapOf(p.entry.request.headers), redacted);
+    const requestHeaders = headerMapOf(p.entry.request.headers);
     // Some tools give a body's type only in postData.mimeType; matching needs it as the header.
     const postType = p.entry.request.postData?.mimeType;
     if (p.requestBody.length > 0 && postType && requestHeaders['content-type'] === undefined)

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { mediaTypeOf } from './media-type.js';
 import { isSecretName } from './secret-names.js';
 
 /** What a log, the journal or a request line shows for a secret; the names are the recordings' too (secret-names.ts). */
@@ -12,7 +13,8 @@ export function redactHeaderMap(
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    out[lower] = isSecretName(lower, extra) ? REMOVED : Array.isArray(value) ? value.join(', ') : String(value);
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    out[lower] = isSecretName(lower, extra) ? REMOVED : URL_HEADERS.has(lower) ? redactUrl(text, extra) : text;
   }
   return out;
 }
@@ -70,7 +72,7 @@ function endOfComposite(text: string, from: number): number {
  * JSON members named like a secret, at any depth: the value (a string, a number, or a whole object
  * or array) becomes `"[removed]"`. A scan, not a parse, so a body cut short is redacted too.
  */
-export function redactJsonMembers(text: string, extra: readonly string[] = []): string {
+export function redactJsonMembers(text: string, extra: readonly string[] = [], marker = REMOVED): string {
   if (!text.includes('"')) return text;
   const parts: string[] = [];
   let copied = 0;
@@ -84,7 +86,7 @@ export function redactJsonMembers(text: string, extra: readonly string[] = []): 
         ? endOfComposite(text, valueAt)
         : valueAt + (JSON_SCALAR.exec(text.slice(valueAt, valueAt + 64 * 1024))?.[0].length ?? 0);
     if (end === valueAt) continue;
-    parts.push(text.slice(copied, valueAt), `"${REMOVED}"`);
+    parts.push(text.slice(copied, valueAt), `"${marker}"`);
     copied = end;
     JSON_MEMBER.lastIndex = end;
   }
@@ -97,7 +99,7 @@ export function redactJsonMembers(text: string, extra: readonly string[] = []): 
 const NAME_VALUE = /(^|[&?\s])([^=&?\s"'<>]{1,256})=("[^"]*"|'[^']*'|[^&\s"'<>]*)/g;
 
 /** Form-encoded pairs (and query strings or attributes inside a body) named like a secret: the value goes. */
-export function redactNameValuePairs(text: string, extra: readonly string[] = []): string {
+export function redactNameValuePairs(text: string, extra: readonly string[] = [], marker = REMOVED): string {
   if (!text.includes('=')) return text;
   return text.replace(NAME_VALUE, (whole, before: string, name: string, value: string) => {
     let decoded = name;
@@ -108,14 +110,102 @@ export function redactNameValuePairs(text: string, extra: readonly string[] = []
     }
     if (!isSecretName(decoded, extra)) return whole;
     const quote = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
-    return `${before}${name}=${quote}${REMOVED}${quote}`;
+    return `${before}${name}=${quote}${marker}${quote}`;
   });
 }
 
 /**
- * A text body as the journal and the log show it: secret XML elements, JSON members (nested too)
- * and form or query pairs blanked, by the one name rule (isSecretName) recordings use too.
+ * A text body as the journal and the log show it: secret XML elements, JSON members (nested too),
+ * form or query pairs and multipart text fields blanked, by the one name rule (isSecretName) recordings use too.
  */
 export function redactBodyText(text: string, extra: readonly string[] = []): string {
-  return redactNameValuePairs(redactJsonMembers(redactXmlElements(text, extra), extra), extra);
+  const pairs = redactNameValuePairs(redactJsonMembers(redactXmlElements(text, extra), extra), extra);
+  return redactMultipartText(pairs, undefined, extra);
+}
+
+/** Headers whose value is a URL that may carry a token in its query or fragment. */
+export const URL_HEADERS = new Set(['location', 'content-location', 'referer']);
+
+/**
+ * A URL (absolute or relative) with the values of secret-named query parameters and fragment pairs
+ * (`#access_token=...`, as an OAuth implicit grant sends it) replaced by `marker`.
+ */
+export function redactUrl(url: string, extra: readonly string[] = [], marker = REMOVED): string {
+  if (!url.includes('=')) return url;
+  const hash = url.indexOf('#');
+  const beforeHash = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? undefined : url.slice(hash + 1);
+  const q = beforeHash.indexOf('?');
+  const head =
+    q < 0 ? beforeHash : `${beforeHash.slice(0, q)}${redactNameValuePairs(beforeHash.slice(q), extra, marker)}`;
+  return fragment === undefined ? head : `${head}#${redactNameValuePairs(fragment, extra, marker)}`;
+}
+
+/** A multipart part without a filename (a text field): its headers, and where its value starts and ends. */
+const FIELD_PART = /content-disposition:[^\r\n]*\bname="([^"]*)"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/gi;
+
+/**
+ * multipart/form-data text fields named like a secret: their value becomes `marker` (file parts stay).
+ * Without the boundary, a value ends at the next line that starts with "--".
+ */
+export function redactMultipartText(
+  text: string,
+  boundary: string | undefined,
+  extra: readonly string[] = [],
+  marker = REMOVED,
+): string {
+  if (!text.includes('name="')) return text;
+  // The boundary may have been replaced (a recording's fixed one) under a Content-Type that still names
+  // the client's: a value ends at its boundary if found, else at the next line starting with "--".
+  const own = boundary === undefined ? undefined : `\r\n--${boundary}`;
+  const parts: string[] = [];
+  let copied = 0;
+  FIELD_PART.lastIndex = 0;
+  for (let m = FIELD_PART.exec(text); m; m = FIELD_PART.exec(text)) {
+    const headers = m[0];
+    if (/\bfilename\*?=/i.test(headers) || !isSecretName(m[1]!, extra)) continue;
+    const valueAt = m.index + headers.length;
+    const atOwn = own === undefined ? -1 : text.indexOf(own, valueAt);
+    const found = atOwn >= 0 ? atOwn : text.indexOf('\r\n--', valueAt);
+    // A body cut short (the journal keeps its first bytes): the value runs to the end.
+    const end = found < 0 ? text.length : found;
+    parts.push(text.slice(copied, valueAt), marker);
+    copied = end;
+    FIELD_PART.lastIndex = end;
+  }
+  if (copied === 0) return text;
+  parts.push(text.slice(copied));
+  return parts.join('');
+}
+
+/**
+ * A request or answer body as every place that keeps one (journal, log, recording, HAR import) keeps
+ * it: by its media type, JSON members, form pairs, multipart text fields and XML elements named like a
+ * secret get `marker` for their value. The same Buffer back when nothing was secret.
+ */
+export function redactBody(
+  body: Buffer,
+  contentType: string | undefined,
+  extra: readonly string[] = [],
+  marker = REMOVED,
+): Buffer {
+  if (body.length === 0) return body;
+  const type = mediaTypeOf(contentType);
+  const boundary = type === 'multipart/form-data' ? /boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1] : undefined;
+  // latin1 maps each byte to one character and back: binary file parts pass through unchanged.
+  if (boundary) {
+    const text = body.toString('latin1');
+    const out = redactMultipartText(text, boundary, extra, marker);
+    return out === text ? body : Buffer.from(out, 'latin1');
+  }
+  let text: string;
+  if (type === 'application/json' || type.endsWith('+json'))
+    text = redactJsonMembers(body.toString('utf8'), extra, marker);
+  else if (type === 'application/x-www-form-urlencoded')
+    text = redactNameValuePairs(body.toString('utf8'), extra, marker);
+  else if (type.endsWith('+xml') || type === 'application/xml' || type === 'text/xml')
+    text = redactXmlElements(body.toString('utf8'), extra, marker);
+  else return body;
+  const out = Buffer.from(text, 'utf8');
+  return out.equals(body) ? body : out;
 }

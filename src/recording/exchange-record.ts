@@ -3,7 +3,8 @@ import { parseBasicAuth } from '../http/auth.js';
 import { encodeBody } from './body-encoding.js';
 import type { HeaderMap, StoredBody, StoredExchange } from './format.js';
 import { SESSION_HEADER, keptHeaders, normaliseHeaders, toToken } from './normalise.js';
-import { redactHeaders, redactQuery, redactXmlText } from './redaction.js';
+import { redactHeaders, redactQuery, redactStoredBody, redactXmlText } from './redaction.js';
+import { headerValue } from './format.js';
 import { splitUrl } from './request-key.js';
 
 /** Who sent a request: the Basic login (never the password) and the X-Mock-Session header. */
@@ -56,9 +57,17 @@ export function toStoredExchange(
       path,
       query: redactQuery(query, redacted),
       headers: requestHeaders,
-      ...(c.requestBody && { body: c.requestBody }),
+      ...(c.requestBody && {
+        body: redactStoredBody(c.requestBody, headerValue(requestHeaders, 'content-type'), redacted),
+      }),
       ...(c.partialBody && { partialBody: true }),
     },
-    response: { status: c.status, headers: responseHeaders, ...(c.responseBody && { body: c.responseBody }) },
+    response: {
+      status: c.status,
+      headers: responseHeaders,
+      ...(c.responseBody && {
+        body: redactStoredBody(c.responseBody, headerValue(responseHeaders, 'content-type'), redacted),
+      }),
+    },
   };
 }

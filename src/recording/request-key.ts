@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isSecretName } from '../http/secret-names.js';
+import { redactBody } from '../http/redaction.js';
+import { REDACTED } from './redaction.js';
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap } from './format.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { boundaryOf, carriesLinks, replaceBytes, toToken } from './normalise.js';
@@ -66,7 +68,13 @@ export function normaliseRequestBody(
 
 export function requestKey(parts: RequestParts, options: MatchOptions, origins: readonly string[] = []): RequestKey {
   const contentType = headerValue(parts.headers, 'content-type');
-  const body = normaliseRequestBody(parts.body, contentType, origins);
+  // Redacted as the recording stored it, so a live request with the real secret finds its exchange.
+  const body = redactBody(
+    normaliseRequestBody(parts.body, contentType, origins),
+    contentType,
+    options.redacted,
+    REDACTED,
+  );
   const ignored = options.ignoreQuery.map((n) => n.toLowerCase());
   // Redacted names (and every secret-looking name) were never recorded, so they are never compared.
   const query = parts.query

@@ -146,7 +146,12 @@ describe('installing csp-mock into a scratch project', () => {
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
     const top = [...new Set(files.map((f) => f.split('/')[0]))].sort();
-    expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'recordings', 'scenarios']);
+    expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'recordings', 'scenarios', 'src']);
+    // The README's reference links point at these: they work in the installed package too.
+    expect(files.filter((f) => f.startsWith('src/')).every((f) => f.endsWith('/README.md'))).toBe(true);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    for (const [, link] of readme.matchAll(/\]\(((?:src|scenarios|recordings)\/[^)#]+)/g))
+      expect(files).toContain(link);
     expect(files).toContain('scenarios/scenario.schema.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
@@ -176,7 +181,7 @@ describe('installing csp-mock into a scratch project', () => {
     }
 
     // The CommonJS build has types of its own: a CommonJS TypeScript project type-checks against them
-    // (with skipLibCheck, as `tsc --init` sets it: the declarations name express's types, from @types/express).
+    // without skipLibCheck: the declarations name express's types, and @types/express comes with csp-mock.
     writeFileSync(
       join(project, 'typed.cts'),
       [
@@ -197,6 +202,7 @@ describe('installing csp-mock into a scratch project', () => {
           '--noEmit',
           '--strict',
           '--skipLibCheck',
+          'false',
           '--module',
           'node16',
           '--moduleResolution',

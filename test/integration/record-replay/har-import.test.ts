@@ -152,7 +152,7 @@ describe('csp-mock import-har', () => {
     expect(first.user).toBe('alice');
     expect(first.request.query).toEqual([['n', '5']]);
     expect(Object.keys(first.request.headers)).not.toContain('cookie');
-    expect(first.request.headers['referer']).toBe(`${BASE}/app?view=list`);
+    expect(first.request.headers['referer']).toBe(`${BASE}/app?token=[redacted]&view=list`);
     expect(Object.keys(first.response.headers)).not.toContain('set-cookie');
   });
 
