@@ -80,7 +80,9 @@ async function run(): Promise<void> {
       .recommendCommands()
       // One clear line instead of the whole help text, and a non-zero exit.
       .fail((message: string | null, error: Error | undefined) => {
-        const hint = error instanceof OptionValueError ? '' : '(see "csp-mock --help")\n';
+        // A bad value (an option's, or a config file's: yargs passes those on as a message) is the whole story.
+        const whole = error instanceof OptionValueError || /^config file /.test(message ?? error?.message ?? '');
+        const hint = whole ? '' : '(see "csp-mock --help")\n';
         process.stderr.write(`csp-mock: ${message ?? error?.message ?? 'failed'}\n${hint}`);
         process.exit(1);
       })
