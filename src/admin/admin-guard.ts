@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { sameSecret } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
@@ -6,8 +6,6 @@ import { mediaTypeOf } from '../http/media-type.js';
 export interface AdminGuardOptions {
   publicUrl?: string;
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The admin token, if one is configured (admin-router applies it after the inspector's token-free static page). */
 export function adminTokenCheck(token: string | undefined): RequestHandler {
@@ -24,30 +22,48 @@ export function adminTokenCheck(token: string | undefined): RequestHandler {
 }
 
 /**
- * A state-changing call must come from our own origin: a browser names the page that sent it in
- * Origin (and Sec-Fetch-Site), so a form on another site cannot reset or switch the mock. Tools
- * (curl, a test suite) send neither and pass.
+ * Every admin call, reads included, must come from our own origin or from a tool. A browser names the
+ * page behind a request (Sec-Fetch-Site, Origin, Referer), so a page on another site can neither change
+ * the mock (a form) nor hold its waits and event streams or read its journal (an <img>, a fetch, an
+ * EventSource). Tools (curl, a test suite) send none of these and pass. The one exception is a top-level
+ * navigation to the inspector page (someone follows a link to it): the page holds no state, and its own
+ * calls are same-origin.
  */
 function sameOriginCheck(publicUrl: string | undefined): RequestHandler {
   return (req, _res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
-    if (req.headers['sec-fetch-site'] === 'cross-site')
-      return next(new HttpError(403, 'cross-site admin calls are refused (Sec-Fetch-Site: cross-site)'));
+    if (isInspectorNavigation(req)) return next();
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      return next(new HttpError(403, `admin calls from other sites are refused (Sec-Fetch-Site: ${site})`));
     const origin = req.headers.origin;
-    if (origin === undefined) return next();
-    if (!isOwnOrigin(origin, req.headers.host, publicUrl))
+    if (origin !== undefined && !isOwnOrigin(origin, req.headers.host, publicUrl))
       return next(new HttpError(403, `admin calls from another origin are refused (Origin ${origin})`));
+    const referer = req.headers.referer;
+    if (referer !== undefined && !isOwnOrigin(referer, req.headers.host, publicUrl))
+      return next(new HttpError(403, 'admin calls from a page of another origin are refused (Referer)'));
     next();
   };
 }
 
-function isOwnOrigin(origin: string, host: string | undefined, publicUrl: string | undefined): boolean {
+/** GET /__admin or /__admin/ as a browser's top-level navigation (the guard is mounted at /__admin). */
+function isInspectorNavigation(req: Request): boolean {
+  return (
+    req.method === 'GET' &&
+    req.path === '/' &&
+    req.headers['sec-fetch-mode'] === 'navigate' &&
+    (req.headers['sec-fetch-dest'] === undefined || req.headers['sec-fetch-dest'] === 'document')
+  );
+}
+
+/** An Origin, or a Referer's origin, that is the request's own host or --public-url's origin. */
+function isOwnOrigin(originOrUrl: string, host: string | undefined, publicUrl: string | undefined): boolean {
   let url: URL;
   try {
-    url = new URL(origin);
+    url = new URL(originOrUrl);
   } catch {
     return false; // "null" (sandboxed frames, file: pages) or garbage
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   if (host !== undefined && url.host.toLowerCase() === host.toLowerCase()) return true;
   return publicUrl !== undefined && url.origin === new URL(publicUrl).origin;
 }
@@ -65,7 +81,7 @@ function jsonBodiesOnly(): RequestHandler {
 
 /**
  * Everything under /__admin passes here first (app.ts mounts it before any admin route): same
- * origin for state changes, then JSON-only bodies. The Host check runs earlier, for the whole
+ * origin for every call, then JSON-only bodies. The Host check runs earlier, for the whole
  * server; the token, in the admin router. A page or route added under /__admin inherits all of it.
  */
 export function adminGuard(options: AdminGuardOptions): RequestHandler[] {

@@ -2,7 +2,8 @@ import express, { Router, type RequestHandler } from 'express';
 import type { MockClock } from '../clock/mock-clock.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
-import { journalToHar } from '../har/journal-to-har.js';
+import { writeJournalHar } from '../har/journal-to-har.js';
+import { SlicedAnswer } from '../http/sliced-answer.js';
 import { requestOrigin } from '../http/request-origin.js';
 import {
   isStatusClass,
@@ -162,10 +163,13 @@ export function adminRouter(deps: AdminDeps): Router {
     await deps.reset();
     res.status(204).end();
   });
-  router.get('/requests', (req, res) => {
+  router.get('/requests', async (req, res) => {
     const { format, ...filters } = req.query;
     const requests = deps.journal.entries(journalFilterOf(filters));
-    if (format === 'har') return void res.json(journalToHar(requests, requestOrigin(req, deps.publicUrl)));
+    if (format === 'har') {
+      const answer = new SlicedAnswer(res, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+      return writeJournalHar(answer, requests, requestOrigin(req, deps.publicUrl));
+    }
     if (format !== undefined && format !== 'json')
       throw new HttpError(400, 'format must be "json" (the default) or "har"');
     res.json({ requests });

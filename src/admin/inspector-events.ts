@@ -1,9 +1,9 @@
 import type { RequestHandler, Response } from 'express';
-import { HttpError } from '../http/errors.js';
 import type { JournalEvent, RequestJournal } from '../http/journal.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
+import { AdminSlots } from './admin-slots.js';
 
-/** Open inspector streams at once; more are refused, so watchers cannot pile up. */
+/** Open inspector streams at once (half of them from one source); more are refused, so watchers cannot pile up. */
 export const MAX_STREAMS = 16;
 /** A stream whose reader lags this far behind is dropped (the page reconnects and resynchronises). */
 const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
@@ -14,10 +14,9 @@ const KEEP_ALIVE_MS = 15_000;
  * for each request, "cleared" when the journal is emptied and "scenario" after a switch or reset.
  */
 export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntime): RequestHandler {
-  let open = 0;
+  const slots = new AdminSlots(MAX_STREAMS, 'inspector streams');
   return (req, res) => {
-    if (open >= MAX_STREAMS) throw new HttpError(503, `at most ${MAX_STREAMS} inspector streams may be open`);
-    open += 1;
+    const release = slots.take(req);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -40,7 +39,7 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
     keepAlive.unref();
     req.socket.setTimeout(0);
     res.once('close', () => {
-      open -= 1;
+      release();
       unsubscribeJournal();
       unsubscribeScenario();
       clearInterval(keepAlive);

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import { HttpError } from '../http/errors.js';
+import { AdminSlots } from './admin-slots.js';
 import type { JournalFilter, RequestJournal } from '../http/journal.js';
 import { MAX_WAIT_MS, checkedTimeout, waitForEntry, waitTimeoutMessage } from '../http/journal-wait.js';
 
-/** Waits open at once; more are refused, so forgotten waits cannot pile up. */
+/** Waits open at once (half of them from one source); more are refused, so forgotten waits cannot pile up. */
 export const MAX_WAITERS = 64;
 
 /**
@@ -14,18 +15,17 @@ export const MAX_WAITERS = 64;
 export function requestWaitHandler(
   journal: RequestJournal,
 ): (req: Request, res: Response, filter: JournalFilter) => void {
-  let open = 0;
+  const slots = new AdminSlots(MAX_WAITERS, 'request waits');
   return (req, res, filter) => {
     const timeoutMs = timeoutOf(req.query['timeoutMs']);
     const arrived = flagOf(req.query['arrived']);
-    if (open >= MAX_WAITERS) throw new HttpError(503, `at most ${MAX_WAITERS} request waits may be open at once`);
-    open += 1;
+    const release = slots.take(req);
     const wait = waitForEntry(journal, filter, { timeoutMs, arrived });
     // The wait itself bounds how long the socket idles; the server's idle limit must not cut it first.
     const idleMs = req.socket.timeout ?? 0;
     req.socket.setTimeout(0);
     res.once('close', () => {
-      open -= 1;
+      release();
       wait.cancel();
     });
     void wait.done.then((entry) => {

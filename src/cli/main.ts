@@ -81,8 +81,13 @@ async function run(): Promise<void> {
       // One clear line instead of the whole help text, and a non-zero exit.
       .fail((message: string | null, error: Error | undefined) => {
         const line = choiceRefusal(message ?? error?.message ?? 'failed', argv);
-        // A line that names the way out needs no pointer to the help.
-        const named = error instanceof OptionValueError || line !== message || /did you mean/.test(line);
+        // A line that names the way out (or a config file's bad field, which yargs passes on as a message)
+        // needs no pointer to the help.
+        const named =
+          error instanceof OptionValueError ||
+          line !== message ||
+          /did you mean/.test(line) ||
+          /^config file /.test(line);
         const hint = named ? '' : '(see "csp-mock --help")\n';
         process.stderr.write(`csp-mock: ${line}\n${hint}`);
         process.exit(1);

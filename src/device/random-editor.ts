@@ -1,6 +1,12 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { CHANGE_KINDS, type DeviceChange, type RandomEditor, type RandomKind } from '../scenarios/device-changes.js';
+import {
+  CHANGE_KINDS,
+  DEFAULT_RANDOM_LIMIT,
+  type DeviceChange,
+  type RandomEditor,
+  type RandomKind,
+} from '../scenarios/device-changes.js';
 import { seededRandom } from '../scenarios/seeded-random.js';
 import { namesOf } from './object-paths.js';
 
@@ -43,7 +49,7 @@ export class RandomChanges {
 
   /** True once `limit` changes were drawn. */
   get done(): boolean {
-    return this.#config.limit !== undefined && this.#count >= this.#config.limit;
+    return this.#count >= (this.#config.limit ?? DEFAULT_RANDOM_LIMIT);
   }
 
   next(store: CloudStore): DeviceChange {

@@ -11,14 +11,15 @@ const UNIT_BYTES: Record<string, number> = {
   Gbit: 1e9 / 8,
 };
 
-const RATE = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\/s\s*$/;
+// The schema's byteRate pattern says the same (scenario-schema-agreement.test.ts runs one table through both).
+const RATE = /^\s*([0-9]{1,15}(?:\.[0-9]{1,15})?)\s*([A-Za-z]+)\/s\s*$/;
 
-/** Bytes per second of a rate ("256 KiB/s", "1 Mbit/s" or a plain integer); undefined if it is not one. */
+/** Bytes per second of a rate ("256 KiB/s", "1 Mbit/s" or a whole number); undefined if it is not one. */
 export function bytesPerSecond(rate: ByteRate): number | undefined {
-  if (typeof rate === 'number') return Number.isFinite(rate) && rate >= 1 ? rate : undefined;
+  if (typeof rate === 'number') return Number.isSafeInteger(rate) && rate >= 1 ? rate : undefined;
   const match = RATE.exec(rate);
   const unit = match ? UNIT_BYTES[match[2]!] : undefined;
   if (!match || unit === undefined) return undefined;
   const value = Number(match[1]) * unit;
-  return value >= 1 ? value : undefined;
+  return value > 0 ? value : undefined;
 }

@@ -93,13 +93,17 @@ export const CHANGE_KINDS = [
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
+/** Changes the random editor makes when the scenario gives no `limit`. */
+export const DEFAULT_RANDOM_LIMIT = 10_000;
+
 /** The kinds the random editor picks from (all but quota). */
 export type RandomKind = Exclude<ChangeKind, 'quota'>;
 
 /**
  * A second device that edits at random, but repeatably: one change every `everyMs`, its kind from
  * `kinds`, its target among the objects under the folder `under`, all drawn from `seed`; at most
- * `limit` changes (default: no limit while the scenario is active).
+ * `limit` changes (default DEFAULT_RANDOM_LIMIT): a timer that fires forever would grow the state forever.
+ * The schema bounds everyMs (10 ms to a day) and limit (at most 100,000).
  */
 export interface RandomEditor {
   user?: string;

@@ -74,7 +74,7 @@ export function checkConditions(conditions: NetworkConditions, field: string, so
       throw new ScenarioError(
         source,
         `${field}.bandwidth.${way}`,
-        `"${rate}" is not a rate of at least 1 byte per second`,
+        `"${rate}" is not a rate: a whole number of bytes per second from 1, or a number above 0 with a unit ("256 KiB/s")`,
       );
     }
   }

@@ -58,6 +58,27 @@ describe('configuration', { timeout: 30_000 }, () => {
     expect(result.stderr.trim()).toBe('csp-mock: CSP_MOCK_PORT must be a number, got "eighty"');
   });
 
+  it('refuses a config file field of the wrong kind ({"user": {"a": 1}}, "__proto__") in one line naming the file and the field', async () => {
+    const folder = mkdtempSync(join(dir, 'bad-config-'));
+    const file = join(folder, 'csp-mock.config.json');
+    for (const [text, field] of [
+      ['{"user": {"a": 1}}', '"user" must be a string, a number, true or false, or a list of strings, got an object'],
+      ['{"port": null}', '"port" must be a string, a number, true or false, or a list of strings, got null'],
+      ['{"user": [["a"]]}', '"user" must be a string, a number, true or false, or a list of strings, got a list'],
+      ['{"__proto__": {"port": 1}}', '"__proto__" is not an option name'],
+    ] as const) {
+      writeFileSync(file, text);
+      const result = await runCommand(process.execPath, [CLI, 'serve', '--port', '0'], {
+        cwd: folder,
+        env: process.env,
+      });
+      expect(result.code, text).toBe(1);
+      expect(result.stderr.trim(), text).toMatch(new RegExp(`^csp-mock: config file .*csp-mock\\.config\\.json: `));
+      expect(result.stderr.trim(), text).toContain(field);
+      expect(result.stderr.trim().split('\n'), text).toHaveLength(1);
+    }
+  });
+
   it("yargs' own .env('CSP_MOCK') and .config() give a control command the same order: flag > environment > file", async () => {
     const server = await start(['serve', '-p', '0'], {});
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_')));

@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readRecording, startMock, type RunningMock } from '../../../src/index.js';
+import express from 'express';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BASIC_DEMO } from '../../helpers/cli.js';
+import request from 'supertest';
+import { createApp, readRecording, startMock, type RunningMock } from '../../../src/index.js';
+import { ANSWER_SLICE } from '../../../src/http/sliced-answer.js';
 import type { Har } from '../../../src/har/har-types.js';
 import { CLI, killServersAfterEach, serve } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';
@@ -132,5 +138,60 @@ describe('csp-mock convert RECORDING --to har', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/notes\.jsonl: not a csp-mock recording/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('a big journal exported as HAR', () => {
+  it('goes out in slices: another client is answered while the HAR is made, and the HAR is whole', async () => {
+    const app = await createApp({ journalSize: 400, journalBodies: 4096 });
+    try {
+      for (let i = 0; i < 400; i++)
+        await request(app.app).put(`/dav/f${i}.txt`).auth('demo', 'demo').send('x'.repeat(4096)).expect(201);
+      // What the server does, in order: the HAR asked for, the other client answered, the HAR's last byte.
+      const order: string[] = [];
+      const outer = express();
+      outer.use((req, res, next) => {
+        const path = req.path;
+        order.push(`${path} arrived`);
+        const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+        res.end = ((...args: unknown[]) => {
+          order.push(`${path} ended`);
+          return end(...args);
+        }) as typeof res.end;
+        // The other client asks once the export has begun.
+        if (path === '/__admin/requests') setImmediate(() => void other());
+        next();
+      });
+      outer.use(app.app);
+      const server = outer.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      let otherDone: Promise<unknown> = Promise.resolve();
+      const other = (): void => {
+        otherDone = fetch(`${base}/v2/account`, {
+          headers: { Authorization: BASIC_DEMO, 'X-Client-Specification': '2' },
+        }).then((r) => r.text());
+      };
+      try {
+        const har = await fetch(`${base}/__admin/requests?format=har`);
+        expect(har.status).toBe(200);
+        const text = await har.text();
+        await otherDone;
+        expect(order).toEqual([
+          '/__admin/requests arrived',
+          '/v2/account arrived',
+          '/v2/account ended',
+          '/__admin/requests ended',
+        ]);
+        const log = (JSON.parse(text) as Har).log;
+        expect(log.entries).toHaveLength(400);
+        expect(text.length).toBeGreaterThan(4 * ANSWER_SLICE);
+      } finally {
+        server.close();
+        server.closeAllConnections();
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

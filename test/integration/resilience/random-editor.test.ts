@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type JournalEntry, type MockApp, type RandomEditor } from '../../../src/index.js';
 
@@ -34,7 +35,7 @@ const described = (entries: JournalEntry[]) =>
 
 describe('the random editor: a second device editing at a rate, repeatably for a seed', () => {
   it('the same seed makes the same changes; another seed makes others', async () => {
-    const editor = { everyMs: 1, seed: 42, limit: 12 };
+    const editor = { everyMs: 10, seed: 42, limit: 12 };
     const first = await editsOf(editor);
     const second = await editsOf(editor);
     expect(first).toHaveLength(12);
@@ -46,7 +47,7 @@ describe('the random editor: a second device editing at a rate, repeatably for a
 
   it('keeps to its kinds and its folder, and stops at its limit', async () => {
     const entries = await editsOf({
-      everyMs: 1,
+      everyMs: 10,
       seed: 3,
       limit: 5,
       kinds: ['rename', 'metadata'],
@@ -61,11 +62,29 @@ describe('the random editor: a second device editing at a rate, repeatably for a
   });
 
   it('a reset starts it afresh from its seed: the same changes again, from the seed state', async () => {
-    const mock = await createApp({ scenario: { randomEditor: { everyMs: 1, seed: 9, limit: 6 } } });
+    const mock = await createApp({ scenario: { randomEditor: { everyMs: 10, seed: 9, limit: 6 } } });
     opened.push(mock);
     const first = await madeBy(mock, 6);
     await mock.reset();
     const again = await madeBy(mock, 6);
     expect(described(again)).toEqual(described(first));
+  });
+
+  it('refuses a random editor that would edit too fast or too long: everyMs 1, 1e20 or a limit of 1,000,000 are 400s naming the field', async () => {
+    const mock = await createApp();
+    opened.push(mock);
+    for (const [editor, field] of [
+      [{ everyMs: 1 }, 'randomEditor.everyMs'],
+      [{ everyMs: 1e20 }, 'randomEditor.everyMs'],
+      [{ everyMs: 10, limit: 1_000_000 }, 'randomEditor.limit'],
+    ] as const) {
+      const res = await request(mock.app)
+        .put('/__admin/scenario')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'busy', randomEditor: editor }));
+      expect(res.status, JSON.stringify(editor)).toBe(400);
+      expect(res.text).toContain(field);
+    }
+    expect((await request(mock.app).get('/__admin/scenario')).body.name).toBe('default');
   });
 });
