@@ -2,12 +2,8 @@ import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
-<<<<<<< HEAD
-import { CA_FILES, checkPrivateFile, prepareCaFolder, type CaKind } from './ca-folder.js';
-=======
 import { writeWholeFile } from '../files/whole-file.js';
-import { CA_CERT_FILE, CA_KEY_FILE, checkPrivateFile, prepareCaFolder } from './ca-folder.js';
->>>>>>> main
+import { CA_FILES, checkPrivateFile, prepareCaFolder, type CaKind } from './ca-folder.js';
 import { makeCaCertificate, makeServerCertificate, type KeyPair } from './certificate-maker.js';
 
 /**
