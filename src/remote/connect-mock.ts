@@ -79,6 +79,20 @@ export class MockConnectionError extends Error {
   override readonly name = 'MockConnectionError';
 }
 
+/**
+ * The mock answered an admin call with an error: `status`, and `reason`, the mock's own words without the
+ * HTTP around them (what a person typing a command wants to read).
+ */
+export class MockRefusedError extends MockConnectionError {
+  readonly status: number;
+  readonly reason: string;
+  constructor(message: string, status: number, reason: string) {
+    super(message);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
 function isNetworkFailure(err: unknown): boolean {
   return err instanceof TypeError && /fetch failed/i.test(err.message);
 }
@@ -142,7 +156,12 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     }
     if (res.status === 404 && !/^(\d{3} )?(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
-    throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
+    const reason = text.replace(/^\d{3} /, '').replace(/^[A-Z]+ \/__admin\S*: /, '') || `status ${res.status}`;
+    throw new MockRefusedError(
+      `${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`,
+      res.status,
+      reason,
+    );
   }
 
   const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
