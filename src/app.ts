@@ -95,6 +95,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   const emulator = createEmulator(store, {
     users: () => scenarios.users(),
     strict: resolved.strict,
+    deviations: () => scenarios.scenario.deviations,
     log: resolved.log,
     publicUrl: resolved.publicUrl,
   });

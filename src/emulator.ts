@@ -9,12 +9,15 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { requestOrigin } from './http/request-origin.js';
 import { notFound } from './domain/errors.js';
 import { restRouter } from './rest/index.js';
+import type { Deviation } from './rest/deviations.js';
 import { Links } from './xml/links.js';
 
 export interface EmulatorDeps {
   /** The logins and passwords Basic auth accepts now (the active scenario's). */
   users: () => ReadonlyMap<string, string>;
   strict: boolean;
+  /** The interface-document deviations the active scenario turns on (rest/deviations.ts). */
+  deviations: () => readonly Deviation[];
   log: (line: string) => void;
   publicUrl?: string;
 }
@@ -42,7 +45,8 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   });
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
   const auth = basicAuth(deps.users);
-  routes.use('/v2', auth, clientSpecification(deps.strict, deps.log), restRouter(store));
+  const rules = { strict: deps.strict, deviates: (d: Deviation) => deps.deviations().includes(d) };
+  routes.use('/v2', auth, clientSpecification(deps.strict, deps.log), restRouter(store, rules));
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
   routes.use('/dav', auth, davRouter(store));
   routes.options('/', (_req, res) => sendOptions(res));

@@ -25,6 +25,8 @@ export type MockMode =
       append?: boolean;
       /** once | new | all (the default): what happens to requests `out` already holds (record/record-modes.ts). */
       recordMode?: RecordMode;
+      /** A CA certificate file (PEM) the upstream's certificate is verified with, besides Node's own roots. */
+      upstreamCa?: string;
     }
   /** Answers from a recording (a file path or one already loaded). */
   | {
@@ -133,13 +135,15 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
         { createRecordingProxy, markAwaitingContinue },
         { RecordingWriter },
         { redactedNames },
-        { parseUpstream },
+        { parseUpstream, readUpstreamCa },
       ] = await Promise.all([
         import('./record/recorder-proxy.js'),
         import('./recording/recording-io.js'),
         import('./recording/redaction.js'),
         import('./record/upstream.js'),
       ]);
+      // Read before the recording is opened: a bad CA file changes nothing.
+      const upstream = parseUpstream(mode.upstream, await readUpstreamCa(mode.upstreamCa));
       const redacted = redactedNames(mode.redact);
       const writer = await RecordingWriter.open(
         mode.out,
@@ -148,7 +152,7 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
         ctx.log,
       );
       const proxy = createRecordingProxy({
-        upstream: parseUpstream(mode.upstream),
+        upstream,
         writer,
         redacted,
         sidecarThreshold: mode.sidecarThreshold,

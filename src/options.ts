@@ -180,7 +180,12 @@ function contentCacheMiBOf(given: number | undefined): number | undefined {
 
 /** The mode with its file paths made absolute; a replay recording given by name stays a name (looked up later). */
 function absoluteMode(mode: MockMode, baseDir: string): MockMode {
-  if (mode.kind === 'record') return { ...mode, out: resolve(baseDir, mode.out) };
+  if (mode.kind === 'record')
+    return {
+      ...mode,
+      out: resolve(baseDir, mode.out),
+      upstreamCa: mode.upstreamCa === undefined ? undefined : resolve(baseDir, mode.upstreamCa),
+    };
   if (mode.kind === 'replay' && typeof mode.recording === 'string' && /[\\/]|\.json$/.test(mode.recording)) {
     return { ...mode, recording: resolve(baseDir, mode.recording) };
   }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
@@ -8,6 +8,7 @@ import { countRequests, waitForRequest } from './http/journal-wait.js';
 import type { MockControls } from './mock-controls.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
 import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
+import { answerPlainHttp } from './tls/plain-http-answer.js';
 
 export { DEFAULT_TIMEOUTS, type ServerTimeouts };
 
@@ -38,6 +39,8 @@ export interface HttpsEndpoint {
   names: string[] | undefined;
   /** True when this start made a new local CA. */
   caCreated: boolean;
+  /** True when the compat CA (no name constraints; `https: { compatCa: true }`) signed the certificate. */
+  caCompat: boolean;
 }
 
 function applyTimeouts(server: Server | HttpsServer, given: ServerTimeouts = {}): void {
@@ -102,6 +105,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     mock.attach(s);
     applyTimeouts(s, options.timeouts);
   }
+  // Plain HTTP to an HTTPS port: a 400 that says so, within the headers limit.
+  for (const s of servers) if (s instanceof HttpsServer) answerPlainHttp(s, () => s.headersTimeout);
   try {
     await listen(server, options.port ?? 0, host);
     if (besides) await listen(besides, https?.port ?? 0, host);
@@ -136,6 +141,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       caFile: identity.caFile,
       names: identity.names,
       caCreated: identity.caCreated,
+      caCompat: identity.caCompat,
     },
     app: mock.app,
     store: mock.store,

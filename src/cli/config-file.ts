@@ -6,7 +6,19 @@ import { OptionValueError } from './option-checks.js';
 export const CONFIG_FILE = 'csp-mock.config.json';
 
 /** Options whose values are paths: relative ones in a config file resolve against the file's folder. */
-const PATH_KEYS = ['data', 'out', 'recording', 'admin-token-file', 'adminTokenFile', 'cert', 'key', 'ca-dir', 'caDir'];
+const PATH_KEYS = [
+  'data',
+  'out',
+  'recording',
+  'admin-token-file',
+  'adminTokenFile',
+  'cert',
+  'key',
+  'ca-dir',
+  'caDir',
+  'upstream-ca',
+  'upstreamCa',
+];
 
 /**
  * yargs' `.config()` parser for csp-mock.config.json (or --config FILE): a JSON object of option names (as on

@@ -8,6 +8,7 @@ export interface HttpsArgs {
   cert?: string;
   key?: string;
   'ca-dir'?: string;
+  'ca-compat'?: boolean;
 }
 
 /** --https, --https-port, --cert, --key and --ca-dir, for every command that listens. */
@@ -28,6 +29,11 @@ export function withHttpsOptions<T>(y: Argv<T>): Argv<T & HttpsArgs> {
       type: 'string',
       describe: "the local CA's folder (env CSP_MOCK_CA_DIR; default: csp-mock/ in your configuration folder)",
     })
+    .option('ca-compat', {
+      type: 'boolean',
+      describe:
+        'HTTPS signed by the compat CA: no name constraints, for runtimes that refuse them (Mono); implies --https',
+    })
     .check((args) => {
       const httpsPort = args['https-port'] as number | undefined;
       if (httpsPort !== undefined && (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65535))
@@ -43,8 +49,9 @@ export function withHttpsOptions<T>(y: Argv<T>): Argv<T & HttpsArgs> {
 /** startMock's `https` for these flags: undefined when none asks for HTTPS. */
 export function httpsOptionsOf(args: HttpsArgs): StartOptions['https'] {
   const own = args.cert !== undefined || args.key !== undefined;
-  if (!args.https && args['https-port'] === undefined && !own) return undefined;
-  return { port: args['https-port'], certFile: args.cert, keyFile: args.key, caDir: args['ca-dir'] };
+  const compatCa = args['ca-compat'] === true;
+  if (!args.https && args['https-port'] === undefined && !own && !compatCa) return undefined;
+  return { port: args['https-port'], certFile: args.cert, keyFile: args.key, caDir: args['ca-dir'], compatCa };
 }
 
 /** The ready lines' HTTPS facts: the HTTPS address when HTTP listens too, the certificate, what to trust. */
@@ -55,10 +62,11 @@ export function httpsFacts(mock: RunningMock): Array<[string, string]> {
   if (https.url !== mock.url) facts.push(['HTTPS', https.url]);
   if (!https.names) facts.push(['TLS', 'your certificate (--cert, --key)']);
   else {
-    facts.push(['TLS', `certificate for ${https.names.join(', ')}, signed by the local CA`]);
+    const ca = https.caCompat ? 'compat CA (no name constraints)' : 'local CA';
+    facts.push(['TLS', `certificate for ${https.names.join(', ')}, signed by the ${ca}`]);
     facts.push([
       'trust',
-      `${https.caFile ?? ''}${https.caCreated ? ' (a NEW local CA, made now)' : ''}; "csp-mock ca" shows how`,
+      `${https.caFile ?? ''}${https.caCreated ? ` (a NEW ${ca}, made now)` : ''}; "csp-mock ca${https.caCompat ? ' --compat' : ''}" shows how`,
     ]);
   }
   return facts;

@@ -19,6 +19,7 @@ interface RecordArgs extends ListenArgs {
   'admin-token'?: string;
   'sidecar-threshold': number;
   mode: RecordMode;
+  'upstream-ca'?: string;
 }
 
 export const recordCommand: CommandModule<object, RecordArgs> = {
@@ -30,6 +31,11 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         type: 'string',
         demandOption: true,
         describe: 'base URL of the service, e.g. https://cloud.example.com',
+      })
+      .option('upstream-ca', {
+        type: 'string',
+        describe:
+          "a CA certificate (PEM file) the upstream's certificate is checked with, besides the system's (an internal CA)",
       })
       .option('out', {
         type: 'string',
@@ -97,6 +103,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         append: args.append,
         sidecarThreshold: args['sidecar-threshold'],
         recordMode: args.mode,
+        upstreamCa: args['upstream-ca'],
       },
     }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;

@@ -7,7 +7,7 @@ import { MULTIPART_BOUNDARY } from '../recording/format.js';
 import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
 import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from '../recording/normalise.js';
 import type { RecordingWriter } from '../recording/recording-io.js';
-import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
+import { forwardedHeaders, returnedHeaders, upstreamFailure, upstreamRequest, type Upstream } from './upstream.js';
 import { answerHeaders } from '../http/cors.js';
 import { readBody } from '../http/read-body.js';
 import { requestOrigin } from '../http/request-origin.js';
@@ -136,7 +136,7 @@ function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): 
     },
   };
   relayContinue(flight);
-  flight.out.on('error', (err) => flight.fail(502, `upstream ${upstream.origin} did not answer: ${err.message}`));
+  flight.out.on('error', (err) => flight.fail(502, upstreamFailure(upstream, err)));
   flight.requestDone = linkRequest ? forwardLinkBody(ctx, flight) : forwardStreamedBody(flight);
   flight.requestDone.catch((err: Error) => {
     if (res.headersSent) return; // the answer is under way; a body the client stopped sending does not matter

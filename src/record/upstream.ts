@@ -1,5 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { FileAccessError, readContainedFile } from '../files/contained-file.js';
 import type { PlainRequest, PlainResponse } from '../http/in-process-http.js';
 import type { HeaderMap } from '../recording/format.js';
 import { SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
@@ -26,9 +28,55 @@ export interface Upstream {
   origin: string;
   /** The upstream URL's path, prepended to every request path ('' for none). */
   basePath: string;
+  /** --upstream-ca: the CA certificate(s) (PEM) trusted for an https upstream besides Node's own roots. */
+  ca?: string;
 }
 
-export function parseUpstream(raw: string): Upstream {
+/** Certificate files are small: anything larger is not one. */
+const MAX_CA_BYTES = 1024 * 1024;
+
+/** --upstream-ca: a regular file of at most 1 MiB holding a PEM certificate; undefined when not given. */
+export async function readUpstreamCa(file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = (await readContainedFile(file, { maxBytes: MAX_CA_BYTES })).toString('utf8');
+  } catch (err) {
+    throw new Error(
+      `cannot read the upstream CA ${err instanceof FileAccessError ? err.message : `${file}: ${(err as Error).message}`}`,
+    );
+  }
+  try {
+    new X509Certificate(text);
+  } catch {
+    throw new Error(`--upstream-ca ${file} is not a PEM certificate`);
+  }
+  return text;
+}
+
+/** OpenSSL's codes for a certificate chain this process could not verify. */
+const UNVERIFIED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** The 502's text when the upstream cannot be reached: an unverifiable certificate names the cause and the option. */
+export function upstreamFailure(upstream: Upstream, err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && UNVERIFIED.has(code))
+    return `upstream ${upstream.origin} has a certificate this process cannot verify (${err.message}, ${code}): ${
+      upstream.ca
+        ? 'the --upstream-ca given does not vouch for it'
+        : 'give the CA that signed it with --upstream-ca FILE (PEM)'
+    }`;
+  return `upstream ${upstream.origin} did not answer: ${err.message}`;
+}
+
+export function parseUpstream(raw: string, ca?: string): Upstream {
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,7 +86,7 @@ export function parseUpstream(raw: string): Upstream {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`--upstream must be http or https, got "${raw}"`);
   if (url.username || url.password) throw new Error('--upstream must not carry credentials; the client sends its own');
-  return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+  return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), ca };
 }
 
 /** The client's headers for the upstream: hop-by-hop and ours dropped, our origin turned into the upstream's. */
@@ -95,7 +143,10 @@ export function upstreamRequest(
   };
   if (upstream.url.protocol !== 'https:') return httpRequest(options);
   const https = requireBuiltin('node:https') as typeof import('node:https');
-  return https.request(options);
+  if (upstream.ca === undefined) return https.request(options);
+  // Node's `ca` replaces its roots: keep them, and add the given one.
+  const { rootCertificates } = requireBuiltin('node:tls') as typeof import('node:tls');
+  return https.request({ ...options, ca: [...rootCertificates, upstream.ca] });
 }
 
 /** Sends a buffered request to the upstream and buffers its answer (replay's proxy-on-miss). */

@@ -6,6 +6,7 @@ import { childSnapshot } from '../domain/tree-queries.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
+import { DOCUMENTED, type RestRules } from './deviations.js';
 import { markParent } from '../http/journal-marks.js';
 import {
   MEDIA,
@@ -28,9 +29,11 @@ import { sendFileList } from './listing-slices.js';
 import { sendDepthTwoContainer } from './depth-two-entity.js';
 
 const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
+/** The part name the interface document gives (row 4); clients also send Filedata or the file's name. */
+const STRICT_PART_NAMES = ['file'];
 
 /** Containers and their contents: create a container, a file-info or an upload; listing, rename, move, copy, delete. */
-export function containersRouter(store: CloudStore, router: Router = Router()): Router {
+export function containersRouter(store: CloudStore, router: Router = Router(), rules: RestRules = DOCUMENTED): Router {
   router
     .route('/containers/:id')
     .get(async (req, res) => {
@@ -61,14 +64,14 @@ export function containersRouter(store: CloudStore, router: Router = Router()): 
       const members = childSnapshot(store.tree, container.id);
       await sendFileList(store, req, res, members, { ordered: true, filter });
     })
-    .post(async (req, res) => createInContainer(store, req, res))
+    .post(async (req, res) => createInContainer(store, req, res, rules))
     .all(only('GET', 'POST'));
 
   return router;
 }
 
 /** POST to ContainerContents: the three accepted media types; anything else is 415, as the interface document says. */
-async function createInContainer(store: CloudStore, req: Request, res: Response): Promise<void> {
+async function createInContainer(store: CloudStore, req: Request, res: Response, rules: RestRules): Promise<void> {
   const user = userOf(res);
   const parentId = param(req, 'id');
   const type = requestMediaType(req);
@@ -93,7 +96,7 @@ async function createInContainer(store: CloudStore, req: Request, res: Response)
       break;
     }
     case MEDIA.multipart:
-      node = await receiveUpload(store, req, res, user, parentId);
+      node = await receiveUpload(store, req, res, user, parentId, rules.strict ? STRICT_PART_NAMES : undefined);
       break;
     default:
       throw unsupportedMediaType(req.headers['content-type'], CREATE_TYPES);

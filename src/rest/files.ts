@@ -22,9 +22,11 @@ import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
 import { markParent } from '../http/journal-marks.js';
+import { DOCUMENTED, type RestRules } from './deviations.js';
+import { receivePart } from './multipart-upload.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
-export function filesRouter(store: CloudStore, router: Router = Router()): Router {
+export function filesRouter(store: CloudStore, router: Router = Router(), rules: RestRules = DOCUMENTED): Router {
   router
     .route('/files/:id')
     .get((req, res) => {
@@ -69,6 +71,17 @@ export function filesRouter(store: CloudStore, router: Router = Router()): Route
       if (offset === 'invalid') throw badRequest('Content-Range must look like "bytes a-b/*"');
       // The store checks owner, locks and the block's base at commit, after the body has streamed.
       await store.writeContent(userOf(res), param(req, 'id'), req, offset);
+      res.status(204).end();
+    })
+    .post(async (req, res, next) => {
+      // The document allows multipart on ContainerContents only: 405 here unless the scenario deviates.
+      if (!rules.deviates('multipart-content-overwrite') || requestMediaType(req) !== MEDIA.multipart)
+        return only('GET', 'PUT')(req, res, next);
+      const user = userOf(res);
+      const id = param(req, 'id');
+      store.get(user, id, 'file');
+      // Any single file part (the client names it Filedata); a second part is refused after the first is written.
+      await receivePart(req, res, (_name, _type, content) => store.writeContent(user, id, content), {});
       res.status(204).end();
     })
     .all(only('GET', 'PUT'));

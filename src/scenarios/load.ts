@@ -147,6 +147,7 @@ async function resolveDefinition(
     seed: mergeSeeds(parent?.seed, seed),
     changes: [...(parent?.changes ?? []), ...(def.changes ?? [])],
     randomEditor: def.randomEditor ?? parent?.randomEditor,
+    deviations: [...new Set([...(parent?.deviations ?? []), ...(def.deviations ?? [])])],
   };
 }
 

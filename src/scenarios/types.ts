@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { DeviceChange, RandomEditor } from './device-changes.js';
 import type { ClockSettings, MockClock } from '../clock/mock-clock.js';
 import type { GeneratePlan, GenerateSpec } from './generate/generate-spec.js';
+import type { Deviation } from '../rest/deviations.js';
 
 /** The shapes of a scenario file; scenarios/scenario.schema.json describes the same fields for editors. */
 
@@ -180,6 +181,8 @@ export interface ScenarioDefinition {
   changes?: DeviceChange[];
   /** A second device that edits at random, repeatably for a seed. */
   randomEditor?: RandomEditor;
+  /** Answers a real client expects where the interface document says otherwise (src/rest/deviations.ts). */
+  deviations?: Deviation[];
 }
 
 /** A seed node with its content read (fixtures and base64 decoded at load time). */
@@ -221,6 +224,8 @@ export interface ResolvedScenario {
   /** The second device's triggered changes (a parent's first) and random editor. */
   changes?: DeviceChange[];
   randomEditor?: RandomEditor;
+  /** The interface-document deviations turned on (this scenario's and its parent's). */
+  deviations: Deviation[];
 }
 
 /** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */

@@ -6,6 +6,16 @@ import { join, resolve } from 'node:path';
 export const CA_KEY_FILE = 'ca-key.pem';
 export const CA_CERT_FILE = 'ca.pem';
 
+/**
+ * 'constrained': the default CA, which may sign only for local names (a critical name-constraints extension).
+ * 'compat': a second CA without that extension, for TLS stacks that refuse it (Mono); its own files.
+ */
+export type CaKind = 'constrained' | 'compat';
+export const CA_FILES: Record<CaKind, { cert: string; key: string }> = {
+  constrained: { cert: CA_CERT_FILE, key: CA_KEY_FILE },
+  compat: { cert: 'ca-compat.pem', key: 'ca-compat-key.pem' },
+};
+
 /** The variable that moves the local CA (tests point it at a temporary folder). */
 export const CA_DIR_VARIABLE = 'CSP_MOCK_CA_DIR';
 
@@ -56,6 +66,9 @@ export async function checkPrivateFile(file: string): Promise<void> {
 const modeText = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
 /** The local CA's certificate (PEM) when one was made, for clients of an https mock; never makes one. */
-export async function localCaCertificate(dir = defaultCaFolder()): Promise<string | undefined> {
-  return readFile(join(dir, CA_CERT_FILE), 'utf8').catch(() => undefined);
+export async function localCaCertificate(
+  dir = defaultCaFolder(),
+  kind: CaKind = 'constrained',
+): Promise<string | undefined> {
+  return readFile(join(dir, CA_FILES[kind].cert), 'utf8').catch(() => undefined);
 }

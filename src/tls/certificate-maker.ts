@@ -92,8 +92,11 @@ function addressBytes(address: string): Buffer {
   return bytes;
 }
 
-/** A new local CA: RSA 2048, SHA-256, CA:true with path length 0, name-constrained, valid CA_VALID_DAYS. */
-export async function makeCaCertificate(commonName: string, now = new Date()): Promise<KeyPair> {
+/**
+ * A new local CA: RSA 2048, SHA-256, CA:true with path length 0, valid CA_VALID_DAYS; name-constrained unless
+ * `constrained` is false (the compat CA, for TLS stacks that refuse critical name constraints, such as Mono's).
+ */
+export async function makeCaCertificate(commonName: string, now = new Date(), constrained = true): Promise<KeyPair> {
   const forge = forgeLib();
   const keys = await rsaKeys();
   const cert = forge.pki.createCertificate();
@@ -111,7 +114,9 @@ export async function makeCaCertificate(commonName: string, now = new Date()): P
     { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
-    { id: '2.5.29.30', name: 'nameConstraints', critical: true, value: nameConstraintsValue() },
+    ...(constrained
+      ? [{ id: '2.5.29.30', name: 'nameConstraints', critical: true, value: nameConstraintsValue() }]
+      : []),
   ]);
   cert.sign(forge.pki.privateKeyFromPem(keys.privatePem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };

@@ -3,7 +3,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { writeWholeFile } from '../files/whole-file.js';
-import { CA_CERT_FILE, CA_KEY_FILE, checkPrivateFile, prepareCaFolder } from './ca-folder.js';
+import { CA_FILES, checkPrivateFile, prepareCaFolder, type CaKind } from './ca-folder.js';
 import { makeCaCertificate, makeServerCertificate, type KeyPair } from './certificate-maker.js';
 
 /**
@@ -11,11 +11,14 @@ import { makeCaCertificate, makeServerCertificate, type KeyPair } from './certif
  * - ca.pem: the CA certificate (public: this is what clients trust);
  * - ca-key.pem (0600): the CA's private key followed by its certificate, so the pair is created by one
  *   atomic step (two mocks starting at once end up with the same CA);
- * - server-<hash>.pem (0600): a cached server key and certificate per list of names.
+ * - server-<hash>.pem (0600): a cached server key and certificate per list of names (and CA);
+ * - ca-compat.pem and ca-compat-key.pem (0600): the compat CA, the same without name constraints, made only
+ *   when asked for.
  * The CA key is read here only to sign; it never leaves this folder and is never logged.
  */
 export interface LocalCa extends KeyPair {
   dir: string;
+  kind: CaKind;
   /** ca.pem, the certificate clients trust. */
   certFile: string;
   /** True when this call made a new CA (the first time, or the old one was about to expire). */
@@ -32,9 +35,9 @@ const RENEW_CA_DAYS = 30;
 const RENEW_SERVER_DAYS = 30;
 
 /** The local CA in `dir`, made when missing or near its end. */
-export async function openLocalCa(dir: string, now = new Date()): Promise<LocalCa> {
+export async function openLocalCa(dir: string, now = new Date(), kind: CaKind = 'constrained'): Promise<LocalCa> {
   await prepareCaFolder(dir);
-  const keyFile = join(dir, CA_KEY_FILE);
+  const keyFile = join(dir, CA_FILES[kind].key);
   let pair = await readPair(keyFile, 'the local CA');
   let created = false;
   if (pair && daysLeft(pair, now) < RENEW_CA_DAYS) {
@@ -42,19 +45,20 @@ export async function openLocalCa(dir: string, now = new Date()): Promise<LocalC
     pair = undefined;
   }
   if (!pair) {
-    const made = await makeCaCertificate(caCommonName(), now);
+    const made = await makeCaCertificate(caCommonName(kind), now, kind === 'constrained');
     // link() fails when another process made the file first: then its CA is the one.
     created = await publishPrivate(keyFile, made.keyPem + made.certPem, 'exclusive');
     pair = await readPair(keyFile, 'the local CA');
     if (!pair) throw new Error(`${keyFile} vanished while it was being made`);
   }
-  const certFile = join(dir, CA_CERT_FILE);
+  const certFile = join(dir, CA_FILES[kind].cert);
   const published = await readFile(certFile, 'utf8').catch(() => undefined);
   if (published !== pair.certPem) await publish(certFile, pair.certPem, 0o644);
   const x509 = new X509Certificate(pair.certPem);
   return {
     ...pair,
     dir,
+    kind,
     certFile,
     created,
     notAfter: new Date(x509.validTo),
@@ -64,7 +68,10 @@ export async function openLocalCa(dir: string, now = new Date()): Promise<LocalC
 
 /** The server certificate for `names` signed by `ca`: the cached one while it is valid for long enough. */
 export async function serverCertificate(ca: LocalCa, names: readonly string[], now = new Date()): Promise<KeyPair> {
-  const id = createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(`${ca.kind === 'compat' ? 'compat\n' : ''}${names.join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
   const file = join(ca.dir, `server-${id}.pem`);
   const cached = await readPair(file, 'a cached server certificate').catch(() => undefined);
   if (cached && issuedBy(cached, ca) && daysLeft(cached, now) >= RENEW_SERVER_DAYS) return cached;
@@ -124,12 +131,12 @@ async function publish(file: string, text: string, mode: number): Promise<void> 
 }
 
 /** Names whose CA this is in a trust store's list ("csp-mock local CA alice@laptop"). */
-function caCommonName(): string {
+function caCommonName(kind: CaKind): string {
   let user = '';
   try {
     user = userInfo().username;
   } catch {
     // no passwd entry (some containers)
   }
-  return `csp-mock local CA ${user ? `${user}@` : ''}${hostname()}`.slice(0, 64);
+  return `csp-mock ${kind === 'compat' ? 'compat' : 'local'} CA ${user ? `${user}@` : ''}${hostname()}`.slice(0, 64);
 }

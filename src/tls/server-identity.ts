@@ -21,6 +21,11 @@ export interface HttpsOptions {
   port?: number;
   /** The local CA's folder. Default: CSP_MOCK_CA_DIR, else the user's configuration folder (csp-mock/ in it). */
   caDir?: string;
+  /**
+   * Sign with the compat CA: the local CA without name constraints, for TLS stacks that refuse them (Mono). It
+   * gives up the constraints' protection: were its key to leak, it could vouch for any name. Default false.
+   */
+  compatCa?: boolean;
 }
 
 /** What the server needs, and what the ready lines and RunningMock tell about it. */
@@ -34,6 +39,8 @@ export interface ServerIdentity {
   caFile: string | undefined;
   /** True when this start made a new local CA (clients must be told to trust it). */
   caCreated: boolean;
+  /** True when the compat CA (no name constraints) signed it. */
+  caCompat: boolean;
 }
 
 /** Where the server listens and what clients call it: these go into the generated certificate. */
@@ -55,7 +62,11 @@ export async function serverIdentity(options: HttpsOptions, context: IdentityCon
     throw new Error(
       `the local CA signs only for ${permittedNamesText()}, not ${outside.join(', ')}: give your own certificate (--cert FILE --key FILE)`,
     );
-  const ca = await openLocalCa(options.caDir ?? defaultCaFolder());
+  const ca = await openLocalCa(
+    options.caDir ?? defaultCaFolder(),
+    undefined,
+    options.compatCa ? 'compat' : 'constrained',
+  );
   const pair = await serverCertificate(ca, names);
   return {
     key: pair.keyPem,
@@ -64,6 +75,7 @@ export async function serverIdentity(options: HttpsOptions, context: IdentityCon
     caCert: ca.certPem,
     caFile: ca.certFile,
     caCreated: ca.created,
+    caCompat: ca.kind === 'compat',
   };
 }
 
@@ -123,6 +135,7 @@ function givenIdentity(given: GivenPair): ServerIdentity {
     caCert: undefined,
     caFile: undefined,
     caCreated: false,
+    caCompat: false,
   };
 }
 

@@ -1,21 +1,28 @@
 import { join } from 'node:path';
-import { CA_KEY_FILE } from './ca-folder.js';
+import { CA_FILES } from './ca-folder.js';
 import type { LocalCa } from './local-ca.js';
 import { permittedNamesText } from './permitted-names.js';
 
 /** What `csp-mock ca` prints: where the CA certificate is, what it signs for, and how to trust it. */
-export function trustGuide(ca: LocalCa, subject: string): string {
+export function trustGuide(ca: LocalCa, subject: string, port?: number): string {
   const file = ca.certFile;
   const quoted = /\s/.test(file) ? `"${file}"` : file;
-  return `csp-mock local CA: ${file}${ca.created ? ' (made now)' : ''}
+  const compat = ca.kind === 'compat';
+  // localhost: some runtimes (Mono) do not match 127.0.0.1 against the certificate's address entry.
+  const url = `https://localhost:${port ?? 'PORT'}/v2${port === undefined ? '   (PORT: the port serving HTTPS)' : ''}`;
+  const signs = compat
+    ? 'any name: no name constraints (for Mono and other runtimes that refuse them). Were its key to leak, it\n' +
+      '               could vouch for any site to whoever trusts it: keep it private, trust it only where needed'
+    : permittedNamesText();
+  return `csp-mock ${compat ? 'compat' : 'local'} CA: ${file}${ca.created ? ' (made now)' : ''}
   subject:     ${subject}
   valid until: ${ca.notAfter.toISOString().slice(0, 10)} (a new CA is made 30 days before; trust that one then)
   SHA-256:     ${ca.fingerprint}
-  signs only:  ${permittedNamesText()}
-  its key:     ${join(ca.dir, CA_KEY_FILE)} (readable by you only; it never leaves that folder)
+  signs ${compat ? 'for: ' : 'only:'}  ${signs}
+  its key:     ${join(ca.dir, CA_FILES[ca.kind].key)} (readable by you only; it never leaves that folder)
 
 Trust it in one client (nothing else changes):
-  curl     curl --cacert ${quoted} https://127.0.0.1:8080/v2
+  curl     curl --cacert ${quoted} ${url}
   Node     NODE_EXTRA_CA_CERTS=${quoted} node client.js    (or https.request({ ca }), connectMock(url, { ca }))
   rclone   rclone --ca-cert ${quoted} ...
   Python   SSL_CERT_FILE=${quoted} (requests: REQUESTS_CA_BUNDLE=${quoted})

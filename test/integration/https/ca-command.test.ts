@@ -21,7 +21,7 @@ describe('csp-mock ca', { timeout: 60_000 }, () => {
     expect(first.output).toMatch(/^ {2}SHA-256: {5}([0-9A-F]{2}:){31}[0-9A-F]{2}$/m);
     expect(first.output).toContain(`its key:     ${join(caDir, 'ca-key.pem')} (readable by you only`);
     for (const how of [
-      `curl --cacert ${file} https://127.0.0.1:8080/v2`,
+      `curl --cacert ${file} https://localhost:PORT/v2   (PORT: the port serving HTTPS)`,
       `NODE_EXTRA_CA_CERTS=${file} node client.js`,
       `rclone --ca-cert ${file}`,
       'update-ca-certificates',
