@@ -170,6 +170,8 @@ describe('installing csp-mock into a scratch project', () => {
     // A plain CommonJS script and an ES module script: start, one request, reset, stop.
     // nock is an optional peer dependency: not installed with csp-mock, and interceptCloud says how to add it.
     expect(existsSync(join(project, 'node_modules', 'nock'))).toBe(false);
+    // @playwright/test too: only csp-mock/playwright loads it, so these scripts prove csp-mock works without it.
+    expect(existsSync(join(project, 'node_modules', '@playwright', 'test'))).toBe(false);
     for (const [fixture, name] of [
       ['commonjs-script.cjs', 'use.cjs'],
       ['esm-script.mjs', 'use.mjs'],

@@ -212,7 +212,7 @@ describe('the published JSON Schema', () => {
 describe('a scenario that names a recording', () => {
   it('is refused, naming the field, when the recording cannot be found', async () => {
     await expect(createApp({ scenario: { recording: 'session-1' } })).rejects.toThrow(
-      /inline scenario: recording: recording "session-1" not found/,
+      /inline scenario: recording: no recording named "session-1"/,
     );
   });
 
