@@ -10,6 +10,7 @@ import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
+import { tenantBody, type TenantOptions, type TenantView } from './tenant-calls.js';
 
 /** The active scenario as the admin API reports it. */
 export interface ScenarioSummary {
@@ -63,6 +64,15 @@ export interface RemoteMock extends MockControls {
   seed(options?: { inlineLimit?: number }): Promise<ScenarioDefinition>;
   /** The bytes of one live file (for a seed's fixture references). */
   content(id: string): Promise<Buffer>;
+  /**
+   * A tenant of this served mock (an isolated mock under `<url>/t/<name>`): made with `options` unless one of
+   * that name exists, which is returned as it is. Resolves to its own RemoteMock.
+   */
+  tenant(name: string, options?: TenantOptions): Promise<RemoteMock>;
+  /** The served mock's tenants. */
+  tenants(): Promise<TenantView[]>;
+  /** Closes a tenant and drops its state. */
+  deleteTenant(name: string): Promise<void>;
   /** Disconnects: later calls fail. The mock keeps running. */
   close(): Promise<void>;
 }
@@ -74,9 +84,16 @@ function queryOf(fields: object): string {
   return query.size ? `?${query}` : '';
 }
 
-/** Nothing answers at the URL, or the answer is not a csp-mock admin API. */
+/** Nothing answers at the URL, or the answer is not a csp-mock admin API, or it refused the call (its `status`). */
 export class MockConnectionError extends Error {
   override readonly name = 'MockConnectionError';
+  /** The admin API's answer, when it gave one. */
+  readonly status: number | undefined;
+
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
 }
 
 function isNetworkFailure(err: unknown): boolean {
@@ -140,9 +157,17 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
           : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
       );
     }
-    if (res.status === 404 && !/^(\d{3} )?(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
+    if (
+      res.status === 404 &&
+      !/^(\d{3} )?(no (admin resource|live file|tenant)|change( \d+ of \d+)? refused|a tenant has no tenants)/.test(
+        text,
+      )
+    )
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
-    throw new MockConnectionError(`${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`);
+    throw new MockConnectionError(
+      `${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`,
+      res.status,
+    );
   }
 
   const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
@@ -218,6 +243,18 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       }
     },
     clock: remoteClockControls(json),
+    tenant: async (name, tenantOptions = {}) => {
+      try {
+        await call('POST', '/tenants', await tenantBody(name, tenantOptions, baseDir));
+      } catch (err) {
+        if (!(err instanceof MockConnectionError && err.status === 409)) throw err;
+      }
+      return connectMock(`${origin}/t/${encodeURIComponent(name)}`, options);
+    },
+    tenants: async () => (await json<{ tenants: TenantView[] }>('GET', '/tenants')).tenants,
+    deleteTenant: async (name) => {
+      await call('DELETE', `/tenants/${encodeURIComponent(name)}`);
+    },
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {
       closed = true;
