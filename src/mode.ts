@@ -205,7 +205,7 @@ async function replayDispatch(recording: Recording, ctx: ModeContext, settings: 
     publicUrl: ctx.publicUrl,
     log: ctx.log,
   });
-  const credentials = replayCredentials(recording, settings.users);
+  const credentials = replayCredentials(settings.users);
   return {
     ...nothing,
     handler: ((req, res, next) =>

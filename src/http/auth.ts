@@ -26,20 +26,21 @@ export function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/**
+ * The one answer to a login that does not match: the same for an unknown user and a wrong password, so
+ * the mock does not tell a stranger which users exist.
+ */
+export function loginRefused(): HttpError {
+  return unauthorized(REALM, 'authentication failed: unknown login or wrong password');
+}
+
 /** HTTP Basic against the configured users; sets res.locals.user (declared in src/request-locals.ts). */
 export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHandler {
   return (req, res, next) => {
     const creds = parseBasicAuth(req.headers.authorization);
     const expected = creds ? users().get(creds.user) : undefined;
     if (!creds || expected === undefined || !sameSecret(creds.password, expected)) {
-      // A mock may say why: a client developer needs to tell a typo in the login from a wrong password.
-      const why = !creds
-        ? 'authentication required: send HTTP Basic credentials'
-        : expected === undefined
-          ? `authentication failed: unknown user "${creds.user}"`
-          : `authentication failed: wrong password for user "${creds.user}"`;
-      const err: HttpError = unauthorized(REALM, why);
-      next(err);
+      next(creds ? loginRefused() : unauthorized(REALM, 'authentication required: send HTTP Basic credentials'));
       return;
     }
     res.locals.user = creds.user;

@@ -1,35 +1,14 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { Duplex } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { InProcessSocket, connectionError } from './in-process-socket.js';
 import type { PlainRequest, PlainResponse } from './plain-exchange.js';
 import { ResponseReader } from './response-reader.js';
 
 export type { HeaderMap, PlainRequest, PlainResponse } from './plain-exchange.js';
 
-/** Two connected in-memory streams: what one writes, the other reads. */
-function duplexPair(): [Duplex, Duplex] {
-  const sides: Duplex[] = [];
-  const make = (other: () => Duplex): Duplex =>
-    new Duplex({
-      read() {},
-      write(chunk: Buffer, _enc, done) {
-        other().push(chunk);
-        done();
-      },
-      final(done) {
-        other().push(null);
-        done();
-      },
-      // A side that goes away ends the other's input, as a closed socket would.
-      destroy(err, done) {
-        if (!other().readableEnded) other().push(null);
-        done(err);
-      },
-    });
-  sides.push(
-    make(() => sides[1]!),
-    make(() => sides[0]!),
-  );
-  return [sides[0]!, sides[1]!];
+/** An answer whose body is still arriving: it errors (ECONNRESET "aborted") if the connection ends early. */
+export interface OpenResponse extends Omit<PlainResponse, 'body'> {
+  body: Readable;
 }
 
 /**
@@ -44,41 +23,85 @@ export class InProcessHttp {
     this.#server = createServer(handler);
   }
 
-  dispatch(request: PlainRequest): Promise<PlainResponse> {
-    const [client, server] = duplexPair();
+  /** The whole answer to `request`; a dropped connection rejects as it would on a socket, and `signal` gives up. */
+  async dispatch(request: PlainRequest, signal?: AbortSignal): Promise<PlainResponse> {
+    const open = await this.open(request, signal);
+    const parts: Buffer[] = [];
+    for await (const part of open.body) parts.push(part as Buffer);
+    return { status: open.status, headers: open.headers, body: Buffer.concat(parts) };
+  }
+
+  /**
+   * The answer to `request` as soon as its head has arrived, its body streaming, as a client on a
+   * socket sees it: a connection dropped before the head rejects ("socket hang up", or ECONNRESET for
+   * a reset), one dropped during the body errors the body. Aborting `signal` closes the connection.
+   */
+  open(request: PlainRequest, signal?: AbortSignal): Promise<OpenResponse> {
+    const [client, server] = InProcessSocket.pair();
     this.#server.emit('connection', server);
-    const lines = [`${request.method} ${request.url} HTTP/1.1`];
-    let hasHost = false;
-    for (const [name, value] of Object.entries(request.headers)) {
-      const lower = name.toLowerCase();
-      if (['content-length', 'transfer-encoding', 'connection', 'expect'].includes(lower)) continue;
-      if (lower === 'host') hasHost = true;
-      for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v.replace(/[\r\n]/g, ' ')}`);
-    }
-    if (!hasHost) lines.push('Host: in-process.invalid');
-    // Keep-alive, so a Connection: close in the answer is the app's own choice (as in the observed 500s).
-    lines.push(`Content-Length: ${request.body.length}`, '', '');
-    const reader = new ResponseReader(request.method);
+    const body = new PassThrough();
+    const reader = new ResponseReader(request.method, (chunk) => body.write(chunk));
     return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (read: () => PlainResponse | undefined): void => {
-        if (settled) return;
-        try {
-          const answer = read();
-          if (!answer) return;
-          settled = true;
-          resolve(answer);
-        } catch (err) {
-          settled = true;
-          reject(err as Error);
-        }
+      let headed = false;
+      let ended = false;
+      const close = (): void => {
         client.destroy();
         server.destroy();
       };
-      client.on('data', (c: Buffer) => settle(() => reader.push(c)));
-      client.on('error', reject);
-      client.on('end', () => settle(() => reader.end()));
-      client.write(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), request.body]));
+      const fail = (err: Error): void => {
+        if (ended) return;
+        ended = true;
+        if (headed) body.destroy(err);
+        else reject(err);
+        close();
+      };
+      const step = (read: () => PlainResponse | undefined): void => {
+        if (ended) return;
+        let done: PlainResponse | undefined;
+        try {
+          done = read();
+        } catch (err) {
+          return fail(err as Error);
+        }
+        const head = reader.head;
+        if (head && !headed) {
+          headed = true;
+          resolve({ ...head, body });
+        }
+        if (!done) return;
+        ended = true;
+        body.end();
+        close();
+      };
+      client.on('data', (c: Buffer) => step(() => reader.push(c)));
+      client.on('error', fail);
+      client.on('end', () => step(() => reader.end()));
+      // A client that gives up closes its connection: the app sees it go, as on a socket.
+      const giveUp = (): void => fail(signal?.reason instanceof Error ? signal.reason : connectionError('aborted'));
+      if (signal?.aborted) return giveUp();
+      signal?.addEventListener('abort', giveUp, { once: true });
+      client.once('close', () => signal?.removeEventListener('abort', giveUp));
+      body.once('close', () => {
+        // A reader that stops reading the body (cancels it) closes the connection too.
+        if (!ended) fail(connectionError('aborted'));
+      });
+      client.write(requestBytes(request));
     });
   }
+}
+
+/** The request as HTTP/1.1 bytes, framed by Content-Length. */
+function requestBytes(request: PlainRequest): Buffer {
+  const lines = [`${request.method} ${request.url} HTTP/1.1`];
+  let hasHost = false;
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    if (['content-length', 'transfer-encoding', 'connection', 'expect'].includes(lower)) continue;
+    if (lower === 'host') hasHost = true;
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v.replace(/[\r\n]/g, ' ')}`);
+  }
+  if (!hasHost) lines.push('Host: in-process.invalid');
+  // Keep-alive, so a Connection: close in the answer is the app's own choice (as in the observed 500s).
+  lines.push(`Content-Length: ${request.body.length}`, '', '');
+  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), request.body]);
 }

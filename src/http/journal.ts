@@ -6,6 +6,7 @@ import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
 import type { DeviceChangeNote, JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
+import { pathMatcher } from './path-glob.js';
 
 export type { DeviceChangeNote, JournalBody, JournalEntry };
 export {
@@ -76,25 +77,15 @@ export interface DeviceChangeRecord {
   change: DeviceChangeNote;
 }
 
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(
-    `^${escaped
-      .replace(/\*\*/g, '\u0000')
-      .replace(/\*/g, '[^/]*')
-      .replace(/\u0000/g, '.*')}$`,
-  );
-}
-
 /** A predicate for a filter; throws on a filter that cannot be applied (a person typed it). */
 export function matchesFilter(filter: JournalFilter): (e: JournalEntry) => boolean {
   const method = filter.method?.toUpperCase();
-  const path = filter.path ? globToRegExp(filter.path) : undefined;
+  const path = filter.path ? pathMatcher(filter.path) : undefined;
   const since = filter.since ? Date.parse(filter.since) : undefined;
   if (since !== undefined && Number.isNaN(since)) throw new Error(`since must be an ISO time, got "${filter.since}"`);
   return (e) =>
     (method === undefined || e.method === method) &&
-    (path === undefined || path.test(e.path)) &&
+    (path === undefined || path(e.path)) &&
     (filter.status === undefined || e.status === filter.status) &&
     (since === undefined || Date.parse(e.time) >= since) &&
     (filter.after === undefined || e.seq > filter.after) &&

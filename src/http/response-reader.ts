@@ -1,3 +1,4 @@
+import { connectionError } from './in-process-socket.js';
 import type { HeaderMap, PlainResponse } from './plain-exchange.js';
 
 const CRLF = Buffer.from('\r\n');
@@ -21,10 +22,18 @@ export class ResponseReader {
   #headers: HeaderMap = {};
   #body: Body | undefined;
   readonly #parts: Buffer[] = [];
+  readonly #onBody: ((chunk: Buffer) => void) | undefined;
   #done: PlainResponse | undefined;
 
-  constructor(method: string) {
+  /** With `onBody`, body bytes go to it as they arrive (the answer's body is then empty), else they are kept. */
+  constructor(method: string, onBody?: (chunk: Buffer) => void) {
     this.#method = method;
+    this.#onBody = onBody;
+  }
+
+  /** The status and headers, once they have been read. */
+  get head(): Omit<PlainResponse, 'body'> | undefined {
+    return this.#body ? { status: this.#status, headers: this.#headers } : undefined;
   }
 
   /** Takes the next bytes; the response once it is complete, else undefined. Throws on a malformed response. */
@@ -37,8 +46,9 @@ export class ResponseReader {
   /** The connection closed: the response as it stands, if that is a whole one. */
   end(): PlainResponse {
     if (this.#done) return this.#done;
-    if (!this.#body) throw new Error('in-process response ended before its headers');
-    if (this.#body.kind !== 'close') throw new Error('in-process response ended before its body');
+    // What a Node client says when the server closes early: before the answer, or during its body.
+    if (!this.#body) throw connectionError('socket hang up');
+    if (this.#body.kind !== 'close') throw connectionError('aborted');
     return this.#finish();
   }
 
@@ -79,19 +89,19 @@ export class ResponseReader {
   #readBody(chunk: Buffer): Buffer | undefined {
     const body = this.#body!;
     if (body.kind === 'close') {
-      this.#parts.push(chunk);
+      this.#take(chunk);
       return undefined;
     }
     if (body.kind === 'length') {
       const take = chunk.subarray(0, body.left);
-      this.#parts.push(take);
+      this.#take(take);
       body.left -= take.length;
       if (body.left === 0) this.#finish();
       return undefined;
     }
     if (body.state === 'data') {
       const take = chunk.subarray(0, body.left);
-      this.#parts.push(take);
+      this.#take(take);
       body.left -= take.length;
       if (body.left === 0) body.state = 'data-end';
       return chunk.subarray(take.length);
@@ -119,6 +129,12 @@ export class ResponseReader {
     body.left = size;
     body.state = 'data';
     return joined.subarray(eol + 2);
+  }
+
+  #take(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    if (this.#onBody) this.#onBody(chunk);
+    else this.#parts.push(chunk);
   }
 
   #finish(): PlainResponse {

@@ -1,4 +1,5 @@
-import type { PlainRequest, PlainResponse } from '../http/in-process-http.js';
+import { Readable } from 'node:stream';
+import type { OpenResponse, PlainRequest } from '../http/in-process-http.js';
 
 /** Framing of the in-process connection; the interceptor frames its own answer to the client. */
 const FRAMING = new Set(['transfer-encoding', 'connection', 'keep-alive']);
@@ -20,13 +21,19 @@ export async function plainRequestOf(request: Request, prefix: string): Promise<
   };
 }
 
-/** The app's answer as a fetch Response (what the interceptor answers the client with). */
-export function responseOf(answer: PlainResponse, method: string): Response {
+/**
+ * The app's answer as a fetch Response (what the interceptor answers the client with), its body
+ * streaming: an answer cut short reaches the client as a body that fails, as on a socket.
+ */
+export function responseOf(answer: OpenResponse, method: string): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (FRAMING.has(name)) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  const body = method === 'HEAD' || NO_BODY.has(answer.status) ? null : new Uint8Array(answer.body);
-  return new Response(body, { status: answer.status, headers });
+  if (method === 'HEAD' || NO_BODY.has(answer.status)) {
+    answer.body.resume();
+    return new Response(null, { status: answer.status, headers });
+  }
+  return new Response(Readable.toWeb(answer.body) as ReadableStream<Uint8Array>, { status: answer.status, headers });
 }

@@ -49,7 +49,8 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
   const stop = addTarget(kit, {
     origin: base.origin,
     prefix,
-    answer: async (request) => responseOf(await http.dispatch(await plainRequestOf(request, prefix)), request.method),
+    answer: async (request) =>
+      responseOf(await http.open(await plainRequestOf(request, prefix), request.signal), request.method),
   });
   let restored = false;
   return {

@@ -46,11 +46,15 @@ export function addTarget(kit: NockKit, target: InterceptTarget): () => void {
     interceptor.on('request', async ({ request, controller }) => {
       const found = targetOf(request.url);
       if (!found) return;
+      let answer: Response;
       try {
-        controller.respondWith(await found.answer(request));
+        answer = await found.answer(request);
       } catch (err) {
-        controller.errorWith(err instanceof Error ? err : new Error(String(err)));
+        // A client that gave up has had its answer already (the interceptor ended the request).
+        if (!request.signal.aborted) controller.errorWith(err instanceof Error ? err : new Error(String(err)));
+        return;
       }
+      if (!request.signal.aborted) controller.respondWith(answer);
     });
     shared.attached = { interceptor, owner, nock: kit.nock };
   }

@@ -81,4 +81,18 @@ describe('InProcessHttp runs a listener over an in-memory connection', () => {
     const http = new InProcessHttp((req) => req.socket.destroy());
     await expect(http.dispatch({ method: 'GET', url: '/', headers: {}, body: Buffer.alloc(0) })).rejects.toThrow();
   });
+
+  it('offers what a socket does: destroySoon sends the answer whole, resetAndDestroy fails with ECONNRESET', async () => {
+    const http = new InProcessHttp((req, res) => {
+      if (req.url === '/reset') return req.socket.resetAndDestroy();
+      res.setHeader('Connection', 'close');
+      res.end('bye', () => res.socket?.destroySoon());
+      req.socket.setTimeout(0);
+    });
+    const closed = await http.dispatch({ method: 'GET', url: '/', headers: {}, body: Buffer.alloc(0) });
+    expect(closed.body.toString()).toBe('bye');
+    await expect(
+      http.dispatch({ method: 'GET', url: '/reset', headers: {}, body: Buffer.alloc(0) }),
+    ).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
 });
