@@ -95,7 +95,8 @@ export function eventJson(event: ChangeEvent, queueParent: string, results?: unk
     parentID: event.parentId ?? '',
     domainURI: DOMAIN_URI,
     metadata: {
-      mezeo_exported_path: [...event.parentPath, event.name].map(encodeURIComponent).join('/'),
+      // Unencoded, as the service sent it: the client URL-encodes it whole for its namespace read.
+      mezeo_exported_path: [...event.parentPath, event.name].join('/'),
       cdmi_size: String(event.bytes),
       cdmi_hash: event.contentTag,
     },

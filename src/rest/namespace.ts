@@ -6,12 +6,15 @@ import { namespacesEntity } from '../xml/cloud2.js';
 import { MEDIA, linksOf, only, sendXml, userOf } from './request-params.js';
 
 const PREFIX = '/namespace';
+const ENCODED_SLASH = /%2f/gi;
 
 /**
  * The namespace the sync client reads objects by path from (GET `<namespace container>/<path>`).
  * A path is resolved for the logged-in user (names percent-decoded as WebDAV decodes them), then the
  * request continues as a GET of the object's own address: the same entity, ETag, conditional answers
  * and depth handling, from the same routes. Only reads: writes go to the object's own address.
+ * Here alone `%2F` is a separator too: the sync client URL-encodes a whole event path, `/` included,
+ * and the service accepted it (a name cannot hold `/`, so nothing else could be meant).
  */
 export function namespaceRouter(store: CloudStore, router: Router = Router()): Router {
   router
@@ -22,7 +25,7 @@ export function namespaceRouter(store: CloudStore, router: Router = Router()): R
     const path = req.path;
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') return only('GET')(req, res, next);
-    const names = davNames(path.slice(PREFIX.length));
+    const names = davNames(path.slice(PREFIX.length).replace(ENCODED_SLASH, '/'));
     const node = store.resolvePath(userOf(res), names);
     if (!node || !store.tree.isLive(node))
       throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);

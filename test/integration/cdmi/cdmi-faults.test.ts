@@ -20,7 +20,7 @@ describe('scenario faults on the CDMI routes', () => {
   });
 
   it('a fault rule answers a queue read like any other route, then the queue answers again', async () => {
-    const client = new MezeoSyncClient(cloud.client.app, AUTH.user, AUTH.password);
+    const client = new MezeoSyncClient(cloud.client.app, AUTH.user, AUTH.password, '7e22b40');
     expect(await client.signIn()).not.toBeNull();
     // The login's length read (404: no queue yet) is the first match, let through; the next is the fault.
     await client.checkAndCreateNotificationQueue();

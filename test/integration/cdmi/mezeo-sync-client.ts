@@ -6,6 +6,9 @@ import { asArray, binaryParser, pathOf, readXml } from '../../helpers/cloud.js';
  * The request sequence of the service's own C# sync client (ssali/MezeoFile_GA, MezeoFileCloud.cs at
  * 950c339; frmLogin.cs CheckAndCreateNotificationQueue; frmSyncManager.cs UpdateFromNQ), re-created
  * over supertest: the same methods, paths, headers and parsed fields. Local files are a map.
+ * `build` picks how UpdateFromNQ addresses the namespace read: 950c339 appends the event's path as it is
+ * (.NET's Uri escapes what a URL cannot hold, as `encodeURI` does); 7e22b40, the newest, passes it
+ * through HttpUtility.UrlEncode (`/` included) and turns its `+` back into `%20`.
  */
 
 const API_KEY = 'c0ffee';
@@ -49,6 +52,26 @@ export interface NqEvent {
   metadata: { mezeo_exported_path: string; cdmi_size: string; cdmi_hash?: string };
 }
 
+export type ClientBuild = '950c339' | '7e22b40';
+
+/** HttpUtility.UrlEncode: UTF-8, lower-case hex, a space as `+`, only letters, digits and -_.!*() kept. */
+export function httpUtilityUrlEncode(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    if (/[A-Za-z0-9\-_.!*()]/.test(c)) out += c;
+    else if (c === ' ') out += '+';
+    else out += `%${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** The namespace address a build reads an event's exported path at (frmSyncManager.cs UpdateFromNQ). */
+export function namespaceAddress(namespace: string, exportedPath: string, build: ClientBuild): string {
+  if (build === '950c339') return `${namespace}/${encodeURI(exportedPath)}`;
+  return `${namespace}/${httpUtilityUrlEncode(exportedPath).replaceAll('+', '%20')}`;
+}
+
 export interface LocalEntry {
   kind: 'FILE' | 'DIRECTORY';
   content?: string;
@@ -66,8 +89,11 @@ export class MezeoSyncClient {
   /** Every request made, "METHOD path", in order. */
   readonly requests: string[] = [];
 
-  constructor(app: Express, user: string, password: string, mac = '0019B9F1A2C3') {
+  readonly #build: ClientBuild;
+
+  constructor(app: Express, user: string, password: string, build: ClientBuild, mac = '0019B9F1A2C3') {
     this.#app = app;
+    this.#build = build;
     this.#user = user;
     this.#password = password;
     this.queueName = `${mac}-${user}`;
@@ -168,7 +194,8 @@ export class MezeoSyncClient {
   /** GetNamespaceResult: the entity at <namespace>/<exported path>, read with the Accept of its type. */
   async getNamespaceResult(exportedPath: string, type: 'FILE' | 'DIRECTORY') {
     const accept = type === 'FILE' ? 'application/vnd.csp.file-info+xml' : 'application/vnd.csp.container-info+xml';
-    const res = await this.#send('get', `${pathOf(this.login.namespaceUri)}/${exportedPath}`, REST(accept, ''));
+    const address = namespaceAddress(pathOf(this.login.namespaceUri), exportedPath, this.#build);
+    const res = await this.#send('get', address, REST(accept, ''));
     if (res.status !== 200) return null;
     const doc = readXml(res.text);
     const entity = type === 'FILE' ? doc.file : doc.container;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AUTH, pathOf, readXml, useCloud } from '../../helpers/cloud.js';
 import { dav } from '../dav/dav-helpers.js';
-import { MezeoSyncClient, localTree, remoteTree, type NqEvent } from './mezeo-sync-client.js';
+import { MezeoSyncClient, localTree, remoteTree, type ClientBuild, type NqEvent } from './mezeo-sync-client.js';
 
 const brief = (events: NqEvent[]): string[] =>
   events.map(
@@ -13,8 +13,8 @@ const brief = (events: NqEvent[]): string[] =>
 describe("the service's own sync client, request for request (CDMI notification queues)", () => {
   const cloud = useCloud();
 
-  async function signedIn(): Promise<MezeoSyncClient> {
-    const client = new MezeoSyncClient(cloud.client.app, AUTH.user, AUTH.password);
+  async function signedIn(build: ClientBuild = '950c339'): Promise<MezeoSyncClient> {
+    const client = new MezeoSyncClient(cloud.client.app, AUTH.user, AUTH.password, build);
     expect(await client.signIn()).not.toBeNull();
     await client.checkAndCreateNotificationQueue();
     return client;
@@ -58,90 +58,115 @@ describe("the service's own sync client, request for request (CDMI notification 
     expect(again.requests.filter((r) => r.startsWith('PUT'))).toEqual([]);
   });
 
-  it('the incremental loop: each change by a second client through REST or WebDAV is one event, applied through the namespace reads, and the local tree ends as the remote one', async () => {
-    const client = await signedIn();
-    const other = cloud.client;
-    const app = other.app;
-    const root = await other.rootPath();
-    const steps: Array<[string, () => Promise<unknown>, string]> = [
-      ['REST create folder', () => other.createContainer(root, 'Docs'), 'cdmi_create_complete dir Docs'],
-      [
-        'REST upload',
-        async () => other.uploadFile(await folder('Docs'), 'a.txt', 'one'),
-        'cdmi_create_complete file Docs/a.txt',
-      ],
-      [
-        'REST replace content',
-        async () =>
-          other
-            .put(`${await file('Docs/a.txt')}/content`)
-            .send('two')
-            .expect(204),
-        'cdmi_modify_complete file Docs/a.txt',
-      ],
-      ['DAV MKCOL', () => dav(app, 'MKCOL', '/dav/Music').expect(201), 'cdmi_create_complete dir Music'],
-      [
-        'DAV PUT new',
-        () => dav(app, 'PUT', '/dav/Music/song%20one.txt').send('la').expect(201),
-        'cdmi_create_complete file Music/song%20one.txt',
-      ],
-      [
-        'DAV PUT over',
-        () => dav(app, 'PUT', '/dav/Music/song%20one.txt').send('la la').expect(204),
-        'cdmi_modify_complete file Music/song%20one.txt',
-      ],
-      [
-        'REST rename folder',
-        async () =>
-          other
-            .put(await folder('Docs'))
-            .set('Content-Type', 'application/vnd.csp.container-info+xml')
-            .send('<container><name>Papers</name></container>')
-            .expect(204),
-        'cdmi_rename dir Papers',
-      ],
-      [
-        'DAV MOVE file into the renamed folder',
-        () => dav(app, 'MOVE', '/dav/Music/song%20one.txt').set('Destination', '/dav/Papers/song.txt').expect(201),
-        'cdmi_rename file Papers/song.txt',
-      ],
-      [
-        'DAV COPY folder',
-        () => dav(app, 'COPY', '/dav/Papers').set('Destination', '/dav/Copy').expect(201),
-        'cdmi_create_complete dir Copy',
-      ],
-      [
-        'REST copy file',
-        async () =>
-          other
-            .post(await file('Papers/a.txt'))
-            .set('Content-Location', await folder('Music'))
-            .expect(201),
-        'cdmi_create_complete file Music/a.txt',
-      ],
-      [
-        'REST delete file',
-        async () => other.delete(await file('Papers/a.txt')).expect(204),
-        'cdmi_delete file Papers/a.txt',
-      ],
-      ['DAV DELETE folder', () => dav(app, 'DELETE', '/dav/Copy').expect(204), 'cdmi_delete dir Copy'],
-    ];
-    for (const [what, change, expected] of steps) {
-      await change();
-      const events = await client.syncOnce();
-      expect(brief(events), what).toEqual([expected]);
-      expect(localTree(client), what).toEqual(await remoteTree(app, AUTH.user, AUTH.password));
-    }
-    expect(await client.nqGetLength()).toEqual({ status: -3, length: 0 });
+  it.each<ClientBuild>(['950c339', '7e22b40'])(
+    'the incremental loop of build %s: each change by a second client through REST or WebDAV is one event, applied through the namespace reads, and the local tree ends as the remote one',
+    async (build) => {
+      const client = await signedIn(build);
+      const other = cloud.client;
+      const app = other.app;
+      const root = await other.rootPath();
+      const steps: Array<[string, () => Promise<unknown>, string]> = [
+        ['REST create folder', () => other.createContainer(root, 'Docs'), 'cdmi_create_complete dir Docs'],
+        [
+          'REST upload',
+          async () => other.uploadFile(await folder('Docs'), 'a.txt', 'one'),
+          'cdmi_create_complete file Docs/a.txt',
+        ],
+        [
+          'REST replace content',
+          async () =>
+            other
+              .put(`${await file('Docs/a.txt')}/content`)
+              .send('two')
+              .expect(204),
+          'cdmi_modify_complete file Docs/a.txt',
+        ],
+        ['DAV MKCOL', () => dav(app, 'MKCOL', '/dav/Music').expect(201), 'cdmi_create_complete dir Music'],
+        [
+          'DAV PUT new',
+          () => dav(app, 'PUT', '/dav/Music/song%20one.txt').send('la').expect(201),
+          'cdmi_create_complete file Music/song one.txt',
+        ],
+        [
+          'DAV PUT over',
+          () => dav(app, 'PUT', '/dav/Music/song%20one.txt').send('la la').expect(204),
+          'cdmi_modify_complete file Music/song one.txt',
+        ],
+        [
+          'REST rename folder',
+          async () =>
+            other
+              .put(await folder('Docs'))
+              .set('Content-Type', 'application/vnd.csp.container-info+xml')
+              .send('<container><name>Papers</name></container>')
+              .expect(204),
+          'cdmi_rename dir Papers',
+        ],
+        [
+          'DAV MOVE file into the renamed folder',
+          () => dav(app, 'MOVE', '/dav/Music/song%20one.txt').set('Destination', '/dav/Papers/song.txt').expect(201),
+          'cdmi_rename file Papers/song.txt',
+        ],
+        [
+          'DAV COPY folder',
+          () => dav(app, 'COPY', '/dav/Papers').set('Destination', '/dav/Copy').expect(201),
+          'cdmi_create_complete dir Copy',
+        ],
+        [
+          'REST copy file',
+          async () =>
+            other
+              .post(await file('Papers/a.txt'))
+              .set('Content-Location', await folder('Music'))
+              .expect(201),
+          'cdmi_create_complete file Music/a.txt',
+        ],
+        [
+          'REST delete file',
+          async () => other.delete(await file('Papers/a.txt')).expect(204),
+          'cdmi_delete file Papers/a.txt',
+        ],
+        ['DAV DELETE folder', () => dav(app, 'DELETE', '/dav/Copy').expect(204), 'cdmi_delete dir Copy'],
+      ];
+      for (const [what, change, expected] of steps) {
+        await change();
+        const events = await client.syncOnce();
+        expect(brief(events), what).toEqual([expected]);
+        expect(localTree(client), what).toEqual(await remoteTree(app, AUTH.user, AUTH.password));
+      }
+      expect(await client.nqGetLength()).toEqual({ status: -3, length: 0 });
 
-    async function folder(path: string): Promise<string> {
-      const res = await other.get(`/v2/namespace/${path}`).expect(200);
-      return pathOf(readXml(res.text).container.contents['@_xlink:href']).replace(/\/contents$/, '');
-    }
-    async function file(path: string): Promise<string> {
-      const res = await other.get(`/v2/namespace/${path}`).expect(200);
-      return `/v2/files/${idOfFile(res.text)}`;
-    }
+      async function folder(path: string): Promise<string> {
+        const res = await other.get(`/v2/namespace/${path}`).expect(200);
+        return pathOf(readXml(res.text).container.contents['@_xlink:href']).replace(/\/contents$/, '');
+      }
+      async function file(path: string): Promise<string> {
+        const res = await other.get(`/v2/namespace/${path}`).expect(200);
+        return `/v2/files/${idOfFile(res.text)}`;
+      }
+    },
+  );
+
+  it('the newest build (7e22b40) syncs a file inside a folder with a space: the event carries the path unencoded, and the read of it URL-encoded whole (%2f between names) answers 200', async () => {
+    const client = await signedIn('7e22b40');
+    const root = await cloud.client.rootPath();
+    const folder = await cloud.client.createContainer(root, 'My Docs');
+    await cloud.client.uploadFile(folder, 'read me+(1).txt', 'hello');
+    const first = client.requests.length;
+    const events = await client.syncOnce();
+    expect(events.map((e) => [e.metadata.mezeo_exported_path, e.parentURI, e.objectName])).toEqual([
+      ['My Docs', '/cdmi/demo/', 'My Docs'],
+      ['My Docs/read me+(1).txt', '/cdmi/demo/My Docs/', 'read me+(1).txt'],
+    ]);
+    const reads = client.requests.slice(first).filter((r) => r.startsWith('GET /v2/namespace/'));
+    expect(reads).toEqual(['GET /v2/namespace/My%20Docs', 'GET /v2/namespace/My%20Docs%2fread%20me%2b(1).txt']);
+    expect(localTree(client)).toEqual(
+      new Map([
+        ['My Docs', { kind: 'DIRECTORY' }],
+        ['My Docs/read me+(1).txt', { kind: 'FILE', content: 'hello' }],
+      ]),
+    );
+    expect(localTree(client)).toEqual(await remoteTree(cloud.client.app, AUTH.user, AUTH.password));
   });
 
   it('several changes before one loop arrive in commit order, and applied in order reproduce the remote tree', async () => {

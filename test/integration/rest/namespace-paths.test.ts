@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readXml, useCloud } from '../../helpers/cloud.js';
+import { dav } from '../dav/dav-helpers.js';
 
 describe('GET <namespace container>/<path>: objects by path', () => {
   const cloud = useCloud();
@@ -53,5 +54,16 @@ describe('GET <namespace container>/<path>: objects by path', () => {
     await cloud.client.get('/v2/namespace/%E0%A4%A').expect(400);
     const put = await cloud.client.put('/v2/namespace/Docs').send('x').expect(405);
     expect(put.headers['allow']).toContain('GET');
+  });
+
+  it('%2F and %2f are separators in a namespace read (the sync client encodes a whole path), and only there', async () => {
+    const { file } = await tree();
+    const byId = await cloud.client.get(file).expect(200);
+    for (const path of ['Docs%2Fa%20b%25%2Fr%C3%A9sum%C3%A9.txt', 'Docs%2fa%20b%25/r%C3%A9sum%C3%A9.txt']) {
+      const byPath = await cloud.client.get(`/v2/namespace/${path}`).expect(200);
+      expect(byPath.text, path).toBe(byId.text);
+    }
+    await cloud.client.get('/v2/namespace/Docs%2f..%2fDocs').expect(400);
+    await dav(cloud.client.app, 'GET', '/dav/Docs%2Fa%20b%25/r%C3%A9sum%C3%A9.txt').expect(400);
   });
 });
