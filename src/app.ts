@@ -1,4 +1,4 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
@@ -7,6 +7,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import { localClockControls, type ClockControls } from './clock/clock-controls.js';
 import { stampClockDate } from './http/clock-date.js';
+import { sandboxServedContent } from './http/sandbox-served.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
@@ -135,9 +136,10 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   app.set('etag', 'strong');
   // Every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it), as it goes out
   stampClockDate(app, resolved.clock);
-  // 1. what the mock serves besides its own admin pages (stored files, listings, scenario and replayed bodies)
-  //    shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed
-  app.use(sandboxServedContent);
+  // 1. what the mock serves besides its own admin pages (stored files, listings, scenario, replayed and proxied
+  //    bodies) shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed;
+  //    enforced as the headers go out, so no handler, fault or recording can replace it
+  sandboxServedContent(app, mountPath);
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
@@ -209,17 +211,6 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     },
   };
 }
-
-/** The admin API's own paths, as express routes them (case-insensitive): it sets its pages' policies itself. */
-const ADMIN_PATH = /^\/__admin(?:[/?#]|$)/i;
-
-const sandboxServedContent: RequestHandler = (req, res, next) => {
-  if (!ADMIN_PATH.test(req.url)) {
-    res.setHeader('Content-Security-Policy', 'sandbox');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-  }
-  next();
-};
 
 /** Builds a part; if it fails (a recording without a replayer, an unwritable recording), the store is released. */
 async function runtimeOrRelease<T>(store: CloudStore, build: () => Promise<T>): Promise<T> {

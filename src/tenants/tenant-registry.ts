@@ -50,7 +50,7 @@ export class TenantRegistry implements TenantDirectory {
     this.#limits = { ...limits, now: limits.now ?? (() => Date.now()) };
     if (limits.idleMs > 0) {
       // Real timers; what expires is decided by sweep() against now(), which tests drive themselves.
-      this.#sweeper = setInterval(() => this.sweep(), Math.min(Math.max(limits.idleMs / 4, 1000), 60_000));
+      this.#sweeper = setInterval(() => void this.sweep(), Math.min(Math.max(limits.idleMs / 4, 1000), 60_000));
       this.#sweeper.unref();
     }
   }
@@ -92,7 +92,7 @@ export class TenantRegistry implements TenantDirectory {
   }
 
   list(base: string): TenantView[] {
-    this.sweep();
+    void this.sweep();
     return [...this.#tenants.values()].map((t) => this.#view(t, base));
   }
 
@@ -118,7 +118,10 @@ export class TenantRegistry implements TenantDirectory {
    */
   enter(name: string, res: ServerResponse): RequestListener | undefined {
     const tenant = this.#tenants.get(name);
-    if (!tenant || this.#expire(tenant)) return undefined;
+    if (!tenant || this.#isExpired(tenant)) {
+      if (tenant) void this.#expire(tenant);
+      return undefined;
+    }
     tenant.lastUsed = this.#limits.now();
     tenant.active.add(res);
     res.once('close', () => {
@@ -128,9 +131,17 @@ export class TenantRegistry implements TenantDirectory {
     return tenant.mock.app;
   }
 
-  /** Closes every tenant idle for longer than the limit (the timer calls it; so may a test, after moving now()). */
-  sweep(): void {
-    for (const tenant of [...this.#tenants.values()]) this.#expire(tenant);
+  /** The live tenant's mock (for in-process callers: its store, its clock). */
+  mockOf(name: string): MockApp | undefined {
+    return this.#tenants.get(name)?.mock;
+  }
+
+  /**
+   * Closes every tenant idle for longer than the limit; resolves once they are closed (the timer calls it;
+   * so may a test, after moving now()).
+   */
+  async sweep(): Promise<void> {
+    await Promise.all([...this.#tenants.values()].map((tenant) => this.#expire(tenant)));
   }
 
   /** Closes every tenant; later creates are refused (the server is closing). */
@@ -140,11 +151,14 @@ export class TenantRegistry implements TenantDirectory {
     await Promise.all([...this.#tenants.values()].map((t) => this.#close(t, 'closed with the server')));
   }
 
-  #expire(tenant: Tenant): boolean {
+  #isExpired(tenant: Tenant): boolean {
     const { idleMs } = this.#limits;
-    if (idleMs <= 0 || tenant.active.size > 0 || this.#limits.now() - tenant.lastUsed <= idleMs) return false;
-    void this.#close(tenant, `closed after ${formatDuration(idleMs)} idle`);
-    return true;
+    return idleMs > 0 && tenant.active.size === 0 && this.#limits.now() - tenant.lastUsed > idleMs;
+  }
+
+  /** Closes the tenant if it is past its idle time (out of the map at once; its store released when this resolves). */
+  async #expire(tenant: Tenant): Promise<void> {
+    if (this.#isExpired(tenant)) await this.#close(tenant, `closed after ${formatDuration(this.#limits.idleMs)} idle`);
   }
 
   /** Out of the map first (new requests find none), its open answers ended, then its store released. */

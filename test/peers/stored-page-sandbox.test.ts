@@ -77,6 +77,39 @@ describe('a stored page opened in Chromium', () => {
     }, 30_000);
   }
 
+  it('a respond rule that brings its own loose Content-Security-Policy still serves its page sandboxed', async () => {
+    mock = await startMock({
+      users: { alice: 'pw' },
+      seed: 'empty',
+      log: () => undefined,
+      scenario: {
+        faults: [
+          {
+            match: { method: 'GET', path: '/dav/report.html' },
+            respond: {
+              status: 200,
+              headers: {
+                'Content-Type': 'text/html',
+                'Content-Security-Policy': "script-src 'unsafe-inline'",
+                'X-Content-Type-Options': 'none',
+              },
+              body: HOSTILE_PAGE,
+            },
+          },
+        ],
+      },
+    });
+    const tab = await context.newPage();
+    try {
+      const res = await tab.goto(`${mock.url}/dav/report.html`, { waitUntil: 'load' });
+      expect(res?.status()).toBe(200);
+      expect(await tab.textContent('p')).toBe('report');
+      expect(await tab.title()).toBe('untouched');
+    } finally {
+      await tab.close();
+    }
+  }, 30_000);
+
   it('the /dav folder listing still shows and links the files', async () => {
     mock = await startMock({ users: { alice: 'pw' }, seed: 'empty', log: () => undefined });
     const root = mock.store.root('alice');

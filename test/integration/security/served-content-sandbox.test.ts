@@ -1,7 +1,18 @@
 // Everything the mock serves shares an origin with /__admin: a browser must open it sandboxed and unsniffed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../../src/index.js';
+import { readRecording, startMock, type RunningMock } from '../../../src/index.js';
 import { basic } from '../../helpers/raw-http.js';
+import { EXAMPLE_RECORDING } from '../record-replay/support.js';
+
+/** A policy that would let a stored page run script on the mock's origin, and a header that would let it be sniffed. */
+const LOOSE = { 'Content-Security-Policy': "script-src 'unsafe-inline'", 'X-Content-Type-Options': 'none' };
+
+/** The answer's policies (one a header value, comma-joined) hold a bare sandbox, and it is never sniffed. */
+function expectSandboxed(seen: { csp: string | null; nosniff: string | null }): void {
+  const policies = (seen.csp ?? '').split(',').map((p) => p.trim());
+  expect(policies).toContain('sandbox');
+  expect(seen.nosniff).toBe('nosniff');
+}
 
 const HEADERS = { Authorization: basic('demo', 'demo'), 'X-Client-Specification': '2' };
 
@@ -77,5 +88,47 @@ describe('served content is sandboxed', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(res.headers.get('content-security-policy')).not.toMatch(/sandbox/);
+  });
+
+  it('a respond rule that sets its own Content-Security-Policy and X-Content-Type-Options cannot lift the sandbox', async () => {
+    mock = await startMock({
+      seed: 'empty',
+      log: () => undefined,
+      scenario: {
+        faults: [
+          {
+            match: { method: 'GET', path: '/v2/account' },
+            respond: { status: 200, headers: { 'Content-Type': 'text/html', ...LOOSE }, body: '<script>1</script>' },
+          },
+          {
+            match: { method: 'GET', path: '/v2/tags' },
+            afterCommit: {
+              status: 503,
+              headers: { 'Content-Type': 'text/html', ...LOOSE },
+              body: '<script>1</script>',
+            },
+          },
+        ],
+      },
+    });
+    for (const path of ['/v2/account', '/v2/tags']) {
+      const seen = await headersOf(`${mock.url}${path}`);
+      expect(seen.csp).toContain("script-src 'unsafe-inline'");
+      expectSandboxed(seen);
+    }
+  });
+
+  it('a replayed answer that recorded its own Content-Security-Policy keeps it beside the sandbox, never instead', async () => {
+    const recording = await readRecording(EXAMPLE_RECORDING);
+    for (const exchange of recording.exchanges)
+      exchange.response.headers = {
+        ...exchange.response.headers,
+        'content-security-policy': "script-src 'unsafe-inline'",
+        'x-content-type-options': 'none',
+      };
+    mock = await startMock({ mode: { kind: 'replay', recording }, log: () => undefined });
+    const seen = await headersOf(`${mock.url}/v2`);
+    expect(seen.status).toBe(200);
+    expectSandboxed(seen);
   });
 });

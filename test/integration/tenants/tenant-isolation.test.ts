@@ -140,6 +140,16 @@ describe('tenants: each is a whole mock under /t/<name>', () => {
     expect(queue.headers['location']).toBe('/t/w1/cdmi/demo/laptop-demo');
   });
 
+  it("a tenant's inspector page loads under its own page policy, and what it serves is sandboxed like the default mock's", async () => {
+    await createTenant({ name: 'w1' }).expect(201);
+    const page = await http().get('/t/w1/__admin/').expect(200);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(page.headers['content-security-policy']).not.toMatch(/(^|, )sandbox/);
+    await http().put('/t/w1/dav/page.html').set(DEMO).set('Content-Type', 'text/html').send('<script>1</script>');
+    const served = await http().get('/t/w1/dav/page.html').set(DEMO).expect(200);
+    expect(served.headers['content-security-policy']).toBe('sandbox');
+  });
+
   it('deleting a tenant closes it: its paths answer 404 naming it, and the default mock is untouched', async () => {
     await createTenant({ name: 'w1' }).expect(201);
     await http().delete('/__admin/tenants/w1').expect(204);
