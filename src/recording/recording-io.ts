@@ -1,6 +1,7 @@
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
-import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { appendFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { writeWholeFile } from '../files/whole-file.js';
 import type { SidecarTarget } from './body-capture.js';
 import {
   BASE_URL_TOKEN,
@@ -10,6 +11,9 @@ import {
   type StoredExchange,
 } from './format.js';
 import { scanRecording, sidecarDirName } from './recording-read.js';
+
+/** Recordings are made to be committed and shared (credentials are redacted from them): readable by all. */
+const RECORDING_MODE = 0o644;
 
 export {
   readRecording,
@@ -64,7 +68,7 @@ export class RecordingWriter {
     if (!append || !existsSync(absolute)) {
       // A new recording replaces the old one, sidecars included.
       await rm(join(dirname(absolute), sidecarDirName(absolute)), { recursive: true, force: true });
-      await writeFile(absolute, line(header));
+      await writeWholeFile(absolute, (put) => put(line(header)), { mode: RECORDING_MODE });
       return new RecordingWriter(absolute, 1, log);
     }
     // One pass, line by line: the next id, and whether the file must be rewritten as JSON lines once
@@ -75,16 +79,27 @@ export class RecordingWriter {
     const needsRewrite =
       scan.header.version !== RECORDING_VERSION || names.length !== scan.header.redacted.length || !scan.terminated;
     if (needsRewrite) {
-      const temp = `${absolute}.tmp`;
-      const out = createWriteStream(temp);
-      const failed = new Promise<never>((_resolve, reject) => out.once('error', reject));
-      failed.catch(() => undefined);
       // Appending does not make a recording newer: it keeps its creation time, or stays of unknown age.
       const { created: _now, ...kept } = header;
-      out.write(line({ ...kept, redacted: names, ...(scan.header.created && { created: scan.header.created }) }));
-      await Promise.race([scanRecording(absolute, (e) => out.write(line(e))), failed]);
-      await Promise.race([new Promise<void>((done) => out.end(done)), failed]);
-      await rename(temp, absolute);
+      await writeWholeFile(
+        absolute,
+        async (put) => {
+          await put(line({ ...kept, redacted: names, ...(scan.header.created && { created: scan.header.created }) }));
+          // The scan hands over exchanges one at a time; each is written after the ones before it, and
+          // the first failure stops the writing (kept, so no rejection is left unhandled meanwhile).
+          let failure: { err: unknown } | undefined;
+          let written = Promise.resolve();
+          const write = async (text: string): Promise<void> => {
+            if (!failure) await put(text).catch((err: unknown) => void (failure ??= { err }));
+          };
+          await scanRecording(absolute, (e) => {
+            const text = line(e);
+            written = written.then(() => write(text));
+          }).finally(() => written);
+          if (failure) throw failure.err;
+        },
+        { mode: RECORDING_MODE, temp: `${absolute}.tmp` },
+      );
     }
     const nextId = maxId + 1;
     return new RecordingWriter(absolute, nextId, log);

@@ -1,10 +1,10 @@
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncFolder, writeAll, writeWholeFile } from '../files/whole-file.js';
 import { failpoint } from './failpoints.js';
 import { applyChangeSet, type ChangeSet } from './persistence.js';
 import { TagChangeApplier } from './tag-changes.js';
 import type { AnyState } from './state-maps.js';
-import { syncDir } from './snapshot-file.js';
 import { toStorageError } from './storage-errors.js';
 
 /** The append-only log beside a state file: one JSON line per committed change set. */
@@ -114,10 +114,7 @@ export interface LogIo {
 }
 
 export const realLogIo: LogIo = {
-  async write(fh, data) {
-    let done = 0;
-    while (done < data.length) done += (await fh.write(data, done, data.length - done)).bytesWritten;
-  },
+  write: writeAll,
   sync: (fh) => fh.datasync(),
 };
 
@@ -145,8 +142,10 @@ export class LogAppender {
 
   /** Opens the log for appending, cutting anything past `length` (a torn record) away first. */
   static async open(path: string, length: number, seq: number, io: LogIo = realLogIo): Promise<LogAppender> {
-    const fh = await open(path, 'a');
+    const fh = await open(path, 'a', 0o600);
     try {
+      // Private whatever the umask, also a log an older version made.
+      await fh.chmod(0o600);
       const { size } = await fh.stat();
       if (size !== length) {
         await fh.truncate(length);
@@ -156,7 +155,7 @@ export class LogAppender {
       await fh.close();
       throw err;
     }
-    await syncDir(dirname(path));
+    await syncFolder(dirname(path));
     return new LogAppender(path, fh, length, seq, io);
   }
 
@@ -195,30 +194,24 @@ export class LogAppender {
    */
   async keepFrom(offset: number): Promise<void> {
     const tail = offset >= this.#length ? Buffer.alloc(0) : await this.#readRange(offset, this.#length);
-    const tmp = `${this.path}.tmp`;
     let next: FileHandle | undefined;
     try {
-      const fh = await open(tmp, 'w');
-      try {
-        await realLogIo.write(fh, tail);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      // Opened before the rename, so appends follow the new file whatever happens next.
-      next = await open(tmp, 'a');
-      failpoint('log-rewrite-before-rename');
-      await rename(tmp, this.path);
+      await writeWholeFile(this.path, (put) => put(tail), {
+        temp: `${this.path}.tmp`,
+        beforePublish: async (temp) => {
+          // Opened before the rename, so appends follow the new file whatever happens next.
+          next = await open(temp, 'a');
+          failpoint('log-rewrite-before-rename');
+        },
+      });
     } catch (err) {
       await next?.close();
-      await rm(tmp, { force: true });
       throw err;
     }
     const old = this.#fh;
-    this.#fh = next;
+    this.#fh = next!;
     this.#length = tail.length;
     await old.close().catch(() => undefined);
-    await syncDir(dirname(this.path));
   }
 
   /** Clean stop: closes the file. `remove` deletes it (a snapshot holds all). */
@@ -226,7 +219,7 @@ export class LogAppender {
     await this.#fh.close();
     if (remove) {
       await rm(this.path, { force: true });
-      await syncDir(dirname(this.path));
+      await syncFolder(dirname(this.path));
     }
   }
 

@@ -1,6 +1,6 @@
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
+import { writeWholeFile } from '../files/whole-file.js';
 import { failpoint } from './failpoints.js';
 import { NodeIntake } from './node-intake.js';
 import type { QueueRecord } from './queue-records.js';
@@ -98,7 +98,8 @@ async function readWhole(file: string): Promise<DocumentRead> {
 }
 
 /**
- * Writes a snapshot atomically: a temp file, fsync, rename over the state file, fsync of the folder.
+ * Writes a snapshot whole or not at all (writeWholeFile: a private temp file written to the last byte,
+ * fsync, rename over the state file, fsync of the folder; a full disk leaves the old snapshot as it was).
  * The users and the list of node ids are taken when it starts; each node is read when its slice is
  * written, so changes committed meanwhile may be in it too (the log replays them again, harmlessly).
  * One node per line, so the file stays readable and greppable. Returns its size.
@@ -106,54 +107,31 @@ async function readWhole(file: string): Promise<DocumentRead> {
 export async function writeSnapshot(file: string, state: AnyState, seq: number): Promise<number> {
   const users: Array<[string, UserRecord]> = [...userEntries(state)];
   const ids = state.nodes instanceof Map ? [...state.nodes.keys()] : Object.keys(state.nodes);
-  const tmp = stateTempFileOf(file);
-  const fh = await open(tmp, 'w');
-  let bytes = 0;
-  const put = async (text: string): Promise<void> => {
-    const buf = Buffer.from(text, 'utf8');
-    await fh.write(buf);
-    bytes += buf.length;
-  };
-  try {
-    const userLines = users.map(([login, user]) => `    ${JSON.stringify(login)}: ${JSON.stringify(user)}`);
-    await put(`{\n  "schema": 1,\n  "logSeq": ${seq},\n  "users": {\n${userLines.join(',\n')}\n  },\n  "nodes": {\n`);
-    let first = true;
-    for (let at = 0; at < ids.length; at += NODES_PER_SLICE) {
-      const lines: string[] = [];
-      for (const id of ids.slice(at, at + NODES_PER_SLICE)) {
-        const node: NodeRecord | undefined = nodeOf(state, id);
-        if (node) lines.push(`    ${JSON.stringify(id)}: ${JSON.stringify(node)}`);
+  const { bytes } = await writeWholeFile(
+    file,
+    async (put) => {
+      const userLines = users.map(([login, user]) => `    ${JSON.stringify(login)}: ${JSON.stringify(user)}`);
+      await put(`{\n  "schema": 1,\n  "logSeq": ${seq},\n  "users": {\n${userLines.join(',\n')}\n  },\n  "nodes": {\n`);
+      let first = true;
+      for (let at = 0; at < ids.length; at += NODES_PER_SLICE) {
+        const lines: string[] = [];
+        for (const id of ids.slice(at, at + NODES_PER_SLICE)) {
+          const node: NodeRecord | undefined = nodeOf(state, id);
+          if (node) lines.push(`    ${JSON.stringify(id)}: ${JSON.stringify(node)}`);
+        }
+        if (lines.length === 0) continue;
+        await put(`${first ? '' : ',\n'}${lines.join(',\n')}`);
+        first = false;
       }
-      if (lines.length === 0) continue;
-      await put(`${first ? '' : ',\n'}${lines.join(',\n')}`);
-      first = false;
-    }
-    // Queues after the nodes, one per line; the key is absent when there are none (older files read the same).
-    const queueLines = Object.entries(state.queues ?? {}).map(
-      ([key, q]) => `    ${JSON.stringify(key)}: ${JSON.stringify(q)}`,
-    );
-    await put(queueLines.length ? `\n  },\n  "queues": {\n${queueLines.join(',\n')}\n  }\n}\n` : `\n  }\n}\n`);
-    await fh.sync();
-    await fh.close();
-    failpoint('snapshot-temp-before-rename');
-    await rename(tmp, file);
-  } catch (err) {
-    await fh.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  await syncDir(dirname(file));
+      // Queues after the nodes, one per line; the key is absent when there are none (older files read the same).
+      const queueLines = Object.entries(state.queues ?? {}).map(
+        ([key, q]) => `    ${JSON.stringify(key)}: ${JSON.stringify(q)}`,
+      );
+      await put(queueLines.length ? `\n  },\n  "queues": {\n${queueLines.join(',\n')}\n  }\n}\n` : `\n  }\n}\n`);
+    },
+    { temp: stateTempFileOf(file), beforePublish: () => failpoint('snapshot-temp-before-rename') },
+  );
   return bytes;
-}
-
-/** Makes a rename in `dir` durable. */
-export async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
 
 /**

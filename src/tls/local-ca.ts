@@ -1,7 +1,8 @@
-import { createHash, createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
-import { chmod, link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFile, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { writeWholeFile } from '../files/whole-file.js';
 import { CA_CERT_FILE, CA_KEY_FILE, checkPrivateFile, prepareCaFolder } from './ca-folder.js';
 import { makeCaCertificate, makeServerCertificate, type KeyPair } from './certificate-maker.js';
 
@@ -107,41 +108,19 @@ async function readPair(file: string, what: string): Promise<KeyPair | undefined
 }
 
 /**
- * Writes a private file whole: a temporary file (0600, created exclusively) first, then moved into place;
+ * Writes a private file (0600) whole (writeWholeFile: temp file, every byte, fsync, then moved into place);
  * 'exclusive' keeps a file someone else placed first (returns false), 'replace' overwrites atomically.
  */
 async function publishPrivate(file: string, text: string, how: 'exclusive' | 'replace'): Promise<boolean> {
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
-  try {
-    if (how === 'replace') {
-      await rename(temporary, file);
-      return true;
-    }
-    try {
-      await link(temporary, file);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
-    }
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
+  const { published } = await writeWholeFile(file, (put) => put(text), {
+    publish: how === 'exclusive' ? 'keep' : 'replace',
+  });
+  return published;
 }
 
-/** Writes a public file whole (temporary file, then rename). */
+/** Writes a public file whole, with `mode` whatever the umask. */
 async function publish(file: string, text: string, mode: number): Promise<void> {
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, text, { mode, flag: 'wx' });
-  try {
-    // The mode as asked, whatever the umask.
-    await chmod(temporary, mode);
-    await rename(temporary, file);
-  } catch (err) {
-    await unlink(temporary).catch(() => undefined);
-    throw err;
-  }
+  await writeWholeFile(file, (put) => put(text), { mode });
 }
 
 /** Names whose CA this is in a trust store's list ("csp-mock local CA alice@laptop"). */

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 /** A real file system that fills up: a tmpfs of `sizeKiB` mounted on a fresh folder. */
 export interface SmallDisk {
   path: string;
+  /** Makes room: the same tmpfs, remounted larger (its files stay). */
+  grow(sizeKiB: number): void;
   unmount(): Promise<void>;
 }
 
@@ -23,6 +25,9 @@ export async function mountSmallDisk(sizeKiB: number): Promise<SmallDisk> {
   }
   return {
     path,
+    grow(size) {
+      execFileSync('mount', ['-o', `remount,size=${size}k`, path], { stdio: 'pipe' });
+    },
     async unmount() {
       try {
         execFileSync('umount', [path], { stdio: 'pipe' });

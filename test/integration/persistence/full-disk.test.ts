@@ -77,6 +77,66 @@ describe('--data on a full disk (a 4 MiB tmpfs)', { timeout: 30_000 }, () => {
   });
 });
 
+describe('--data on a full disk while compaction runs (a 3 MiB tmpfs)', { timeout: 60_000 }, () => {
+  killServersAfterEach();
+  let disk: SmallDisk;
+  beforeEach(async () => {
+    disk = await mountSmallDisk(3072);
+  });
+  afterEach(async () => {
+    await disk.unmount();
+  });
+
+  it('a snapshot the full disk cuts short never replaces the state: after kill -9 every acknowledged write loads', async () => {
+    const dataFile = join(disk.path, 'state.json');
+    // A small compaction bound, so snapshots are written again and again while the disk fills.
+    const server = await serve(['--empty', '--data', dataFile, '--compact-after', '16384']);
+    const cloud = new HttpCloud(server.url);
+    const root = await cloud.rootPath();
+    // A queue makes every snapshot larger than the log records it replaces (each change is an event in it).
+    const queue = await cloud.request('/cdmi/demo/sync', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/cdmi-queue', 'X-CDMI-Specification-Version': '1.0.1' },
+      body: JSON.stringify({
+        metadata: { cdmi_queue_type: 'cdmi_notification_queue', cdmi_notification_events: ['cdmi_create_complete'] },
+      }),
+    });
+    expect(queue.status).toBe(201);
+
+    const acknowledged: string[] = [];
+    let status = 201;
+    for (let i = 0; i < 40 && status === 201; i++) {
+      const res = await cloud.request(`${root}/contents`, uploadInit(`upload-${i}.bin`, Buffer.alloc(200_000, i)));
+      status = res.status;
+      if (status === 201) acknowledged.push(`upload-${i}.bin`);
+    }
+    expect(status, 'the uploads fill the disk').toBe(507);
+    status = 201;
+    for (let i = 0; i < 400 && status === 201; i++) {
+      const res = await cloud.request(`/dav/folder-${i}`, { method: 'MKCOL' });
+      status = res.status;
+      if (status === 201) acknowledged.push(`folder-${i}`);
+    }
+    expect(status, 'the folders fill what the uploads left').toBe(507);
+    expect(acknowledged.length).toBeGreaterThan(20);
+    // Whatever compaction tried meanwhile, the state on disk reads, with every acknowledged write.
+    const durable = (await readDurableState(dataFile))!;
+    expect(Object.values(durable.state.nodes).map((n) => n.name)).toEqual(expect.arrayContaining(acknowledged));
+    expect(
+      (await readdir(disk.path)).filter((n) => n.endsWith('.tmp')),
+      'no temp file left',
+    ).toEqual([]);
+
+    expect(await server.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+    // Room again (the same files on a larger tmpfs), as a user frees space before starting again.
+    disk.grow(8192);
+    const again = new HttpCloud((await serve(['--empty', '--data', dataFile])).url);
+    expect((await again.list(root)).map((i) => i.name).sort()).toEqual([...acknowledged].sort());
+    const values = await again.request('/cdmi/demo/sync?queueValues');
+    expect(((await values.json()) as { queueValues: string }).queueValues).toBe(`0-${acknowledged.length - 1}`);
+  });
+});
+
 function uploadInit(name: string, content: Buffer): RequestInit {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(content)]), name);
