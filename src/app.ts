@@ -8,6 +8,7 @@ import { createEmulator } from './emulator.js';
 import { localClockControls, type ClockControls } from './clock/clock-controls.js';
 import { stampClockDate } from './http/clock-date.js';
 import { sandboxServedContent } from './http/sandbox-served.js';
+import { originFormUrl } from './http/origin-form.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
@@ -136,6 +137,8 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   app.set('etag', 'strong');
   // Every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it), as it goes out
   stampClockDate(app, resolved.clock);
+  // 0. a request line in absolute form (as to a proxy) is read as its origin form by every step after
+  app.use(originFormUrl);
   // 1. what the mock serves besides its own admin pages (stored files, listings, scenario, replayed and proxied
   //    bodies) shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed;
   //    enforced as the headers go out, so no handler, fault or recording can replace it

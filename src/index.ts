@@ -46,6 +46,7 @@ export { interceptCloud, type CloudInterception, type InterceptOptions } from '.
 export {
   connectMock,
   MockConnectionError,
+  MockRefusedError,
   type ConnectOptions,
   type RemoteMock,
   type ScenarioSummary,

@@ -4,7 +4,13 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import { journalToHar } from '../har/journal-to-har.js';
 import { requestOrigin } from '../http/request-origin.js';
-import type { JournalFilter, RequestJournal, RequestOutcome } from '../http/journal.js';
+import {
+  isStatusClass,
+  type JournalFilter,
+  type RequestJournal,
+  type RequestOutcome,
+  type StatusClass,
+} from '../http/journal.js';
 import { countRequests } from '../http/journal-wait.js';
 import { requestWaitHandler } from './request-wait.js';
 import { listScenarios } from '../scenarios/catalog.js';
@@ -102,12 +108,19 @@ function optionalOutcome(value: unknown): RequestOutcome | undefined {
   throw new HttpError(400, `outcome must be one of ${OUTCOMES.join(', ')}, got "${text}"`);
 }
 
+/** A status (404) or a class of them (4xx). */
+function optionalStatus(value: unknown): number | StatusClass | undefined {
+  if (typeof value === 'string' && isStatusClass(value)) return value;
+  if (value === undefined || (typeof value === 'string' && /^\d+$/.test(value))) return optionalInt(value, 'status');
+  throw new HttpError(400, `status must be a status (404) or a class of them (4xx), got ${JSON.stringify(value)}`);
+}
+
 /** ?method=GET&path=/v2/**&status=404&since=ISO&after=SEQ&limit=N&user=NAME&fault=RULE&outcome=reset */
 function journalFilterOf(query: Record<string, unknown>): JournalFilter {
   const filter: JournalFilter = {
     method: optionalString(query['method'], 'method'),
     path: optionalString(query['path'], 'path'),
-    status: optionalInt(query['status'], 'status'),
+    status: optionalStatus(query['status']),
     since: optionalString(query['since'], 'since'),
     after: optionalInt(query['after'], 'after'),
     limit: optionalInt(query['limit'], 'limit'),

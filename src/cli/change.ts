@@ -40,6 +40,10 @@ export function changeOf(args: ChangeArgs): unknown {
     }
   }
   const kind = args.kind === 'create-folder' ? 'createFolder' : args.kind;
+  if ((kind === 'rename' || kind === 'move') && args.to === undefined)
+    throw new Error(
+      `change ${kind} needs --to (${kind === 'rename' ? 'the new name' : 'the destination folder path'})`,
+    );
   if (kind === 'quota') {
     if (!/^\d+$/.test(args.target)) throw new Error(`"change quota" takes the bytes allocated, got "${args.target}"`);
     return { user: args.user, quota: Number(args.target) };

@@ -2,6 +2,8 @@ import type { Argv } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
 import type { RunningMock, StartOptions } from '../server.js';
 import { httpsFacts, httpsOptionsOf, withHttpsOptions, type HttpsArgs } from './https-options.js';
+import { leaveAddress } from './mock-address-file.js';
+import { logLineFor, outputLine, readyOutput, type OutputFormat } from './output-lines.js';
 
 export interface ListenArgs extends HttpsArgs {
   port: number;
@@ -99,18 +101,26 @@ export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
     }) as unknown as Argv<T & ListenArgs>;
 }
 
-/** The MockOptions the log flags stand for. */
+/** The MockOptions the log flags stand for (under --log-format json, every line of ours is JSON too). */
 export function logOptionsOf(args: ListenArgs): Pick<MockOptions, 'log' | 'logFormat' | 'verbose'> {
-  return { log: !args.quiet, logFormat: args['log-format'], verbose: args.verbose };
+  const format = args['log-format'];
+  return {
+    log: args.quiet ? false : format === 'json' ? logLineFor(format) : true,
+    logFormat: format,
+    verbose: args.verbose,
+  };
 }
 
-/** The ready line every listening command prints first, then what matters, one fact a line. */
-export function printReady(command: string, mock: RunningMock, facts: Array<[string, string]>): void {
-  const lines = [`csp-mock ${command} listening on ${mock.url}`];
-  facts = [...facts, ...httpsFacts(mock)];
-  const width = Math.max(...facts.map(([k]) => k.length));
-  for (const [key, value] of facts) lines.push(`  ${`${key}:`.padEnd(width + 1)} ${value}`);
-  console.log(lines.join('\n'));
+/**
+ * Once the mock listens: stop on signals, leave its URL for the control commands run from this folder (gone
+ * when it stops), then print the ready lines (last: whoever waits for them may stop the mock at once).
+ */
+export function announce(command: string, mock: RunningMock, facts: Array<[string, string]>, args: ListenArgs): void {
+  const format = args['log-format'];
+  const address = leaveAddress({ url: mock.url, pid: process.pid, command, cwd: process.cwd() });
+  if (address.problem) process.stderr.write(`csp-mock: ${address.problem}; control commands need --url\n`);
+  stopOnSignals(mock, format, address.remove);
+  readyOutput(format, command, mock.url, [...facts, ...httpsFacts(mock)]);
 }
 
 /**
@@ -118,12 +128,14 @@ export function printReady(command: string, mock: RunningMock, facts: Array<[str
  * runs the command through a shell and passes a SIGTERM on to the shell only, which ends without passing it
  * on: the mock leaves with its parent instead (a documented process.ppid that changes when it is gone).
  */
-export function stopOnSignals(mock: RunningMock): void {
+function stopOnSignals(mock: RunningMock, format: OutputFormat, forget: () => void): void {
   let stopping = false;
+  process.once('exit', forget);
   const stop = (why: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`${why}: stopping`);
+    forget();
+    outputLine(format, `${why}: stopping`, 'stop', { reason: why });
     void mock.close().then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { CONFIG_FILE, parseConfigFile } from './config-file.js';
-import { OptionValueError, optionChecks, splitEnvironmentLists } from './option-checks.js';
+import { choiceRefusal, OptionValueError, optionChecks, splitEnvironmentLists } from './option-checks.js';
 import { scenariosCommand } from './scenarios.js';
 import { recordCommand } from './record.js';
 import { replayCommand } from './replay.js';
@@ -82,8 +82,11 @@ async function run(): Promise<void> {
       .recommendCommands()
       // One clear line instead of the whole help text, and a non-zero exit.
       .fail((message: string | null, error: Error | undefined) => {
-        const hint = error instanceof OptionValueError ? '' : '(see "csp-mock --help")\n';
-        process.stderr.write(`csp-mock: ${message ?? error?.message ?? 'failed'}\n${hint}`);
+        const line = choiceRefusal(message ?? error?.message ?? 'failed', argv);
+        // A line that names the way out needs no pointer to the help.
+        const named = error instanceof OptionValueError || line !== message || /did you mean/.test(line);
+        const hint = named ? '' : '(see "csp-mock --help")\n';
+        process.stderr.write(`csp-mock: ${line}\n${hint}`);
         process.exit(1);
       })
       .alias('h', 'help')

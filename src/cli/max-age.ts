@@ -9,7 +9,7 @@ export function withMaxAgeOption<T>(y: Argv<T>): Argv<T & MaxAgeArgs> {
   return y.option('max-age', {
     type: 'string',
     describe:
-      'refuse a recording older than this (e.g. 30d, 12h; units s m h d w) or one of unknown age, with one line and exit 1 (for CI)',
+      'refuse a recording older than this (e.g. 30d, 1.5d, 12h; units ms s m h d w) or one of unknown age, with one line and exit 1 (for CI)',
   }) as unknown as Argv<T & MaxAgeArgs>;
 }
 

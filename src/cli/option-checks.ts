@@ -102,3 +102,20 @@ export function splitEnvironmentLists(argv: Record<string, unknown>): void {
     }
   }
 }
+
+/**
+ * yargs' refusal of a value outside an option's choices ("Invalid values:\n  Argument: fail-on, Given: "warnin",
+ * Choices: "warning", ...") as one line with the nearest choice: `--fail-on "warnin" is not one of warning,
+ * error, none; did you mean "warning"?`. A positional (`change renmae`) is named without dashes. Other
+ * messages are returned as they are.
+ */
+export function choiceRefusal(message: string, args: readonly string[]): string {
+  const match = /^Invalid values:\s+Argument: ([^,]+), Given: (.*?), Choices: (.*)$/s.exec(message.trim());
+  if (!match) return message;
+  const [, name, givenText, choicesText] = match;
+  const choices = [...choicesText!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+  const given = /^"(.*)"$/s.exec(givenText!)?.[1] ?? givenText!;
+  const near = closestName(given, choices);
+  const what = typedOptions(args).includes(name!) ? `--${name}` : name!;
+  return `${what} "${given}" is not one of ${choices.join(', ')}${near ? `; did you mean "${near}"?` : ''}`;
+}

@@ -5,8 +5,7 @@ import {
   cannotStart,
   listenOptionsOf,
   logOptionsOf,
-  printReady,
-  stopOnSignals,
+  announce,
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
@@ -103,13 +102,16 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     const mode = mock.options.mode;
     const out = mode.kind === 'record' ? mode.out : args.out;
     const plan = RECORD_MODE_STRATEGIES[args.mode].plan(existed, args.append);
-    // Before the ready line: whoever waits for it may stop the mock at once.
-    stopOnSignals(mock);
-    printReady('record', mock, [
-      ['upstream', args.upstream],
-      ['recording', out],
-      ['mode', describePlan(args.mode, plan)],
-      ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
-    ]);
+    announce(
+      'record',
+      mock,
+      [
+        ['upstream', args.upstream],
+        ['recording', out],
+        ['mode', describePlan(args.mode, plan)],
+        ['next', 'point your client here; Ctrl-C stops and keeps every finished exchange'],
+      ],
+      args,
+    );
   },
 };

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { connectMock, type RemoteMock } from '../remote/connect-mock.js';
+import { connectMock, MockConnectionError, MockRefusedError, type RemoteMock } from '../remote/connect-mock.js';
 import { localCaCertificate } from '../tls/ca-folder.js';
+import { forgetAddress, readAddress } from './mock-address-file.js';
 
 export const DEFAULT_MOCK_URL = 'http://127.0.0.1:8080';
 
 export interface RemoteArgs {
-  url: string;
+  url?: string;
   'admin-token'?: string;
   'admin-token-file'?: string;
 }
@@ -14,7 +15,11 @@ export interface RemoteArgs {
 /** --url, --admin-token and --admin-token-file, shared by the commands that control a running mock. */
 export function withRemoteOptions<T>(y: Argv<T>): Argv<T & RemoteArgs> {
   return y
-    .option('url', { type: 'string', default: DEFAULT_MOCK_URL, describe: 'the running mock (env CSP_MOCK_URL)' })
+    .option('url', {
+      type: 'string',
+      describe: 'the running mock (env CSP_MOCK_URL)',
+      defaultDescription: `the mock started from this folder, else ${DEFAULT_MOCK_URL}`,
+    })
     .option('admin-token', { type: 'string', describe: 'its admin token (env CSP_MOCK_ADMIN_TOKEN)' })
     .option('admin-token-file', {
       type: 'string',
@@ -40,17 +45,69 @@ export function adminTokenOf(args: { 'admin-token'?: string; 'admin-token-file'?
   return token;
 }
 
+/** --url typed, or CSP_MOCK_URL set: the user named the mock (a config file's url only guesses it). */
+function urlNamed(): boolean {
+  return process.env['CSP_MOCK_URL'] !== undefined || process.argv.some((a) => a === '--url' || a.startsWith('--url='));
+}
+
+/** True when a csp-mock answers its admin API at `url` (a 401 asking for a token is one too). */
+async function answersAsMock(url: string): Promise<boolean> {
+  const probe = connectMock(url, { ca: /^https:/i.test(url) ? await localCaCertificate() : undefined });
+  try {
+    await probe.scenario();
+    return true;
+  } catch (err) {
+    return !(err instanceof MockConnectionError && /^no csp-mock answers| is not a csp-mock /.test(err.message));
+  } finally {
+    await probe.close();
+  }
+}
+
+/**
+ * The mock a control command means: --url or CSP_MOCK_URL when given; else the one started from this folder
+ * (serve, record and replay leave their URL, see mock-address-file.ts); else the config file's url; else
+ * http://127.0.0.1:8080. A given URL other than the one started here is said on stderr, and so is an address
+ * left by a mock that no longer answers (killed without a chance to clean up), which is then forgotten.
+ */
+export async function mockUrlOf(args: Pick<RemoteArgs, 'url'>, note: (line: string) => void): Promise<string> {
+  const named = urlNamed() && args.url !== undefined;
+  let found = readAddress(process.cwd());
+  // Looked at only when it would change the answer or the words: the given URL is its own.
+  if (found && !(named && found.address.url === args.url) && !(await answersAsMock(found.address.url))) {
+    forgetAddress(found.file);
+    note(
+      `note: ignored ${found.address.url}, left by ${found.address.command} (pid ${found.address.pid}) in ${found.file}: no csp-mock answers there any more`,
+    );
+    found = undefined;
+  }
+  if (!found) return args.url ?? DEFAULT_MOCK_URL;
+  const { url, command, pid } = found.address;
+  if (named) {
+    if (url !== args.url)
+      note(
+        `note: the mock started in this folder (${command}, pid ${pid}) listens on ${url}; using ${args.url} as given`,
+      );
+    return args.url!;
+  }
+  if (args.url !== undefined && args.url !== url)
+    note(
+      `note: using ${url}, where the mock started in this folder listens (${command}, pid ${pid}), not the config file's url ${args.url}`,
+    );
+  return url;
+}
+
 /** Runs `action` against the mock at --url; a connection problem is one line on stderr and exit 1. */
 export async function withRemote(args: RemoteArgs, action: (mock: RemoteMock) => Promise<void>): Promise<void> {
   try {
     // An https mock's certificate most often comes from the local CA: trust it, besides Node's roots.
-    const ca = /^https:/i.test(args.url) ? await localCaCertificate() : undefined;
-    const mock = connectMock(args.url, { adminToken: adminTokenOf(args), ca });
+    const url = await mockUrlOf(args, (line) => process.stderr.write(`csp-mock: ${line}\n`));
+    const ca = /^https:/i.test(url) ? await localCaCertificate() : undefined;
+    const mock = connectMock(url, { adminToken: adminTokenOf(args), ca });
     await action(mock);
     await mock.close();
   } catch (err) {
     if (err instanceof Error) {
-      process.stderr.write(`csp-mock: ${err.message}\n`);
+      process.stderr.write(`csp-mock: ${err instanceof MockRefusedError ? err.reason : err.message}\n`);
       process.exit(1);
     }
     throw err;

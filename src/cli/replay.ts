@@ -6,8 +6,7 @@ import {
   cannotStart,
   listenOptionsOf,
   logOptionsOf,
-  printReady,
-  stopOnSignals,
+  announce,
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
@@ -95,15 +94,18 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       },
     }).catch((err: unknown) => cannotStart(err, args.port));
     const mode = mock.options.mode;
-    // Before the ready line: whoever waits for it may stop the mock at once.
-    stopOnSignals(mock);
-    printReady('replay', mock, [
-      ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
-      ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
+    announce(
+      'replay',
+      mock,
       [
-        'users',
-        users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)',
+        ['recording', mode.kind === 'replay' && typeof mode.recording === 'string' ? mode.recording : args.recording],
+        ['misses', args['on-miss'] === 'error' ? 'error (404 naming the nearest recorded requests)' : args['on-miss']],
+        [
+          'users',
+          users ? `${Object.keys(users).join(', ')} (others get 401)` : 'any login (--user NAME:PASSWORD checks them)',
+        ],
       ],
-    ]);
+      args,
+    );
   },
 };

@@ -1,5 +1,7 @@
 import type { CommandModule } from 'yargs';
-import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journal.js';
+import { isStatusClass, type JournalEntry, type JournalFilter, type RequestOutcome } from '../http/journal.js';
+import { closestName } from '../scenarios/closest-name.js';
+import { OptionValueError } from './option-checks.js';
 import { MAX_WAIT_MS } from '../http/journal-wait.js';
 import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
@@ -8,7 +10,7 @@ interface RequestsArgs extends RemoteArgs {
   follow: boolean;
   method?: string;
   path?: string;
-  status?: number;
+  status?: string;
   since?: string;
   limit?: number;
   json: boolean;
@@ -23,6 +25,24 @@ interface RequestsArgs extends RemoteArgs {
   arrived: boolean;
   count: boolean;
 }
+
+/** The methods of /v2, /dav and the admin API: anything else can match no request. */
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'PATCH',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+];
 
 const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
 
@@ -65,9 +85,9 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
         default: false,
         describe: 'keep printing new requests until Ctrl-C',
       })
-      .option('method', { type: 'string', describe: 'only this method' })
+      .option('method', { type: 'string', describe: 'only this method (GET, PUT, PROPFIND, ...)' })
       .option('path', { type: 'string', describe: 'only paths matching this glob ("*" one segment, "**" any)' })
-      .option('status', { type: 'number', describe: 'only this status' })
+      .option('status', { type: 'string', describe: 'only this status (404) or class of them (4xx)' })
       .option('since', { type: 'string', describe: 'only requests from this ISO time on' })
       .option('user', { type: 'string', describe: "only this user's requests" })
       .option('fault', { type: 'string', describe: 'only requests this fault rule applied to' })
@@ -98,9 +118,18 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       })
       .option('interval', { type: 'number', default: 500, hidden: true, describe: 'poll interval of --follow, ms' })
       .check((a) => {
-        const status = a['status'] as number | undefined;
-        if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
-          throw new Error(`--status must be an HTTP status from 100 to 599, got ${status}`);
+        const status = a['status'] as string | undefined;
+        if (status !== undefined && !isStatusClass(status) && !/^[1-5]\d\d$/.test(status))
+          throw new OptionValueError(
+            `--status must be an HTTP status from 100 to 599 (404) or a class of them (4xx), got "${status}"`,
+          );
+        const method = a['method'] as string | undefined;
+        if (method !== undefined && !METHODS.includes(method.toUpperCase())) {
+          const near = closestName(method.toUpperCase(), METHODS);
+          throw new OptionValueError(
+            `--method ${method} is no method the mock serves${near ? `; did you mean ${near}?` : ` (${METHODS.join(', ')})`}`,
+          );
+        }
         if (a['har'] && (a['follow'] || a['json'] || a['wait'] || a['count']))
           throw new Error('--har prints one document: not with --follow, --json, --wait or --count');
         const limit = a['limit'] as number | undefined;
@@ -128,7 +157,7 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       const filter: JournalFilter = {
         method: args.method,
         path: args.path,
-        status: args.status,
+        status: args.status === undefined || isStatusClass(args.status) ? args.status : Number(args.status),
         since: args.since,
         user: args.user,
         fault: args.fault,

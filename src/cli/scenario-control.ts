@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { describeLatency } from '../scenarios/latency-sampler.js';
-import type { ScenarioSummary } from '../remote/connect-mock.js';
+import { MockRefusedError, type ScenarioSummary } from '../remote/connect-mock.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
 function describeScenario(s: ScenarioSummary): string {
@@ -42,7 +42,11 @@ export const scenarioCommand: CommandModule<object, object> = {
             ) as never,
         handler: (args) =>
           withRemote(args, async (mock) => {
-            const summary = await mock.useScenario(args.scenario);
+            const summary = await mock.useScenario(args.scenario).catch((err: unknown) => {
+              // The mock names the field it refused ("scenario: no scenario named ..."): here it is what was typed.
+              if (err instanceof MockRefusedError) throw new Error(err.reason.replace(/^scenario: /, ''));
+              throw err;
+            });
             console.log(args.json ? JSON.stringify(summary, null, 2) : `switched: ${describeScenario(summary)}`);
           }),
       })

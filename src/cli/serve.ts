@@ -8,14 +8,14 @@ import {
   cannotStart,
   listenOptionsOf,
   logOptionsOf,
-  printReady,
-  stopOnSignals,
+  announce,
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
 import { generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
+import { logLineFor } from './output-lines.js';
 import { clockOptionsOf, describeClock, withClockOptions } from './clock.js';
 
 interface ServeArgs extends ListenArgs, GenerateArgs {
@@ -176,20 +176,23 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     // The scenario's seed may add logins to --user (or to the default demo:demo).
     const who = Object.keys({ ...(users ?? DEFAULT_USERS), ...mock.scenario.seed?.users }).join(', ');
     const scenario = mock.scenario;
-    // Before the ready line: whoever waits for it may stop the mock at once.
-    stopOnSignals(mock);
-    printReady('serve', mock, [
-      ['REST', `${mock.url}/v2`],
-      ['WebDAV', `${mock.url}/dav`],
-      ['users', who],
+    announce(
+      'serve',
+      mock,
       [
-        'scenario',
-        `${scenario.name}${scenario.source.startsWith('/') ? ` (${scenario.source})` : ''}${scenario.faults.length ? `, ${scenario.faults.length} fault rule(s)` : ''}`,
+        ['REST', `${mock.url}/v2`],
+        ['WebDAV', `${mock.url}/dav`],
+        ['users', who],
+        [
+          'scenario',
+          `${scenario.name}${scenario.source.startsWith('/') ? ` (${scenario.source})` : ''}${scenario.faults.length ? `, ${scenario.faults.length} fault rule(s)` : ''}`,
+        ],
+        ['state', stateFact(mock.options.data, createdFolder)],
+        ...clockShown(mock.options.clock.state()),
+        ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
       ],
-      ['state', stateFact(mock.options.data, createdFolder)],
-      ...clockShown(mock.options.clock.state()),
-      ['admin', `${mock.url}/__admin (${adminToken ? 'admin token required' : 'open: no admin token'})`],
-    ]);
-    if (args.watch) watchScenario(mock, console.log);
+      args,
+    );
+    if (args.watch) watchScenario(mock, logLineFor(args['log-format']));
   },
 };

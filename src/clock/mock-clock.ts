@@ -1,4 +1,4 @@
-import { formatDuration, parseDuration, parseInstant, TimeValueError } from './durations.js';
+import { checkClockTime, formatDuration, parseDuration, parseInstant, TimeValueError } from './durations.js';
 
 /**
  * The wall clock the mock shows its clients: entity times, Date and Last-Modified, lock expiry, the
@@ -51,7 +51,7 @@ export function checkClockSettings(value: unknown): ClockSettings {
     throw new TimeValueError('clock takes "offset" or "frozen", not both (a frozen clock does not run)');
   const checked: ClockSettings = {};
   if (settings['offset'] !== undefined) {
-    named('clock.offset', () => parseDuration(settings['offset']));
+    named('clock.offset', () => checkClockTime(Date.now() + parseDuration(settings['offset']), 'the clock would show'));
     checked.offset = settings['offset'] as string | number;
   }
   if (settings['frozen'] !== undefined) {
@@ -61,13 +61,16 @@ export function checkClockSettings(value: unknown): ClockSettings {
   return checked;
 }
 
-function named(field: string, read: () => number): void {
+/** Runs `read`, naming `field` in what it throws. */
+function named<T>(field: string, read: () => T): T {
   try {
-    read();
+    return read();
   } catch (err) {
     throw new TimeValueError(`${field}: ${(err as Error).message}`);
   }
 }
+
+const WOULD_SHOW = 'the clock would show';
 
 /**
  * One mock's clock. It starts from the options' settings; a scenario with a `clock` applies its own on a
@@ -121,9 +124,11 @@ export class MockClock implements Clock {
     };
   }
 
+  // Each change is worked out and checked whole before any field moves: a refused one leaves the clock as it was.
+
   /** Puts the clock at `time` (ISO or ms); a running clock runs on from there, a frozen one stays frozen there. */
   set(time: string | number | Date): ClockState {
-    const at = parseInstant(time);
+    const at = named('set', () => parseInstant(time));
     if (this.#frozenAt !== undefined) this.#frozenAt = at;
     else this.#offsetMs = at - this.#real();
     return this.state();
@@ -131,7 +136,11 @@ export class MockClock implements Clock {
 
   /** Moves the clock by `duration` ("2d", "-90s", ms), frozen or running. */
   advance(duration: string | number): ClockState {
-    const ms = parseDuration(duration);
+    const ms = named('advance', () => {
+      const by = parseDuration(duration);
+      checkClockTime(this.now() + by, WOULD_SHOW);
+      return by;
+    });
     if (this.#frozenAt !== undefined) this.#frozenAt += ms;
     else this.#offsetMs += ms;
     return this.state();
@@ -139,14 +148,14 @@ export class MockClock implements Clock {
 
   /** Runs the clock at real time plus `duration` (unfreezing it). */
   offset(duration: string | number): ClockState {
-    this.#offsetMs = parseDuration(duration);
+    this.#offsetMs = named('offset', () => this.#checkedOffset(duration));
     this.#frozenAt = undefined;
     return this.state();
   }
 
   /** Stops the clock at `time`, or where it is now. */
   freeze(time?: string | number | Date): ClockState {
-    this.#frozenAt = time === undefined ? this.now() : parseInstant(time);
+    this.#frozenAt = time === undefined ? this.now() : named('freeze', () => parseInstant(time));
     return this.state();
   }
 
@@ -162,9 +171,17 @@ export class MockClock implements Clock {
   /** Starts over from `settings` (a scenario's), or from the options' when there are none. */
   apply(settings: ClockSettings | undefined): ClockState {
     const given = settings ?? this.#base;
-    this.#frozenAt = given?.frozen === undefined ? undefined : parseInstant(given.frozen);
-    this.#offsetMs = given?.offset === undefined ? 0 : parseDuration(given.offset);
+    const frozenAt = given?.frozen === undefined ? undefined : named('clock.frozen', () => parseInstant(given.frozen!));
+    const offsetMs = given?.offset === undefined ? 0 : named('clock.offset', () => this.#checkedOffset(given.offset!));
+    this.#frozenAt = frozenAt;
+    this.#offsetMs = offsetMs;
     return this.state();
+  }
+
+  #checkedOffset(duration: string | number): number {
+    const ms = parseDuration(duration);
+    checkClockTime(this.#real() + ms, WOULD_SHOW);
+    return ms;
   }
 
   memo(): ClockMemo {

@@ -13,6 +13,8 @@ import { notFound } from '../domain/errors.js';
 /** Inferred: leases last an hour by default and at most a week; "Infinite" is kept as asked. */
 const DEFAULT_TIMEOUT = 3600;
 const MAX_TIMEOUT = 7 * 24 * 3600;
+/** A lock's owner (RFC 4918 14.17: who took it, usually a name or a URL) is kept and echoed with the lock. */
+export const MAX_OWNER_CHARS = 4096;
 
 /**
  * LOCK: a new exclusive or shared write lock (body lockinfo), or a refresh (no body, If with the
@@ -43,6 +45,11 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
   const typeEl = kids.find((k) => isDav(k, 'locktype'));
   if (!typeEl || !elementsOf(typeEl).some((k) => isDav(k, 'write'))) throw badRequest('only write locks exist');
   const ownerEl = kids.find((k) => isDav(k, 'owner'));
+  const ownerXml = ownerEl ? serializeChildren(ownerEl) : '';
+  if (ownerXml.length > MAX_OWNER_CHARS)
+    throw badRequest(
+      `the lock owner is longer than ${MAX_OWNER_CHARS} characters; it is stored and shown with the lock`,
+    );
   const depth = parseLockDepth(req.get('depth'));
 
   if (!target.node && !target.parent) throw new HttpError(409, 'the parent collection does not exist');
@@ -51,7 +58,7 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
   const { lock: granted, created } = await store.lock(
     user,
     target.node ? { nodeId: target.node.id } : { parentId: target.parent!.id, name: leafName(target) },
-    { scope: scope as LockScope, depth, ownerXml: ownerEl ? serializeChildren(ownerEl) : '', timeout },
+    { scope: scope as LockScope, depth, ownerXml, timeout },
     ctx,
   );
   answer(res, store, base, granted, created ? 201 : 200);

@@ -3,7 +3,16 @@ import { invalid } from './errors.js';
 /** Inferred limit: the interface document gives none; 255 matches common filesystems. */
 const MAX_NAME_LENGTH = 255;
 
-/** A container or file name: non-empty, at most 255 characters, no slash, backslash or control character. */
+/**
+ * Characters XML 1.0 cannot carry (beyond the controls): U+FFFE, U+FFFF and a lone surrogate. A name
+ * holding one would make every listing that shows it (PROPFIND, /v2 XML) not well-formed.
+ */
+const NOT_XML = /[\uFFFE\uFFFF]|\p{Cs}/u;
+
+/**
+ * A container or file name: non-empty, at most 255 characters, no slash, backslash, control character
+ * or character that XML cannot carry.
+ */
 export function checkName(raw: string | undefined): string {
   if (raw === undefined) throw invalid('name is required');
   const name = raw.normalize('NFC');
@@ -14,6 +23,7 @@ export function checkName(raw: string | undefined): string {
   if (name === '.' || name === '..') throw invalid(`"${name}" is not a valid name`);
 
   if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('name must not contain control characters');
+  if (NOT_XML.test(name)) throw invalid('name must not contain U+FFFE, U+FFFF or an unpaired surrogate');
   return name;
 }
 

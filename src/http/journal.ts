@@ -19,12 +19,26 @@ export {
   type RequestOutcome,
 } from './journal-marks.js';
 
+export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+
+/** '4xx' and the like; anything else is no class. */
+export function isStatusClass(text: string): text is StatusClass {
+  return /^[1-5]xx$/.test(text);
+}
+
+function statusMatches(wanted: number | StatusClass | undefined, status: number | null): boolean {
+  if (wanted === undefined) return true;
+  if (typeof wanted === 'number') return status === wanted;
+  return status !== null && Math.floor(status / 100) === Number(wanted[0]);
+}
+
 /** Which entries to return: every given condition must hold. */
 export interface JournalFilter {
   method?: string;
   /** A path glob: "*" within one segment, "**" across segments. */
   path?: string;
-  status?: number;
+  /** A status (404) or a class of them ('4xx'), as the inspector's filter takes them. */
+  status?: number | StatusClass;
   /** Entries that arrived at or after this ISO time. */
   since?: string;
   /** Entries with a larger seq (for following the journal). */
@@ -86,7 +100,7 @@ export function matchesFilter(filter: JournalFilter): (e: JournalEntry) => boole
   return (e) =>
     (method === undefined || e.method === method) &&
     (path === undefined || path(e.path)) &&
-    (filter.status === undefined || e.status === filter.status) &&
+    statusMatches(filter.status, e.status) &&
     (since === undefined || Date.parse(e.time) >= since) &&
     (filter.after === undefined || e.seq > filter.after) &&
     (filter.user === undefined || e.user === filter.user) &&

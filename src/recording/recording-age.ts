@@ -1,12 +1,20 @@
+import { parseDuration } from '../clock/durations.js';
 import { scanRecording } from './recording-read.js';
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** A maximum age as the user writes it: a whole number and a unit (s, m, h, d, w), e.g. "30d". */
+/** A maximum age as the user writes it: a positive duration as the clock reads them, e.g. "30d", "1.5d", "1h30m". */
 export function parseMaxAge(text: string): number {
-  const match = /^(\d+)\s*([smhdw])$/.exec(text.trim());
-  if (!match) throw new Error(`--max-age must be a whole number and a unit (s, m, h, d or w), e.g. 30d; got "${text}"`);
-  return Number(match[1]) * UNITS[match[2]!]!;
+  let ms = Number.NaN;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    // the message below says what --max-age takes
+  }
+  if (ms > 0) return ms;
+  throw new Error(
+    `--max-age must be a positive duration with a unit (ms, s, m, h, d or w), e.g. 30d, 1.5d or 12h; got "${text}"`,
+  );
 }
 
 /** "3 days", "5 hours": the largest unit that fits, for the one line a stale recording gets. */

@@ -84,15 +84,22 @@ function queryOf(fields: object): string {
   return query.size ? `?${query}` : '';
 }
 
-/** Nothing answers at the URL, or the answer is not a csp-mock admin API, or it refused the call (its `status`). */
+/** Nothing answers at the URL, or the answer is not a csp-mock admin API. */
 export class MockConnectionError extends Error {
   override readonly name = 'MockConnectionError';
-  /** The admin API's answer, when it gave one. */
-  readonly status: number | undefined;
+}
 
-  constructor(message: string, status?: number) {
+/**
+ * The mock answered an admin call with an error: `status`, and `reason`, the mock's own words without the
+ * HTTP around them (what a person typing a command wants to read).
+ */
+export class MockRefusedError extends MockConnectionError {
+  readonly status: number;
+  readonly reason: string;
+  constructor(message: string, status: number, reason: string) {
     super(message);
     this.status = status;
+    this.reason = reason;
   }
 }
 
@@ -164,9 +171,11 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       )
     )
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
-    throw new MockConnectionError(
+    const reason = text.replace(/^\d{3} /, '').replace(/^[A-Z]+ \/__admin\S*: /, '') || `status ${res.status}`;
+    throw new MockRefusedError(
       `${method} /__admin${path} answered ${res.status}${text ? `: ${text}` : ''}`,
       res.status,
+      reason,
     );
   }
 
@@ -247,7 +256,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       try {
         await call('POST', '/tenants', await tenantBody(name, tenantOptions, baseDir));
       } catch (err) {
-        if (!(err instanceof MockConnectionError && err.status === 409)) throw err;
+        if (!(err instanceof MockRefusedError && err.status === 409)) throw err;
       }
       return connectMock(`${origin}/t/${encodeURIComponent(name)}`, options);
     },

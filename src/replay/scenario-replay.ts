@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReplayHandlerFactory } from '../scenarios/types.js';
 import { readRecording } from '../recording/recording-io.js';
+import { closestName } from '../scenarios/closest-name.js';
 import { createReplayHandler } from './replayer.js';
 
 /** The recordings shipped with the package (beside scenarios/). */
@@ -37,8 +38,29 @@ export function locateRecording(spec: string, baseDir: string): string {
     RECORDING_EXTENSIONS.map((ext) => join(dir, `${spec}${ext}`)),
   );
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`recording "${spec}" not found (looked at ${candidates.join(', ')})`);
-  return found;
+  if (found) return found;
+  const near = closestName(spec, recordingNames(baseDir));
+  throw new Error(
+    `no recording named "${spec}"${near ? `; did you mean "${near}"?` : ''} (looked in ${join(baseDir, 'recordings')} and ${BUILTIN_RECORDINGS_DIR})`,
+  );
+}
+
+/** The names of the recordings in ./recordings and the package's own. */
+function recordingNames(baseDir: string): string[] {
+  const names: string[] = [];
+  for (const dir of [join(baseDir, 'recordings'), BUILTIN_RECORDINGS_DIR]) {
+    let files: string[];
+    try {
+      files = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const ext = RECORDING_EXTENSIONS.find((e) => file.endsWith(e));
+      if (ext) names.push(file.slice(0, -ext.length));
+    }
+  }
+  return names;
 }
 
 /** Replays the recording a scenario names, strictly: a miss is a clear text/plain error. */

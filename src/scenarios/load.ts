@@ -51,6 +51,18 @@ export async function loadScenario(
   }
   // An inline scenario from a user's code reads files from cwd freely; one sent over HTTP only inside ./scenarios.
   const dir = trust === 'http' ? join(cwd, 'scenarios') : cwd;
+  // The memory cap keeps a generated account from ending the process: only the user may raise it.
+  if (
+    trust === 'http' &&
+    spec.seed?.generate !== undefined &&
+    typeof spec.seed.generate === 'object' &&
+    'maxMemory' in spec.seed.generate
+  )
+    throw new ScenarioError(
+      INLINE,
+      'seed.generate.maxMemory',
+      'a scenario sent over HTTP cannot set the memory cap (the heap limit, or serve --max-memory, applies)',
+    );
   return resolveDefinition(checkScenario(spec, INLINE), INLINE, dir, cwd, [], trust === 'http' ? dir : undefined);
 }
 

@@ -6,6 +6,7 @@ import { markScenario, type RequestJournal } from '../http/journal.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
+import { GenerateSpecError } from './generate/generate-spec.js';
 import { ScenarioError } from './scenario-error.js';
 import { usersOf } from './seed-tree.js';
 import { SwitchGate } from './switch-gate.js';
@@ -110,6 +111,9 @@ export class ScenarioRuntime {
       });
     } catch (err) {
       clock.restore(before);
+      // A generated seed too big for memory is found while the state is planned: the scenario's fault.
+      if (err instanceof GenerateSpecError)
+        throw new ScenarioError(scenario.source, `seed.generate${err.field ? `.${err.field}` : ''}`, err.problem);
       throw err;
     }
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);

@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import type { GeneratePlan } from './generate-spec.js';
+import { GenerateSpecError, type GeneratePlan } from './generate-spec.js';
 
 /**
  * A rough cost of one node in memory: its record, its share of the indexes, the strings it holds. It
@@ -27,8 +27,9 @@ export function checkGeneratedMemory(plan: GeneratePlan, users: number): void {
   const need = estimatedBytes(plan, users);
   if (need <= limit) return;
   const who = users === 1 ? 'one user' : `${users} users`;
-  throw new Error(
-    `generate: ${plan.files} files and ${plan.folders} folders for ${who} need about ${bytesText(need)} ` +
+  throw new GenerateSpecError(
+    plan.maxMemory === undefined ? 'files' : 'maxMemory',
+    `${plan.files} files and ${plan.folders} folders for ${who} need about ${bytesText(need)} ` +
       `(${ESTIMATED_BYTES_PER_OBJECT} bytes per object), more than ${plan.maxMemory === undefined ? 'the JavaScript heap limit' : 'maxMemory'} ` +
       `of ${bytesText(limit)}; generate fewer objects or raise maxMemory (serve --max-memory)`,
   );

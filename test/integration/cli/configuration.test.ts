@@ -69,7 +69,10 @@ describe('configuration', { timeout: 30_000 }, () => {
     writeFileSync(join(dir, 'csp-mock.config.json'), JSON.stringify({ url: nobody }));
     expect((await show([], { CSP_MOCK_URL: server.url })).stdout).toMatch(/^scenario default/);
     const flagWins = await show(['--url', nobody], { CSP_MOCK_URL: server.url });
-    expect(flagWins.stderr).toMatch(/^csp-mock: no csp-mock answers at http:\/\/127\.0\.0\.1:9/);
+    // The flag wins over the mock started in this folder too, with a note saying so.
+    expect(flagWins.stderr).toMatch(
+      /^csp-mock: note: the mock started in this folder \(serve, pid \d+\) listens on http:\/\/127\.0\.0\.1:\d+; using http:\/\/127\.0\.0\.1:9 as given\ncsp-mock: no csp-mock answers at http:\/\/127\.0\.0\.1:9/,
+    );
     rmSync(join(dir, 'csp-mock.config.json'));
 
     const named = await show(['--config', 'missing.json'], {});

@@ -79,4 +79,23 @@ describe('the request log', { timeout: 30_000 }, () => {
     expect(output).toMatch(/<authkey>\[removed\]<\/authkey>/);
     expect(output).not.toContain('csp-mock-not-a-real-key');
   });
+
+  it('every stdout line of serve --log-format json is JSON: the ready lines, a request, a warning and the stop', async () => {
+    const server = await serve(['--log-format', 'json']);
+    // No X-Client-Specification: served with a warning line.
+    await fetchAs(`${server.url}/v2`, { spec: false });
+    await lineFor(server, /"path":"\/v2"/);
+    expect(await server.stop('SIGINT')).toMatchObject({ code: 0 });
+    const events = server.stdout.filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events[0]).toMatchObject({ event: 'ready', command: 'serve', url: server.url });
+    expect((events[0]!['facts'] as Record<string, string>)['REST']).toBe(`${server.url}/v2`);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        event: 'warning',
+        message: expect.stringMatching(/^GET \/v2 sent no X-Client-Specification/),
+      }),
+    );
+    expect(events).toContainEqual(expect.objectContaining({ method: 'GET', path: '/v2', status: 200 }));
+    expect(events.at(-1)).toMatchObject({ event: 'stop', reason: 'SIGINT' });
+  });
 });

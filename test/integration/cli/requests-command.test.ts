@@ -30,8 +30,14 @@ describe('csp-mock requests', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    [['--status', 'abc'], /^csp-mock: --status must be a number/],
-    [['--status', '42'], /^csp-mock: --status must be an HTTP status from 100 to 599, got 42/],
+    [
+      ['--status', 'abc'],
+      /^csp-mock: --status must be an HTTP status from 100 to 599 \(404\) or a class of them \(4xx\), got "abc"/,
+    ],
+    [
+      ['--status', '42'],
+      /^csp-mock: --status must be an HTTP status from 100 to 599 \(404\) or a class of them \(4xx\), got "42"/,
+    ],
     [['--limit', 'many'], /^csp-mock: --limit must be a number/],
     [['--limit', '0'], /^csp-mock: --limit must be a whole number of requests \(1 or more\), got 0/],
   ])('requests %j is refused with a clear error instead of sending NaN', async (args, message) => {

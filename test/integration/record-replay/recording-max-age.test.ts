@@ -71,7 +71,7 @@ describe('replay --max-age and verify --max-age', () => {
     const result = await run(['replay', '--port', '0', '--recording', file, '--max-age', '30 days'], tmp.path);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'csp-mock: --max-age must be a whole number and a unit (s, m, h, d or w), e.g. 30d; got "30 days"',
+      'csp-mock: --max-age must be a positive duration with a unit (ms, s, m, h, d or w), e.g. 30d, 1.5d or 12h; got "30 days"',
     );
   });
 });

@@ -167,8 +167,30 @@ describe('generated accounts: a seed that describes a tree instead of listing it
 
   it('an account too large for the stated memory is refused before it is built, naming the numbers', async () => {
     await expect(open({ generate: { files: 1_000_000, folders: 20_000, maxMemory: '64MiB' } })).rejects.toThrow(
-      /^generate: 1000000 files and 20000 folders for one user need about .* more than maxMemory of 64 MiB/,
+      /^generate.maxMemory: 1000000 files and 20000 folders for one user need about .* more than maxMemory of 64 MiB/,
     );
+  });
+});
+
+describe('generated accounts sent over HTTP (untrusted)', () => {
+  const putScenario = (mock: MockApp, scenario: unknown) =>
+    request(mock.app).put('/__admin/scenario').set('Content-Type', 'application/json').send(JSON.stringify(scenario));
+
+  it('seed.generate with maxMemory 1TiB over HTTP is a 400 naming seed.generate.maxMemory; too many files without it a 400 naming seed.generate.files; the mock goes on', async () => {
+    const mock = await open({});
+    const lifted = await putScenario(mock, {
+      name: 'huge',
+      seed: { generate: { files: 3_000_000, maxMemory: '1TiB' } },
+    });
+    expect(lifted.status).toBe(400);
+    expect(lifted.text).toMatch(/seed\.generate\.maxMemory: a scenario sent over HTTP cannot set the memory cap/);
+    const big = await putScenario(mock, { name: 'huge', seed: { generate: { files: 2_000_000_000 } } });
+    expect(big.status).toBe(400);
+    expect(big.text).toMatch(/seed\.generate\.files: 2000000000 files .* more than the JavaScript heap limit/);
+    expect((await request(mock.app).get('/__admin/scenario')).body.name).toBe('default');
+    await request(mock.app).get('/v2').auth('demo', 'demo').set('X-Client-Specification', '2').expect(200);
+    // A small generated account is still welcome over HTTP.
+    expect((await putScenario(mock, { name: 'small', seed: { generate: { files: 10 } } })).status).toBe(200);
   });
 });
 

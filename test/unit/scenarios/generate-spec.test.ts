@@ -78,7 +78,7 @@ describe('a generated account spec: checked, with one clear error per bad field'
     const plan = resolveGenerateSpec({ files: 1_000_000, folders: 20_000, maxMemory: '512MiB' });
     const need = Math.ceil((1_020_001 * ESTIMATED_BYTES_PER_OBJECT) / 1024 ** 2);
     expect(() => checkGeneratedMemory(plan, 1)).toThrow(
-      `generate: 1000000 files and 20000 folders for one user need about ${need < 1024 ? `${need} MiB` : `${(need / 1024).toFixed(1)} GiB`} (${ESTIMATED_BYTES_PER_OBJECT} bytes per object), more than maxMemory of 512 MiB; generate fewer objects or raise maxMemory (serve --max-memory)`,
+      `generate.maxMemory: 1000000 files and 20000 folders for one user need about ${need < 1024 ? `${need} MiB` : `${(need / 1024).toFixed(1)} GiB`} (${ESTIMATED_BYTES_PER_OBJECT} bytes per object), more than maxMemory of 512 MiB; generate fewer objects or raise maxMemory (serve --max-memory)`,
     );
     expect(() => checkGeneratedMemory(resolveGenerateSpec({ files: 1000, maxMemory: '512MiB' }), 2)).not.toThrow();
   });
