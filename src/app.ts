@@ -7,6 +7,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import { localClockControls, type ClockControls } from './clock/clock-controls.js';
 import { stampClockDate } from './http/clock-date.js';
+import { cors } from './http/cors.js';
 import { sandboxServedContent } from './http/sandbox-served.js';
 import { originFormUrl } from './http/origin-form.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -148,7 +149,18 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
   if (watchLog) app.use(requestLog(watchLog));
   app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 2b. a served mock's /t/<name> that names no live tenant (the server hands live ones to their own app)
+  // 2b. CORS on the service's paths (never /__admin): a page on an allowed origin (loopback, or listed) gets
+  //     the headers on every answer that follows, its preflight answered here (not journaled, no auth, no
+  //     fault, unless the scenario names OPTIONS); any other page's request is refused with 403
+  const corsSteps = resolved.cors
+    ? cors({
+        origins: resolved.corsOrigins,
+        publicUrl: resolved.publicUrl,
+        preflightFaulted: () => scenarios.active.faultsPreflights,
+      })
+    : undefined;
+  if (corsSteps) app.use(corsSteps.headers);
+  // 2c. a served mock's /t/<name> that names no live tenant (the server hands live ones to their own app)
   if (parts.tenants) app.use(unknownTenant(parts.tenants));
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
@@ -176,6 +188,8 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   app.use(device.step());
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
+  // 5a. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now
+  if (corsSteps) app.use(corsSteps.heldPreflight);
   // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
   //     earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer)
   app.use(serviceAnswer());

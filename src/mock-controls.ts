@@ -1,7 +1,9 @@
 import type { ClockControls } from './clock/clock-controls.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
-import type { WaitOptions } from './http/journal-wait.js';
+import { countRequests, waitForRequest, type WaitOptions } from './http/journal-wait.js';
+import type { MockApp } from './app.js';
+import { auditJournal } from './audit/audit.js';
 import type { AuditOptions, AuditReport } from './audit/audit-types.js';
 
 /**
@@ -37,4 +39,17 @@ export interface MockControls {
    * commit, full re-uploads, ETags never revalidated, N+1 listings, polling too fast. See src/audit/README.md.
    */
   audit(options?: AuditOptions & { filter?: JournalFilter }): Promise<AuditReport>;
+}
+
+/** The controls of a mock in this process (startMock's, interceptCloud's, the Playwright fixture's), over its app. */
+export function localControls(mock: MockApp): MockControls {
+  return {
+    reset: () => mock.reset(),
+    requests: async (filter) => mock.requests(filter),
+    change: (change) => mock.change(change),
+    clock: mock.clock,
+    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
+    countRequests: async (filter) => countRequests(mock.journal, filter),
+    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
+  };
 }

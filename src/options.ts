@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { resolveCorsOrigins } from './http/cors.js';
 import { MockClock, type ClockSettings } from './clock/mock-clock.js';
 import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types.js';
 import type { MockMode } from './mode.js';
@@ -54,6 +55,14 @@ export interface MockOptions {
    */
   allowedHosts?: string[];
   /**
+   * Web pages that may call /v2, /dav and /cdmi from a browser (CORS) besides the loopback ones
+   * (http(s)://localhost, *.localhost, 127.0.0.1, [::1], any port), e.g. ["https://app.example.test"];
+   * "*" allows every origin (a warning says so). The admin API never answers another origin. Default: none.
+   */
+  corsOrigins?: string[];
+  /** false: no CORS at all (no headers, preflights go to authentication as any OPTIONS). Default: true. */
+  cors?: boolean;
+  /**
    * How long a scenario switch or reset waits for requests in flight (which finish under the
    * scenario they arrived under) before closing their connections. Default 5000 ms.
    */
@@ -88,6 +97,10 @@ export interface ResolvedOptions {
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
   allowedHosts: string[];
+  /** false: CORS off. */
+  cors: boolean;
+  /** Listed origins, as a browser sends them (scheme://host[:port]), or "*". */
+  corsOrigins: string[];
   switchGraceMs: number | undefined;
   replayHandler: ReplayHandlerFactory | undefined;
   mode: MockMode;
@@ -142,6 +155,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     allowedHosts: [...(options.allowedHosts ?? [])],
+    cors: options.cors ?? true,
+    corsOrigins: resolveCorsOrigins(options.corsOrigins ?? []),
     switchGraceMs: options.switchGraceMs,
     replayHandler: options.replayHandler,
     mode: absoluteMode(options.mode ?? { kind: 'emulate' }, baseDir),

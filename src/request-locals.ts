@@ -21,6 +21,8 @@ declare global {
       leaveSwitchGate?: (end: () => void) => void;
       /** Calls back if a switch or reset begins while this request is in flight (scenarios/scenario-runtime.ts). */
       onSwitch?: (fn: () => void) => void;
+      /** A CORS preflight left to the fault rules, with the header names it asked for (http/cors.ts). */
+      heldPreflight?: readonly string[];
       /** What earlier steps want done when the service starts its answer (http/service-answer.ts). */
       answerHooks?: AnswerHook[];
     }

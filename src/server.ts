@@ -139,6 +139,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         'anyone who can connect can use it. Start with --admin-token TOKEN (option adminToken), or bind 127.0.0.1.',
     );
   }
+  if (mock.options.cors && mock.options.corsOrigins.includes('*')) {
+    console.warn(
+      'csp-mock: warning: CORS allows every origin (--cors-origin "*", option corsOrigins): any web page open in your browser ' +
+        'may call /v2, /dav and /cdmi and read the answers, with the logins it knows. List the origins you use instead.',
+    );
+  }
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `${besides || !identity ? 'http' : 'https'}://${shownHost}:${port}`;
   const httpsPort = besides ? (besides.address() as AddressInfo).port : port;

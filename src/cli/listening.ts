@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { resolveCorsOrigins } from '../http/cors.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
 import type { RunningMock, StartOptions } from '../server.js';
 import { httpsFacts, httpsOptionsOf, withHttpsOptions, type HttpsArgs } from './https-options.js';
@@ -12,6 +13,8 @@ export interface ListenArgs extends HttpsArgs {
   verbose: boolean;
   'log-format': 'text' | 'json';
   'allow-host'?: string[];
+  'cors-origin'?: string[];
+  cors: boolean;
   'headers-timeout': number;
   'request-timeout': number;
   'idle-timeout': number;
@@ -21,12 +24,14 @@ export interface ListenArgs extends HttpsArgs {
 /** The listening options as startMock takes them. */
 export function listenOptionsOf(
   args: ListenArgs,
-): Pick<StartOptions, 'port' | 'host' | 'allowedHosts' | 'timeouts' | 'https'> {
+): Pick<StartOptions, 'port' | 'host' | 'allowedHosts' | 'corsOrigins' | 'cors' | 'timeouts' | 'https'> {
   return {
     https: httpsOptionsOf(args),
     port: args.port,
     host: args.host,
     allowedHosts: args['allow-host'],
+    corsOrigins: args['cors-origin'],
+    cors: args.cors,
     timeouts: {
       headersMs: args['headers-timeout'],
       requestMs: args['request-timeout'],
@@ -36,7 +41,7 @@ export function listenOptionsOf(
   };
 }
 
-/** --port, --host, --allow-host, the time limits and the log options, shared by every command that listens. */
+/** --port, --host, --allow-host, CORS, the time limits and the log options, shared by every command that listens. */
 export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
   return withHttpsOptions(y)
     .option('port', {
@@ -50,6 +55,17 @@ export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
       type: 'string',
       array: true,
       describe: 'another Host name to answer (repeatable; ".example.org" for a domain and its subdomains)',
+    })
+    .option('cors-origin', {
+      type: 'string',
+      array: true,
+      describe:
+        'a web page origin that may call /v2, /dav and /cdmi from a browser besides localhost ones (repeatable; "*": any, with a warning)',
+    })
+    .option('cors', {
+      type: 'boolean',
+      default: true,
+      describe: 'answer browsers from allowed origins (CORS); --no-cors turns it off',
     })
     .option('headers-timeout', {
       type: 'number',
@@ -92,6 +108,7 @@ export function withListenOptions<T>(y: Argv<T>): Argv<T & ListenArgs> {
       const port = args['port'] as number;
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error('--port must be an integer from 0 to 65535');
+      resolveCorsOrigins((args['cors-origin'] as string[] | undefined) ?? [], '--cors-origin');
       for (const name of ['headers-timeout', 'request-timeout', 'idle-timeout', 'keep-alive-timeout']) {
         const ms = args[name] as number;
         if (!Number.isInteger(ms) || ms < 0)
@@ -120,7 +137,15 @@ export function announce(command: string, mock: RunningMock, facts: Array<[strin
   const address = leaveAddress({ url: mock.url, pid: process.pid, command, cwd: process.cwd() });
   if (address.problem) process.stderr.write(`csp-mock: ${address.problem}; control commands need --url\n`);
   stopOnSignals(mock, format, address.remove);
-  readyOutput(format, command, mock.url, [...facts, ...httpsFacts(mock)]);
+  readyOutput(format, command, mock.url, [...facts, ...corsFacts(mock.options), ...httpsFacts(mock)]);
+}
+
+/** A CORS line when it is not the default (pages on loopback origins only). */
+function corsFacts(options: RunningMock['options']): Array<[string, string]> {
+  if (!options.cors) return [['CORS', 'off (--no-cors): browsers on other origins cannot read any answer']];
+  if (options.corsOrigins.includes('*')) return [['CORS', 'ANY web page may call /v2, /dav and /cdmi']];
+  if (options.corsOrigins.length === 0) return [];
+  return [['CORS', `pages on localhost and ${options.corsOrigins.join(', ')}`]];
 }
 
 /**

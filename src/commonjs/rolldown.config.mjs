@@ -1,6 +1,8 @@
 // How `npm run build:cjs` makes the CommonJS build (dist/cjs/index.cjs) that `require('csp-mock')` loads:
 // a default jest setup runs test files as CommonJS in its own module registry, which cannot load ES
-// modules. One file from tsc's dist/index.js; the dependencies that are CommonJS (or ship a CommonJS
+// modules. The library is one file, dist/cjs/library.cjs, from tsc's dist/index.js, under two thin entries:
+// index.cjs (`csp-mock`) and playwright.cjs (`csp-mock/playwright`, the only one that requires
+// @playwright/test), so both share one copy of it. The dependencies that are CommonJS (or ship a CommonJS
 // build) stay external, loaded from node_modules as the user's other requires are; the ES-module-only
 // ones (lowdb, steno) are bundled in. dist/cjs/ is two folders deep, as dist/index.js's modules are one
 // or two, so the paths made from import.meta.url (scenarios/, recordings/, the inspector page) resolve.
@@ -17,6 +19,7 @@ const EXTERNAL = [
   'lru-cache',
   'node-forge',
   'nock',
+  '@playwright/test',
   '@mswjs/interceptors',
 ];
 
@@ -26,7 +29,7 @@ const isExternal = (id) =>
   EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default {
-  input: { index: 'dist/index.js' },
+  input: { index: 'dist/index.js', playwright: 'dist/playwright/index.js' },
   platform: 'node',
   logLevel: 'warn',
   external: isExternal,
@@ -39,6 +42,9 @@ export default {
     dir: 'dist/cjs',
     format: 'cjs',
     entryFileNames: '[name].cjs',
-    codeSplitting: false,
+    // One chunk holds the library, so both entries share one copy of it (one RequestWaitTimeout class...),
+    // loaded whole as before; each entry is a thin file over it.
+    chunkFileNames: '[name].cjs',
+    codeSplitting: { groups: [{ name: 'library', test: (id) => !/[\\/]dist[\\/]playwright[\\/]/.test(id) }] },
   },
 };

@@ -1,4 +1,5 @@
-// The CommonJS build's types (dist/cjs/*.d.cts): tsc's declarations reachable from dist/index.d.ts, each
+// The CommonJS build's types (dist/cjs/*.d.cts): tsc's declarations reachable from dist/index.d.ts and
+// dist/playwright/index.d.ts, each
 // copied as .d.cts with its relative imports renamed .js -> .cjs. A .d.cts may not re-export the ES
 // module build's .d.ts (TypeScript: a CommonJS file cannot require an ES module), so it holds its own.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ const OUT = join(DIST, 'cjs');
 const RELATIVE = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\.js\2/g;
 
 const seen = new Set();
-const queue = [join(DIST, 'index.d.ts')];
+const queue = [join(DIST, 'index.d.ts'), join(DIST, 'playwright', 'index.d.ts')];
 while (queue.length > 0) {
   const file = queue.pop();
   if (seen.has(file)) continue;

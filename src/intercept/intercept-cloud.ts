@@ -1,8 +1,6 @@
 import { createApp, type MockApp } from '../app.js';
 import { InProcessHttp } from '../http/in-process-http.js';
-import { auditJournal } from '../audit/audit.js';
-import { countRequests, waitForRequest } from '../http/journal-wait.js';
-import type { MockControls } from '../mock-controls.js';
+import { localControls, type MockControls } from '../mock-controls.js';
 import type { MockOptions } from '../options.js';
 import { plainRequestOf, responseOf } from './fetch-exchange.js';
 import { loadNock } from './load-nock.js';
@@ -55,13 +53,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
   let restored = false;
   return {
     mock,
-    reset: () => mock.reset(),
-    requests: async (filter) => mock.requests(filter),
-    change: (change) => mock.change(change),
-    clock: mock.clock,
-    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
-    countRequests: async (filter) => countRequests(mock.journal, filter),
-    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
+    ...localControls(mock),
     restore: async () => {
       if (restored) return;
       restored = true;

@@ -8,6 +8,7 @@ import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-re
 import { ByteReplacer, boundaryOf, carriesLinks, replaceOrigins } from '../recording/normalise.js';
 import type { RecordingWriter } from '../recording/recording-io.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from './upstream.js';
+import { answerHeaders } from '../http/cors.js';
 import { readBody } from '../http/read-body.js';
 import { requestOrigin } from '../http/request-origin.js';
 import { sendPlainError } from '../http/plain-text.js';
@@ -189,7 +190,10 @@ function forwardStreamedBody(flight: Flight): Promise<void> {
 function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): void {
   const { req, res, out, method } = flight;
   const status = upstreamRes.statusCode ?? 502;
-  const responseHeaders = returnedHeaders(upstreamRes.headers, ctx.upstream.origin, flight.clientOrigin);
+  const responseHeaders = answerHeaders(
+    res,
+    returnedHeaders(upstreamRes.headers, ctx.upstream.origin, flight.clientOrigin),
+  );
   clearTimeout(flight.continueFallback);
   if (!req.readableEnded) {
     // The upstream answered before the whole body arrived (a refusal): stop forwarding it, which

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { answerHeaders } from '../http/cors.js';
 import type { PlainRequest } from '../http/in-process-http.js';
 import { readBody } from '../http/read-body.js';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD, type SidecarTarget } from '../recording/body-capture.js';
@@ -54,7 +55,7 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     const upstreamRes = await answer;
     const status = upstreamRes.statusCode ?? 502;
     const responseType = headerValue(upstreamRes.headers as Record<string, string>, 'content-type');
-    const clientHeaders = returnedHeaders(upstreamRes.headers, upstream.origin, origin);
+    const clientHeaders = answerHeaders(res, returnedHeaders(upstreamRes.headers, upstream.origin, origin));
 
     let responseBody: StoredBody | undefined;
     if (carriesLinks(responseType)) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { answerHeaders } from '../http/cors.js';
 import { InProcessHttp, type PlainRequest, type PlainResponse } from '../http/in-process-http.js';
 import { identify } from '../recording/exchange-record.js';
 import { clientOf, type Recording } from '../recording/format.js';
@@ -179,7 +180,7 @@ function missAnswer(
 }
 
 function sendPlain(res: ServerResponse, answer: PlainResponse, method: string): void {
-  const headers = keptHeaders(answer.headers, true);
+  const headers = answerHeaders(res, keptHeaders(answer.headers, true));
   const noBody = method === 'HEAD' || answer.status === 204 || answer.status === 304;
   if (!noBody) headers['content-length'] = String(answer.body.length);
   res.writeHead(answer.status, headers);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { answerHeaders } from '../http/cors.js';
 import { headerValue, type Exchange } from '../recording/format.js';
 import { carriesLinks, fromToken, keptHeaders } from '../recording/normalise.js';
 import { Sha256Check, openBodyFile, readBodyFile } from '../recording/sidecar-reader.js';
@@ -17,10 +18,11 @@ export async function sendRecorded(
 ): Promise<void> {
   const { status, bodyFile } = exchange.response;
   const headers = keptHeaders(exchange.response.headers, true);
-  const out: Record<string, string | string[]> = {};
+  let out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
   }
+  out = answerHeaders(res, out);
   const noBody = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
   const links = carriesLinks(headerValue(headers, 'content-type'));
   if (bodyFile && !links && !noBody) {

@@ -9,6 +9,8 @@ import type { FaultRule, ResolvedScenario } from './types.js';
 export class ArmedRule {
   readonly rule: FaultRule;
   readonly label: string;
+  /** The rule names OPTIONS itself (not "*"): a CORS preflight may meet it. */
+  readonly namesOptions: boolean;
   readonly #matches: RequestPredicate;
   readonly #draw: (() => number) | undefined;
   readonly #latency: (() => number) | undefined;
@@ -21,6 +23,8 @@ export class ArmedRule {
     this.rule = rule;
     this.label = rule.name ?? `faults[${index}]`;
     this.#matches = compileMatch(rule.match);
+    const methods = Array.isArray(rule.match.method) ? rule.match.method : [rule.match.method];
+    this.namesOptions = methods.some((m) => m.toUpperCase() === 'OPTIONS');
     this.#draw = rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 1);
     this.sliceDraw = sliceDraw(rule.slice);
     this.#latency = rule.latency ? latencySampler(rule.latency) : undefined;
@@ -60,6 +64,8 @@ export class ActiveScenario {
   readonly replay: RequestHandler | undefined;
   /** Nothing to do for any request: no fault rule, latency, network conditions or recording. */
   readonly quiet: boolean;
+  /** A rule names OPTIONS: CORS preflights come to the fault rules (and meet only those rules). */
+  readonly faultsPreflights: boolean;
   readonly #latency: (() => number) | undefined;
   readonly #sliceDraw: (() => number) | undefined;
 
@@ -69,6 +75,7 @@ export class ActiveScenario {
     this.rules = scenario.faults.map((rule, i) => new ArmedRule(rule, i));
     this.replay = replay;
     this.quiet = this.rules.length === 0 && !scenario.latency && !scenario.network && !replay;
+    this.faultsPreflights = this.rules.some((rule) => rule.namesOptions);
     if (scenario.latency) this.#latency = latencySampler(scenario.latency);
   }
 
@@ -77,9 +84,12 @@ export class ActiveScenario {
     return this.#latency ? this.#latency() : 0;
   }
 
-  /** The first rule that matches and fires; rules that match but do not fire still count the request. */
-  faultFor(req: Request): ArmedRule | undefined {
-    return this.rules.find((rule) => rule.fires(req));
+  /**
+   * The first rule that matches and fires; rules that match but do not fire still count the request. A CORS
+   * preflight meets only the rules that name OPTIONS.
+   */
+  faultFor(req: Request, preflight = false): ArmedRule | undefined {
+    return this.rules.find((rule) => (!preflight || rule.namesOptions) && rule.fires(req));
   }
 
   /** The network conditions for a request: the scenario's `network`, with the firing rule's own on top. */

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { dropCorsHeaders, isHeldPreflight } from '../http/cors.js';
 import { markDelay, markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
@@ -21,7 +22,7 @@ export function faultMiddleware(delays: PendingDelays): RequestHandler {
 async function applyScenario(delays: PendingDelays, req: Request, res: Response, next: NextFunction): Promise<void> {
   const active = activeOf(res);
   if (!(await delays.wait(held(res, active.latencyMs()), res))) return;
-  const armed = active.faultFor(req);
+  const armed = active.faultFor(req, isHeldPreflight(res));
   const conditions = active.conditionsFor(armed);
   const shaped = conditions ? shapeRequest(req, res, conditions) : undefined;
   if (!armed) {
@@ -30,6 +31,8 @@ async function applyScenario(delays: PendingDelays, req: Request, res: Response,
   }
   markFault(res, armed.label);
   const rule = armed.rule;
+  // A deployment misconfigured for the page: the answer goes out, the browser hides it.
+  if (rule.cors === 'drop') dropCorsHeaders(res);
   if (!(await delays.wait(held(res, armed.delayMs()), res))) return;
   if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
   if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);

@@ -16,12 +16,13 @@ export function checkRule(rule: FaultRule, field: string, source: string): void 
   const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
   if (rule.afterCommit !== undefined) return checkAfterCommit(rule, fail);
   const delays = rule.delayMs !== undefined || rule.latency !== undefined;
-  if (!rule.respond && !rule.connection && !truncate && !delays && conditions.length === 0) {
+  if (!rule.respond && !rule.connection && !truncate && !rule.cors && !delays && conditions.length === 0) {
     fail(
       '',
-      `needs an action: respond, connection, truncateAfterBytes, delayMs, latency or one of ${CONDITIONS.join(', ')}`,
+      `needs an action: respond, connection, truncateAfterBytes, cors, delayMs, latency or one of ${CONDITIONS.join(', ')}`,
     );
   }
+  if (rule.cors && reset) fail('cors', 'drops headers from an answer, so it cannot go with connection "reset"');
   if (rule.respond && reset) fail('connection', '"reset" sends no response, so it cannot go with respond');
   if (rule.respond && truncate) fail('truncateAfterBytes', 'truncates the real response, so it cannot go with respond');
   if (reset && truncate) fail('truncateAfterBytes', 'cannot go with connection "reset"');

@@ -72,7 +72,7 @@ export class ScenarioRuntime {
   }
 
   /** The active scenario's armed fault rules and replayer, for read-only views (the inspector). */
-  get active(): Pick<ActiveScenario, 'rules' | 'replay'> {
+  get active(): Pick<ActiveScenario, 'rules' | 'replay' | 'faultsPreflights'> {
     return this.#active;
   }
 

@@ -79,7 +79,7 @@ export interface NetworkConditions {
   slowClose?: SlowClose;
 }
 
-/** One fault: a match, optional counters, and one action (respond, connection, truncateAfterBytes, delayMs or a network condition). */
+/** One fault: a match, optional counters, and one action (respond, connection, truncateAfterBytes, cors, delayMs or a network condition). */
 export interface FaultRule {
   /** Shown in the request journal; default "faults[i]". */
   name?: string;
@@ -97,6 +97,8 @@ export interface FaultRule {
   connection?: 'close' | 'reset';
   /** Send the headers and the first N body bytes of the real response, then close. */
   truncateAfterBytes?: number;
+  /** "drop": the answer goes out without its CORS headers (Access-Control-*), so a page sees a network error. */
+  cors?: 'drop';
   /** Delay before the action (alone: delay the real response). */
   delayMs?: number;
   /** A delay drawn for each request the rule applies to (uniform or log-normal), instead of a fixed delayMs. */
