@@ -1,7 +1,8 @@
 import express, { Router, type Express } from 'express';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
+import { unknownTenant, type TenantDirectory } from './admin/tenant-routes.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import { localClockControls, type ClockControls } from './clock/clock-controls.js';
@@ -18,7 +19,7 @@ import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
-import { loadScenario } from './scenarios/load.js';
+import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
@@ -51,15 +52,29 @@ export interface MockApp {
   change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
-  /** Makes `server` serve this mock: `app` as its request listener, and whatever the mode needs of the server (record: Expect: 100-continue). */
-  attach(server: Server): void;
+  /**
+   * Makes `server` serve this mock: `app` (or `listener`, the server's tenant routing in front of it) as its
+   * request listener, and whatever the mode needs of the server (record: Expect: 100-continue).
+   */
+  attach(server: Server, listener?: RequestListener): void;
+}
+
+/** What a served mock adds around an app: the server's tenants on its default app; a tenant's mount. */
+export interface AppParts {
+  /** The server's tenants: /__admin/tenants, and a clear 404 for a /t/<name> that names none. */
+  tenants?: TenantDirectory;
+  /** A tenant's "/t/<name>": the app answers under it, and its links carry it. */
+  mountPath?: string;
+  /** Who named `options.scenario` (a tenant's, sent over HTTP: 'http'). Default 'user'. */
+  scenarioTrust?: ScenarioTrust;
 }
 
 /** Builds the express app in request order, one step a line. Never listens. */
-export async function createApp(options: MockOptions = {}): Promise<MockApp> {
+export async function createApp(options: MockOptions = {}, parts: AppParts = {}): Promise<MockApp> {
   const resolved = resolveOptions(options);
   const cwd = resolved.baseDir;
-  const initial = await loadScenario(resolved.scenario, cwd);
+  const mountPath = parts.mountPath ?? '';
+  const initial = await loadScenario(resolved.scenario, cwd, parts.scenarioTrust);
   // The starting scenario's clock, before the store stamps its seed.
   resolved.clock.apply(initial.clock);
   const starting = new StartingState(resolved);
@@ -76,7 +91,10 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     resolved.replayHandler ??
     (async (recording, scenario) => {
       const { scenarioReplayFactory } = await import('./replay/scenario-replay.js');
-      return scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, log: resolved.log })(recording, scenario);
+      return scenarioReplayFactory({ cwd, publicUrl: resolved.publicUrl, mountPath, log: resolved.log })(
+        recording,
+        scenario,
+      );
     });
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
@@ -98,6 +116,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
     deviations: () => scenarios.scenario.deviations,
     log: resolved.log,
     publicUrl: resolved.publicUrl,
+    mountPath,
   });
   const mode = await runtimeOrRelease(store, () =>
     dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),
@@ -125,7 +144,7 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   // 1. what the mock serves besides its own admin pages (stored files, listings, scenario, replayed and proxied
   //    bodies) shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed;
   //    enforced as the headers go out, so no handler, fault or recording can replace it
-  sandboxServedContent(app);
+  sandboxServedContent(app, mountPath);
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
@@ -142,6 +161,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       })
     : undefined;
   if (corsSteps) app.use(corsSteps.headers);
+  // 2c. a served mock's /t/<name> that names no live tenant (the server hands live ones to their own app)
+  if (parts.tenants) app.use(unknownTenant(parts.tenants));
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   //    (in a router of its own: the other requests pass one path test, not one per step)
@@ -157,6 +178,8 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       publicUrl: resolved.publicUrl,
       device,
       clock: resolved.clock,
+      mountPath,
+      tenants: parts.tenants,
     }),
   );
   app.use('/__admin', admin);
@@ -177,9 +200,11 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
   //    replay -> the recording (misses to the emulator or the upstream as configured)
   app.use(mode.handler);
   app.use(errorMiddleware(resolved.log));
+  // A tenant's app answers under its /t/<name> (express's own mounting: every base URL and link carries it).
+  const served = mountPath ? express().disable('x-powered-by').use(mountPath, app) : app;
 
   return {
-    app,
+    app: served,
     store,
     options: resolved,
     get scenario() {
@@ -198,9 +223,9 @@ export async function createApp(options: MockOptions = {}): Promise<MockApp> {
       await mode.close();
       await store.close();
     },
-    attach: (server) => {
-      server.on('request', app);
-      mode.attach(server, app);
+    attach: (server, listener = app) => {
+      server.on('request', listener);
+      mode.attach(server, listener);
     },
   };
 }

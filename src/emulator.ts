@@ -20,6 +20,8 @@ export interface EmulatorDeps {
   deviations: () => readonly Deviation[];
   log: (line: string) => void;
   publicUrl?: string;
+  /** A tenant's "/t/<name>": its links carry it. Default "". */
+  mountPath?: string;
 }
 
 /** The service itself, over the one store: a router for the app, and a listener of its own on demand. */
@@ -40,7 +42,7 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   const routes = Router({ caseSensitive: true });
   // E1. absolute links from --public-url or the request's Host
   routes.use((req, res, next) => {
-    res.locals.links = new Links(requestOrigin(req, deps.publicUrl));
+    res.locals.links = new Links(requestOrigin(req, deps.publicUrl, deps.mountPath));
     next();
   });
   // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource

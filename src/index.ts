@@ -1,6 +1,6 @@
 /** The public API: everything a test suite imports. */
 export { createApp, type MockApp } from './app.js';
-export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions } from './server.js';
+export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions, type TenantSettings } from './server.js';
 export type { HttpsOptions } from './tls/server-identity.js';
 export type { MockControls } from './mock-controls.js';
 export type { ClockControls } from './clock/clock-controls.js';
@@ -52,4 +52,5 @@ export {
   type ScenarioSummary,
   type StateOptions,
 } from './remote/connect-mock.js';
+export type { TenantOptions, TenantView } from './remote/tenant-calls.js';
 export type { StateView, StateNode } from './admin/state-view.js';

@@ -27,6 +27,7 @@ import { inspectorRouter } from './inspector-router.js';
 import { deepJson } from './deep-json.js';
 import { DEFAULT_INLINE_LIMIT, exportedFile, seedView } from './seed-view.js';
 import { stateView } from './state-view.js';
+import { noNestedTenants, tenantRoutes, type TenantDirectory } from './tenant-routes.js';
 
 export interface AdminDeps {
   runtime: ScenarioRuntime;
@@ -43,6 +44,10 @@ export interface AdminDeps {
   clock: MockClock;
   /** Our own public origin, for the links of a HAR export (default: the request's Host). */
   publicUrl?: string;
+  /** A tenant's "/t/<name>" (its HAR links carry it); "" for the server's default mock. */
+  mountPath: string;
+  /** The server's tenants (/__admin/tenants), on the default mock of a served mock only. */
+  tenants?: TenantDirectory;
 }
 
 function summary(scenario: ResolvedScenario): Record<string, unknown> {
@@ -168,7 +173,7 @@ export function adminRouter(deps: AdminDeps): Router {
     const requests = deps.journal.entries(journalFilterOf(filters));
     if (format === 'har') {
       const answer = new SlicedAnswer(res, 200, { 'Content-Type': 'application/json; charset=utf-8' });
-      return writeJournalHar(answer, requests, requestOrigin(req, deps.publicUrl));
+      return writeJournalHar(answer, requests, requestOrigin(req, deps.publicUrl, deps.mountPath));
     }
     if (format !== undefined && format !== 'json')
       throw new HttpError(400, 'format must be "json" (the default) or "har"');
@@ -204,6 +209,8 @@ export function adminRouter(deps: AdminDeps): Router {
     if (!node.blobId) return void res.end();
     deps.store.blobs.read(node.blobId).pipe(res);
   });
+  if (deps.tenants) router.use('/tenants', tenantRoutes(deps.tenants, jsonBody, deps.publicUrl));
+  else if (deps.mountPath) router.use('/tenants', noNestedTenants);
   router.use((req, _res, next) => next(new HttpError(404, `no admin resource at /__admin${req.path}`)));
   return router;
 }

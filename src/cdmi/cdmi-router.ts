@@ -92,7 +92,8 @@ export function cdmiRouter(store: CloudStore): Router {
         res.end();
         return;
       }
-      res.location(`${parent}/${encodeURIComponent(queue.name)}`);
+      // Under the mount the request came by (a tenant's /t/<name>); parentURI values stay the mock's own.
+      res.location(`${req.baseUrl}/${encodeURIComponent(user)}/${encodeURIComponent(queue.name)}`);
       sendCdmi(res, MEDIA_CDMI.queue, queueObject(queue, parent), 201);
     })
     .delete(async (req, res) => {

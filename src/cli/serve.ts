@@ -35,6 +35,8 @@ interface ServeArgs extends ListenArgs, GenerateArgs {
   'journal-size': number;
   'journal-bodies': number;
   'content-cache-mib': number;
+  'max-tenants': number;
+  'tenant-idle': string;
   watch: boolean;
 }
 
@@ -126,6 +128,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 64,
         describe: 'MiB of file content kept in memory to answer reads; 0: none',
       })
+      .option('max-tenants', {
+        type: 'number',
+        default: 64,
+        describe: 'tenants (isolated mocks under /t/<name>, made by POST /__admin/tenants) kept at once; 0: none',
+      })
+      .option('tenant-idle', {
+        type: 'string',
+        default: '30m',
+        describe: 'close a tenant nothing has reached for this long (e.g. 30m, 2h; 0: never)',
+      })
       .example('$0 serve', 'demo tree, in memory, http://127.0.0.1:8080, user demo:demo')
       .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
       .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
@@ -172,6 +184,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],
       clock: clockOptionsOf(args),
+      tenants: { max: args['max-tenants'], idle: args['tenant-idle'] },
       ...logOptionsOf(args),
     }).catch((err: unknown) => cannotStart(err, args.port));
     // The scenario's seed may add logins to --user (or to the default demo:demo).

@@ -34,14 +34,15 @@ function applyHeaders(res: ServerResponse, headers: OutgoingHttpHeaders | Outgoi
  * for every answer), after every handler, fault and recording has set its own: a policy they bring is
  * kept, and ours is added beside it (a browser enforces every policy, so theirs can only restrict
  * more); X-Content-Type-Options is always ours. Overridden on the app's own response prototype, as
- * the clock's Date is (http/clock-date.ts).
+ * the clock's Date is (http/clock-date.ts). `mountPath`: a tenant's "/t/<name>".
  */
-export function sandboxServedContent(app: Express): void {
+export function sandboxServedContent(app: Express, mountPath = ''): void {
   const writeHead = app.response.writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
   app.response.writeHead = function (this: ServerResponse, ...args: unknown[]): ServerResponse {
     // originalUrl: inside the admin router, express has cut its mount path off req.url.
     const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '';
-    if (this.headersSent || ADMIN_PATH.test(url)) return writeHead.apply(this, args);
+    // A tenant's app answers only under its mount ("/t/<name>"): its admin API is what follows it.
+    if (this.headersSent || ADMIN_PATH.test(url.slice(mountPath.length))) return writeHead.apply(this, args);
     const last = args.at(-1);
     if (args.length > 1 && last !== undefined && last !== null && typeof last === 'object') {
       applyHeaders(this, last as OutgoingHttpHeaders | OutgoingHttpHeader[]);

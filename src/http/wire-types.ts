@@ -201,3 +201,17 @@ export interface ScenarioListing {
   /** The file's own "name" field, when it differs from the file name. */
   declaredName?: string;
 }
+
+/** One tenant of a served mock (GET /__admin/tenants): an isolated mock under /t/<name>. */
+export interface TenantView {
+  name: string;
+  /** Its base URL: REST at <url>/v2, WebDAV at <url>/dav, its admin API at <url>/__admin. */
+  url: string;
+  /** Its active scenario's name. */
+  scenario: string;
+  /** ISO times (real time): when it was made, and when a request last reached it. */
+  created: string;
+  lastUsed: string;
+  /** When it is closed if nothing reaches it before (ISO); null: never. */
+  expires: string | null;
+}

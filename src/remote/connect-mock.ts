@@ -10,6 +10,7 @@ import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal
 import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
+import { tenantBody, type TenantOptions, type TenantView } from './tenant-calls.js';
 
 /** The active scenario as the admin API reports it. */
 export interface ScenarioSummary {
@@ -63,6 +64,15 @@ export interface RemoteMock extends MockControls {
   seed(options?: { inlineLimit?: number }): Promise<ScenarioDefinition>;
   /** The bytes of one live file (for a seed's fixture references). */
   content(id: string): Promise<Buffer>;
+  /**
+   * A tenant of this served mock (an isolated mock under `<url>/t/<name>`): made with `options` unless one of
+   * that name exists, which is returned as it is. Resolves to its own RemoteMock.
+   */
+  tenant(name: string, options?: TenantOptions): Promise<RemoteMock>;
+  /** The served mock's tenants. */
+  tenants(): Promise<TenantView[]>;
+  /** Closes a tenant and drops its state. */
+  deleteTenant(name: string): Promise<void>;
   /** Disconnects: later calls fail. The mock keeps running. */
   close(): Promise<void>;
 }
@@ -154,7 +164,12 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
           : `the mock at ${origin} requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN`,
       );
     }
-    if (res.status === 404 && !/^(\d{3} )?(no (admin resource|live file)|change( \d+ of \d+)? refused)/.test(text))
+    if (
+      res.status === 404 &&
+      !/^(\d{3} )?(no (admin resource|live file|tenant)|change( \d+ of \d+)? refused|a tenant has no tenants)/.test(
+        text,
+      )
+    )
       throw new MockConnectionError(`${origin} is not a csp-mock (no admin API at ${origin}/__admin)`);
     const reason = text.replace(/^\d{3} /, '').replace(/^[A-Z]+ \/__admin\S*: /, '') || `status ${res.status}`;
     throw new MockRefusedError(
@@ -237,6 +252,18 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       }
     },
     clock: remoteClockControls(json),
+    tenant: async (name, tenantOptions = {}) => {
+      try {
+        await call('POST', '/tenants', await tenantBody(name, tenantOptions, baseDir));
+      } catch (err) {
+        if (!(err instanceof MockRefusedError && err.status === 409)) throw err;
+      }
+      return connectMock(`${origin}/t/${encodeURIComponent(name)}`, options);
+    },
+    tenants: async () => (await json<{ tenants: TenantView[] }>('GET', '/tenants')).tenants,
+    deleteTenant: async (name) => {
+      await call('DELETE', `/tenants/${encodeURIComponent(name)}`);
+    },
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {
       closed = true;

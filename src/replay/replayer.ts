@@ -47,6 +47,8 @@ export interface ReplayOptions {
   repeatLast?: boolean;
   /** Our public origin for links; default http://<Host>. */
   publicUrl?: string;
+  /** A tenant's "/t/<name>": links carry it. */
+  mountPath?: string;
   log?: (line: string) => void;
 }
 
@@ -83,7 +85,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   const miss = missAnswer(onMiss, recording, recorded, options, log);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const request = await readRequest(req, match, options.publicUrl);
+    const request = await readRequest(req, match, options.publicUrl, options.mountPath);
     const found = recorded.pick(request.client, request.key);
     if (!found) return miss(req, res, request);
     markReplay(res, { outcome: 'served', exchange: found.id });
@@ -112,9 +114,14 @@ interface ReplayRequest {
   origin: string;
 }
 
-async function readRequest(req: IncomingMessage, match: MatchOptions, publicUrl?: string): Promise<ReplayRequest> {
+async function readRequest(
+  req: IncomingMessage,
+  match: MatchOptions,
+  publicUrl?: string,
+  mountPath?: string,
+): Promise<ReplayRequest> {
   const body = await readBody(req, maxFileBytes());
-  const origin = requestOrigin(req, publicUrl);
+  const origin = requestOrigin(req, publicUrl, mountPath);
   const url = req.url ?? '/';
   const { path, query } = splitUrl(url);
   const method = req.method ?? 'GET';

@@ -67,10 +67,16 @@ function recordingNames(baseDir: string): string[] {
 export function scenarioReplayFactory(ctx: {
   cwd: string;
   publicUrl?: string;
+  mountPath?: string;
   log: (line: string) => void;
 }): ReplayHandlerFactory {
   return async (name) => {
     const recording = await readRecording(locateRecording(name, ctx.cwd), { lazyBodies: true });
-    return createReplayHandler(recording, { onMiss: 'error', publicUrl: ctx.publicUrl, log: ctx.log });
+    return createReplayHandler(recording, {
+      onMiss: 'error',
+      publicUrl: ctx.publicUrl,
+      mountPath: ctx.mountPath,
+      log: ctx.log,
+    });
   };
 }

@@ -12,7 +12,17 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   {
     layer: 'entry',
-    modules: ['cli/', 'index.ts', 'server.ts', 'mock-controls.ts', 'verify/', 'intercept/', 'remote/', 'playwright/'],
+    modules: [
+      'cli/',
+      'index.ts',
+      'server.ts',
+      'tenants/',
+      'mock-controls.ts',
+      'verify/',
+      'intercept/',
+      'remote/',
+      'playwright/',
+    ],
   },
   // The client audit reads journal entries (types of http/) and nothing else of the server.
   { layer: 'entry: the client audit', modules: ['audit/'] },

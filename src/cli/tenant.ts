@@ -1,0 +1,80 @@
+import type { CommandModule } from 'yargs';
+import { parseUserSpec } from '../options.js';
+import type { TenantOptions, TenantView } from '../remote/tenant-calls.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+
+interface CreateArgs extends RemoteArgs {
+  name: string;
+  scenario?: string;
+  empty: boolean;
+  user?: string[];
+  json: boolean;
+}
+
+function describeTenant(t: TenantView): string {
+  return `${t.name}  ${t.url}  scenario ${t.scenario}, last used ${t.lastUsed}${t.expires ? `, closes ${t.expires} if unused` : ''}`;
+}
+
+/** `csp-mock tenant create|list|delete`: the isolated mocks of a served mock, each under <url>/t/<name>. */
+export const tenantCommand: CommandModule<object, object> = {
+  command: 'tenant',
+  describe: 'create, list or delete the tenants of a running mock (isolated mocks under /t/<name>)',
+  builder: (y) =>
+    y
+      .command<CreateArgs>({
+        command: 'create <name>',
+        describe: 'make a tenant (or keep the one of that name) and print its URL',
+        builder: (u) =>
+          withRemoteOptions(u)
+            .positional('name', { type: 'string', demandOption: true, describe: '1 to 40 of a-z, 0-9 and -' })
+            .option('scenario', {
+              type: 'string',
+              describe: 'its scenario: a NAME the mock knows, or a PATH to a file of yours (read here, sent inline)',
+            })
+            .option('empty', { type: 'boolean', default: false, describe: 'empty trees instead of the seed' })
+            .option('user', {
+              type: 'string',
+              array: true,
+              describe: 'NAME:PASSWORD, repeatable (default: the server’s)',
+            })
+            .option('json', { type: 'boolean', default: false, describe: 'print the tenant as JSON' })
+            .example(
+              '$0 tenant create w1 --scenario tag-objects-500',
+              'then: csp-mock reset --url http://127.0.0.1:8080/t/w1',
+            ) as never,
+        handler: (args) =>
+          withRemote(args, async (mock) => {
+            const options: TenantOptions = {};
+            if (args.scenario !== undefined) options.scenario = args.scenario;
+            if (args.empty) options.seed = 'empty';
+            if (args.user?.length) options.users = parseUserSpec(args.user);
+            const tenant = await mock.tenant(args.name, options);
+            const view = (await mock.tenants()).find((t) => t.name === args.name);
+            console.log(args.json ? JSON.stringify(view ?? { url: tenant.url }, null, 2) : tenant.url);
+          }),
+      })
+      .command<RemoteArgs & { json: boolean }>({
+        command: 'list',
+        describe: "print the running mock's tenants",
+        builder: (u) =>
+          withRemoteOptions(u).option('json', { type: 'boolean', default: false, describe: 'as JSON' }) as never,
+        handler: (args) =>
+          withRemote(args, async (mock) => {
+            const tenants = await mock.tenants();
+            if (args.json) return console.log(JSON.stringify(tenants, null, 2));
+            console.log(tenants.length ? tenants.map(describeTenant).join('\n') : 'no tenants');
+          }),
+      })
+      .command<RemoteArgs & { name: string }>({
+        command: 'delete <name>',
+        describe: 'close a tenant and drop its state',
+        builder: (u) => withRemoteOptions(u).positional('name', { type: 'string', demandOption: true }) as never,
+        handler: (args) =>
+          withRemote(args, async (mock) => {
+            await mock.deleteTenant(args.name);
+            console.log(`deleted tenant ${args.name}`);
+          }),
+      })
+      .demandCommand(1, 'say "create NAME", "list" or "delete NAME"'),
+  handler: () => undefined,
+};
