@@ -111,11 +111,13 @@ async function main(): Promise<void> {
     express: ready.expressUrl,
     'node-upload': ready.nodeUrl,
     'node-memory': ready.nodeUrl,
+    mock: ready.mockUrl,
   };
   const names: Record<BaselineKind, string> = {
     express: 'express, same bytes',
     'node-upload': 'node:http to file',
     'node-memory': 'node:http memory',
+    mock: 'the mock, GET /v2',
   };
   let prefixes = 0;
   const drive = (base: string, spec: BenchRequest, secs: number, connections: number): Promise<LoadResult> => {

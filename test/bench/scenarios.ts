@@ -13,8 +13,8 @@ export interface Target {
   bigDavPath: string;
 }
 
-/** Which server a scenario's mock figure is divided by. */
-export type BaselineKind = 'express' | 'node-upload' | 'node-memory';
+/** Which server a scenario's mock figure is divided by ('mock': another request to the mock itself). */
+export type BaselineKind = 'express' | 'node-upload' | 'node-memory' | 'mock';
 
 export interface Scenario {
   /** Key in the JSON report. */
@@ -109,5 +109,24 @@ export const SCENARIOS: Scenario[] = [
     goal: 0.8,
     mock: (t) => get(t.bigDavPath),
     base: () => get('/big'),
+  },
+  {
+    // A page's CORS preflight (answered before the journal and auth) costs no more than the GET it precedes.
+    id: 'preflight',
+    name: 'preflight vs GET /v2',
+    connections: 32,
+    baseline: 'mock',
+    goal: 1,
+    mock: () => ({
+      method: 'OPTIONS',
+      path: '/v2',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization,x-client-specification',
+      },
+      expect: 204,
+    }),
+    base: () => get('/v2'),
   },
 ];

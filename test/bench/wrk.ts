@@ -39,6 +39,11 @@ export async function runWrk(
     const script = join(workDir, 'upload.lua');
     await writeFile(script, UPLOAD_LUA);
     args.push('-s', script);
+  } else if (spec.method !== 'GET') {
+    // wrk sends GET unless a script names the method.
+    const script = join(workDir, `method-${spec.method}.lua`);
+    await writeFile(script, `wrk.method = "${spec.method}"\n`);
+    args.push('-s', script);
   }
   args.push(`${base}${spec.path}`);
   if (spec.uploadName) args.push('--', namePrefix);
