@@ -65,7 +65,14 @@ describe('npm run bench (dist/tools/bench/run.js)', () => {
         coldStart: { cliMs: number; bareMs: number; ratio: number };
         lifecycle: { resetMs: number; startCloseMs: number };
       };
-      expect(Object.keys(report.throughput)).toEqual(['smallGet', 'listing', 'upload1k', 'get8mRest', 'get8mDav', 'preflight']);
+      expect(Object.keys(report.throughput)).toEqual([
+        'smallGet',
+        'listing',
+        'upload1k',
+        'get8mRest',
+        'get8mDav',
+        'preflight',
+      ]);
       for (const row of Object.values(report.throughput)) {
         expect(row.mockPerSecond).toBeGreaterThan(0);
         expect(row.ratio).toBeCloseTo(row.mockPerSecond / row.baselinePerSecond, 6);
