@@ -56,12 +56,16 @@ export async function routeCloud(
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const url = `${base.origin}${prefix}`;
-  const mock = await createApp({ ...options, publicUrl: options.publicUrl ?? url });
+  // Only this context's pages reach a routed mock (it has no port), so any page origin may read it.
+  const mock = await createApp({
+    ...options,
+    corsOrigins: options.corsOrigins ?? ['*'],
+    publicUrl: options.publicUrl ?? url,
+  });
   const http = new InProcessHttp(mock.app);
   const matches = (requested: URL): boolean => isServiceUrl(requested, base, prefix);
   const handler = async (route: Route): Promise<void> => {
     const request = route.request();
-    const origin = (await request.headerValue('origin')) ?? undefined;
     let answer;
     try {
       answer = await http.dispatch(await plainRequestOfRoute(request, prefix));
@@ -70,7 +74,7 @@ export async function routeCloud(
       await route.abort('connectionreset');
       return;
     }
-    await route.fulfill(routeAnswerOf(answer, origin !== base.origin ? origin : undefined));
+    await route.fulfill(routeAnswerOf(answer));
   };
   await context.route(matches, handler);
   let closed = false;

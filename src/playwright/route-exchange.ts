@@ -32,23 +32,14 @@ export async function plainRequestOfRoute(request: PageRequest, prefix: string):
 
 /**
  * The app's answer as route.fulfill takes it. A repeated header becomes one value (Set-Cookie joined by
- * newlines, which Playwright splits again; any other by commas, as HTTP allows). To a page on another origin
- * the answer is readable as the service's would be to an allowed origin: unless the mock answered with its
- * own CORS headers, it allows the page's origin and exposes every header (Location, ETag...), since a routed
- * request never meets the network where CORS is configured.
+ * newlines, which Playwright splits again; any other by commas, as HTTP allows). CORS headers are the mock's
+ * own, so a scenario that drops them is seen by the page as on the wire.
  */
-export function routeAnswerOf(answer: PlainResponse, pageOrigin: string | undefined): RouteAnswer {
+export function routeAnswerOf(answer: PlainResponse): RouteAnswer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) {
     if (FRAMING.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
-  }
-  if (pageOrigin && headers['access-control-allow-origin'] === undefined) {
-    const exposed = Object.keys(headers).join(', ');
-    headers['access-control-allow-origin'] = pageOrigin;
-    headers['access-control-allow-credentials'] = 'true';
-    if (exposed) headers['access-control-expose-headers'] = exposed;
-    headers['vary'] = headers['vary'] ? `${headers['vary']}, Origin` : 'Origin';
   }
   return { status: answer.status, headers, body: answer.body };
 }

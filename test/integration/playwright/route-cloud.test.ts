@@ -99,19 +99,16 @@ describe('the Playwright route to an in-process mock', () => {
     context = await browser.newContext();
     await context.route(`${APP}/`, (route) =>
       route.fulfill(
-        routeAnswerOf(
-          {
-            status: 200,
-            headers: {
-              'content-type': 'text/html',
-              'set-cookie': ['first=1; Path=/', 'second=2; Path=/'],
-              'x-cloud-note': ['a', 'b'],
-              'transfer-encoding': 'chunked',
-            },
-            body: Buffer.from('<!doctype html><title>cookies</title>'),
+        routeAnswerOf({
+          status: 200,
+          headers: {
+            'content-type': 'text/html',
+            'set-cookie': ['first=1; Path=/', 'second=2; Path=/'],
+            'x-cloud-note': ['a', 'b'],
+            'transfer-encoding': 'chunked',
           },
-          undefined,
-        ),
+          body: Buffer.from('<!doctype html><title>cookies</title>'),
+        }),
       ),
     );
     const page = await context.newPage();
