@@ -18,7 +18,7 @@ const ERROR_LINES: Array<[string[], string]> = [
   ],
   [
     ['clock', 'advance', 'soon'],
-    '"soon" is not a duration: write a number with a unit (ms, s, m, h, d, w), e.g. "90s", "2d", "-5m", "1h30m"',
+    'advance: "soon" is not a duration: write a number with a unit (ms, s, m, h, d, w), e.g. "90s", "2d", "-5m", "1h30m"',
   ],
   [['change', 'rename', '/hello.json'], 'change rename needs --to (the new name)'],
   [['change', 'move', '/hello.json'], 'change move needs --to (the destination folder path)'],

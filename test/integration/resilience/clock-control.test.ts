@@ -129,7 +129,7 @@ describe('csp-mock clock and serve --clock-*', { timeout: 60_000 }, () => {
 
     const bad = await cli(['clock', 'advance', 'soon'], env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^csp-mock: "soon" is not a duration: write a number with a unit/);
+    expect(bad.stderr).toMatch(/^csp-mock: advance: "soon" is not a duration: write a number with a unit/);
     const missing = await cli(['clock', 'advance'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/give a value .*clock advance -- -5m/);
