@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { connectMock, startMock } from '../../../src/index.js';
 import { runProgram } from '../../peers/peer-process.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { CHROMIUM } from './chromium.js';
+import { chromiumPath } from '../../helpers/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../fixtures/playwright/playwright.config.ts', import.meta.url));
@@ -56,7 +56,7 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
     const run = await runProgram(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', CONFIG, '--project', project], {
       cwd: ROOT,
       env: {
-        CHROMIUM_PATH: CHROMIUM,
+        CHROMIUM_PATH: chromiumPath(),
         PW_JSON_REPORT: report,
         PW_OUTPUT_DIR: join(dir.path, `${project}-results`),
         CI: '1',
