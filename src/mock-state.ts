@@ -58,13 +58,15 @@ export async function openStoreSeeded(
   const persistence = wrap(
     openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
   );
-  // Memory mode: no folder until a blob needs a file (most mocks of a test suite store only small ones).
-  const blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, {
-    folder: 'when-needed',
-    cacheBytes: options.contentCacheMiB === undefined ? undefined : Math.floor(options.contentCacheMiB * 1024 * 1024),
-  });
+  // The state is read (and refused) before its blob folder is made: a refused file leaves nothing beside it.
+  const { state, notes } = await persistence.load();
+  let blobs: BlobStore | undefined;
   try {
-    const { state, notes } = await persistence.load();
+    // Memory mode: no folder until a blob needs a file (most mocks of a test suite store only small ones).
+    blobs = await BlobStore.open(options.data ? `${options.data}.blobs` : undefined, {
+      folder: 'when-needed',
+      cacheBytes: options.contentCacheMiB === undefined ? undefined : Math.floor(options.contentCacheMiB * 1024 * 1024),
+    });
     for (const note of notes) options.log(note);
     store = new CloudStore(state, persistence, blobs, options.clock);
     if (options.queueLimit !== undefined) store.notificationQueues.limit = options.queueLimit;
@@ -76,7 +78,7 @@ export async function openStoreSeeded(
     return { store, seeded };
   } catch (err) {
     await persistence.close().catch(() => undefined);
-    await blobs.close();
+    await blobs?.close();
     throw err;
   }
 }

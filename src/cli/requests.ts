@@ -3,6 +3,7 @@ import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journa
 import { isStatusClass, MAX_WAIT_MS } from '../http/journal-query.js';
 import { closestName } from '../scenarios/closest-name.js';
 import { OptionValueError } from './option-checks.js';
+import { SERVICE_METHODS } from '../http/methods.js';
 import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
@@ -26,23 +27,8 @@ interface RequestsArgs extends RemoteArgs {
   count: boolean;
 }
 
-/** The methods of /v2, /dav and the admin API: anything else can match no request. */
-const METHODS = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'OPTIONS',
-  'PATCH',
-  'PROPFIND',
-  'PROPPATCH',
-  'MKCOL',
-  'COPY',
-  'MOVE',
-  'LOCK',
-  'UNLOCK',
-];
+/** A method the mock does not serve is answered 405 and journaled like any other, but a filter naming one is far likelier a typo. */
+const METHODS: readonly string[] = SERVICE_METHODS;
 
 const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
 

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import { HttpError } from './errors.js';
+import { SERVICE_METHODS } from './methods.js';
 
 /**
  * Which web pages may call the service from a browser (CORS). Loopback pages (a dev server on
@@ -15,22 +16,8 @@ export interface CorsPolicy {
   preflightFaulted?: (req: Request) => boolean;
 }
 
-/** The methods of the service and of WebDAV a page may send. */
-export const CORS_METHODS = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'OPTIONS',
-  'PROPFIND',
-  'PROPPATCH',
-  'MKCOL',
-  'COPY',
-  'MOVE',
-  'LOCK',
-  'UNLOCK',
-] as const;
+/** A page may send every method the service and WebDAV have. */
+export const CORS_METHODS = SERVICE_METHODS;
 
 /** Answer headers a client reads beyond the CORS-safelisted ones (the service's, WebDAV's, a fault's Retry-After, ours). */
 export const EXPOSED_HEADERS = [

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRecording, startMock } from '../../src/index.js';
 import type { Har } from '../../src/har/har-types.js';
@@ -8,10 +8,8 @@ import { CLI, ServeProcess, killServersAfterEach } from '../helpers/cli.js';
 import { runCommand } from '../helpers/run-command.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { findInFiles } from '../integration/record-replay/support.js';
-import { requireProgram } from './peer-process.js';
+import { launchChromium } from '../helpers/chromium.js';
 
-// Debian's chromium (.ci/run installs it), driven by playwright-core: no browser download.
-const CHROMIUM = requireProgram('chromium');
 const PASSWORD = 'pw-chromium-har-never-recorded';
 const AUTHORIZATION = `Basic ${Buffer.from(`demo:${PASSWORD}`).toString('base64')}`;
 
@@ -74,11 +72,7 @@ describe('a HAR captured by Chromium becomes a recording that replays and verifi
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

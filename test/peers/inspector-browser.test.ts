@@ -1,13 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { requireProgram } from './peer-process.js';
+import { launchChromiumProfile } from '../helpers/chromium.js';
 
-// Debian's chromium (.ci/run installs it), driven by playwright-core: no browser download.
-const CHROMIUM = requireProgram('chromium');
 const SERVICE = {
   Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
   'X-Client-Specification': '2',
@@ -23,19 +21,7 @@ let consoleErrors: string[];
 
 beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'csp-mock-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 800 } });
 }, 60_000);
 
 afterAll(async () => {

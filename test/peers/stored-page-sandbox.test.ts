@@ -1,13 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { requireProgram } from './peer-process.js';
+import { launchChromiumProfile } from '../helpers/chromium.js';
 
-// Debian's chromium (.ci/run installs it), driven by playwright-core: no browser download.
-const CHROMIUM = requireProgram('chromium');
 const basic = (user: string): string => `Basic ${Buffer.from(`${user}:pw`).toString('base64')}`;
 
 /**
@@ -31,11 +29,7 @@ let mock: RunningMock | undefined;
 
 beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'csp-mock-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  context = await launchChromiumProfile(profile);
 }, 60_000);
 
 afterAll(async () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { extractBlocks } from '../helpers/readme-blocks.js';
-import { requireProgram } from './peer-process.js';
+import { launchChromium as launchBrowser } from '../helpers/chromium.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 
@@ -20,20 +20,7 @@ export function readmeFile(path: string): string {
 
 /** Chromium without a sandbox, GPU, QUIC or background traffic; every *.test name resolves to this machine. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: requireProgram('chromium'),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP *.test 127.0.0.1',
-    ],
-  });
+  return launchBrowser(['--host-resolver-rules=MAP *.test 127.0.0.1']);
 }
 
 /** Serves fixed pages on a loopback port (a dev server's stand-in): path -> [headers, body]. */

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { requireProgram } from '../../peers/peer-process.js';
+import { launchChromiumProfile } from '../../helpers/chromium.js';
 import { httpsRequest, SERVICE_HEADERS, useCaFolder } from '../../helpers/tls.js';
 
 /** The base64 SHA-256 of the server certificate's public key, as Chromium's pin list takes it. */
@@ -38,18 +38,7 @@ describe('the inspector over HTTPS', { timeout: 90_000 }, () => {
     const pin = await spkiPin(mock.url, mock.https!.ca!);
     profile = await mkdtemp(join(tmpdir(), 'csp-mock-chromium-tls-'));
     // Chromium trusts this one server key and nothing else added: no system store is touched.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: requireProgram('chromium'),
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        `--ignore-certificate-errors-spki-list=${pin}`,
-      ],
-    });
+    context = await launchChromiumProfile(profile, { extraArgs: [`--ignore-certificate-errors-spki-list=${pin}`] });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

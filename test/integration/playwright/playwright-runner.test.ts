@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../peers/peer-process.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { CHROMIUM } from './chromium.js';
+import { chromiumPath } from '../../helpers/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../fixtures/playwright/playwright.config.ts', import.meta.url));
@@ -49,7 +49,7 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
     const report = join(dir.path, 'report.json');
     const run = await runProgram(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', CONFIG], {
       cwd: ROOT,
-      env: { CHROMIUM_PATH: CHROMIUM, PW_JSON_REPORT: report, PW_OUTPUT_DIR: join(dir.path, 'results'), CI: '1' },
+      env: { CHROMIUM_PATH: chromiumPath(), PW_JSON_REPORT: report, PW_OUTPUT_DIR: join(dir.path, 'results'), CI: '1' },
       timeoutMs: 240_000,
     });
     const tests = testsOf(JSON.parse(await readFile(report, 'utf8')) as JsonSuite);

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routeCloud, type RoutedCloud } from '../../../src/playwright/route-cloud.js';
 import { routeAnswerOf } from '../../../src/playwright/route-exchange.js';
 import { contentOf } from '../../helpers/stores.js';
-import { CHROMIUM_LAUNCH } from './chromium.js';
+import { launchChromium } from '../../helpers/chromium.js';
 
 const BASE = 'https://cloud.example.test';
 const APP = 'https://app.example.test';
@@ -16,7 +16,7 @@ let context: BrowserContext;
 let mocks: RoutedCloud[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch(CHROMIUM_LAUNCH);
+  browser = await launchChromium();
 }, 60_000);
 afterAll(() => browser?.close());
 afterEach(async () => {
