@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { EARLIEST_MS, LATEST_MS } from '../clock/durations.js';
 import { queueKey } from './queue-records.js';
 import type { NodeRecord } from './schema.js';
 import type { StateMaps } from './state-maps.js';
@@ -111,7 +112,30 @@ export function nodeProblem(id: string, node: unknown): string | undefined {
   if (!isListOfStrings(node['tags'])) return `node "${id}" has tags that are not a list of strings`;
   if (!isDictOfStrings(node['metadata'])) return `node "${id}" has metadata that is not an object of strings`;
   if (!isDictOfStrings(node['deadProps'])) return `node "${id}" has deadProps that is not an object of strings`;
+  for (const field of ['created', 'modified', 'accessed'] as const) {
+    if (!isStoredTime(node[field])) return `node "${id}" has ${field} ${timeText(node[field])}, expected ${TIME_RANGE}`;
+  }
+  if (node['recycled'] !== null && !isStoredTime(node['recycled']))
+    return `node "${id}" has recycled ${timeText(node['recycled'])}, expected null or ${TIME_RANGE}`;
   return undefined;
+}
+
+/**
+ * Stored times are Unix seconds inside the clock's range (1970 to 9999): a time past what an ISO or HTTP date can
+ * write would make every answer that shows it (a PROPFIND, a listing, a queue read) fail, so it is refused at start.
+ */
+const EARLIEST_SECONDS = EARLIEST_MS / 1000;
+const LATEST_SECONDS = Math.floor(LATEST_MS / 1000);
+const TIME_RANGE = `Unix seconds from ${EARLIEST_SECONDS} (1970) to ${LATEST_SECONDS} (9999-12-31)`;
+
+function isStoredTime(value: unknown): boolean {
+  return typeof value === 'number' && value >= EARLIEST_SECONDS && value <= LATEST_SECONDS;
+}
+
+/** A bad value as a message shows it: a number as written, anything else as JSON, cut short. */
+function timeText(value: unknown): string {
+  const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
 function isListOfStrings(value: unknown): boolean {
@@ -139,7 +163,7 @@ export function queueProblem(key: string, queue: unknown, state: StateMaps): str
   if (queueKey(owner, name) !== key) return `${at} is stored under a key that is not its owner and name`;
   if (!state.users.has(owner)) return `${at} belongs to "${owner}", who is no user`;
   if (typeof queue['id'] !== 'string') return `${at} has no id`;
-  if (typeof queue['created'] !== 'number' || !Number.isFinite(queue['created'])) return `${at} has no created time`;
+  if (!isStoredTime(queue['created'])) return `${at} has created ${timeText(queue['created'])}, expected ${TIME_RANGE}`;
   if (!isListOfStrings(queue['events'])) return `${at} has events that are not a list of strings`;
   const scope = queue['scope'];
   if (scope !== null && !(isListOfStrings(scope) && (scope as string[]).every((p) => p.startsWith('/'))))
@@ -170,8 +194,9 @@ function eventProblem(event: unknown): string | undefined {
   if (!EVENT_NAMES.includes(event['event'] as string)) return `has event ${JSON.stringify(event['event'])}`;
   for (const field of ['user', 'objectId', 'name', 'contentTag'] as const)
     if (typeof event[field] !== 'string') return `has an event whose ${field} is not a string`;
-  for (const field of ['time', 'bytes'] as const)
-    if (typeof event[field] !== 'number') return `has an event whose ${field} is not a number`;
+  if (typeof event['bytes'] !== 'number') return 'has an event whose bytes is not a number';
+  if (!isStoredTime(event['time']))
+    return `has an event whose time is ${timeText(event['time'])}, expected ${TIME_RANGE}`;
   if (event['kind'] !== 'container' && event['kind'] !== 'file')
     return 'has an event whose kind is not container or file';
   if (!(event['parentId'] === null || typeof event['parentId'] === 'string'))

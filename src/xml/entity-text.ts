@@ -30,8 +30,8 @@ const LABELS: Record<string, Decoding> = {
 /**
  * Decodes an XML entity body as XML 1.0 (appendix F) says: a byte order mark or the first bytes
  * give the encoding family, the XML declaration names it. UTF-8, UTF-16 (LE/BE), ISO-8859-1 and
- * US-ASCII are read; another declared encoding is 415. Bytes that do not decode, or that hold
- * control characters XML forbids, are 'binary' (the real service's 500 + close).
+ * US-ASCII are read; another declared encoding is 415. A body holding a NUL is 'binary' (the real service's
+ * 500 + close); other bytes that do not decode are 'malformed' (400).
  */
 export function decodeEntityText(body: Buffer): string {
   const sniffed = sniff(body);
@@ -57,8 +57,16 @@ export function decodeEntityText(body: Buffer): string {
   if (text === undefined && decoding === 'ascii')
     throw new EntityError('malformed', 'the body declared US-ASCII holds bytes above 127');
 
-  if (text === undefined || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(text)) {
-    throw new EntityError('binary', 'the request body is binary, not an XML entity');
+  // Text never holds a NUL: such a body is binary. Other bytes that do not decode, and characters XML cannot
+  // carry (refused by the parser), are a client's mistake in a text body: a 400 that says which.
+  const binary = text === undefined ? !wide && body.includes(0) : text.includes('\u0000');
+  if (binary) throw new EntityError('binary', 'the request body is binary, not an XML entity');
+  if (text === undefined) {
+    throw new EntityError(
+      'malformed',
+      `the body is not valid ${wide ? 'UTF-16' : 'UTF-8'}: it holds bytes that encode no character ` +
+        '(an unpaired surrogate, or text in an encoding its XML declaration does not name)',
+    );
   }
   return text;
 }

@@ -35,6 +35,7 @@ export class XmlSyntaxError extends Error {
  */
 export function parseChecked<T>(text: string, parse: (text: string) => T): T {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlSyntaxError('DOCTYPE and entity declarations are not accepted');
+  refuseIllegalCharacters(text);
   const verdict = XMLValidator.validate(text);
   if (verdict !== true) {
     throw new XmlSyntaxError(`malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`);
@@ -44,6 +45,25 @@ export function parseChecked<T>(text: string, parse: (text: string) => T): T {
   } catch (err) {
     throw new XmlSyntaxError(`malformed XML: ${(err as Error).message}`);
   }
+}
+
+/** Any character outside XML 1.0's Char production (controls, U+FFFE, U+FFFF, an unpaired surrogate). */
+const ILLEGAL_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/**
+ * A raw character XML cannot carry is not well-formed (XML 1.0, section 2.2); the parser would pass it on, and
+ * a value holding it (a dead property, a lock owner) would make every later answer that echoes it malformed.
+ */
+function refuseIllegalCharacters(text: string): void {
+  const found = ILLEGAL_CHARACTER.exec(text);
+  if (!found) return;
+  const before = text.slice(0, found.index);
+  const line = before.split('\n').length;
+  const column = found.index - before.lastIndexOf('\n');
+  const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  throw new XmlSyntaxError(
+    `malformed XML: the character U+${code} (line ${line}, column ${column}) cannot appear in XML 1.0`,
+  );
 }
 
 /** Parses checked XML into the ordered tree; text and attribute values are still undecoded. */

@@ -69,11 +69,11 @@ describe('entity bodies decoded as declared (issue 11, item 3)', () => {
     expect(kindOf(bom8)).toBe('malformed');
   });
 
-  it('ISO-8859-1 bytes sent without a declaration are not UTF-8: binary, as the real service answered', () => {
-    expect(kindOf(Buffer.from(xml(''), 'latin1'))).toBe('binary');
+  it('ISO-8859-1 bytes sent without a declaration are not UTF-8: malformed (400), not binary', () => {
+    expect(kindOf(Buffer.from(xml(''), 'latin1'))).toBe('malformed');
   });
 
-  it('a UTF-16 BOM followed by bytes that are not UTF-16 is binary', () => {
-    expect(kindOf(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]))).toBe('binary'); // a lone surrogate
+  it('a UTF-16 BOM followed by bytes that are not UTF-16 is malformed (400)', () => {
+    expect(kindOf(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]))).toBe('malformed'); // a lone surrogate
   });
 });
