@@ -2,6 +2,7 @@ import express, { Router, type Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
+import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { unknownTenant, type TenantDirectory } from './admin/tenant-routes.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
@@ -166,21 +167,24 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   //    (in a router of its own: the other requests pass one path test, not one per step)
+  //    (its routes built on the first admin call: most test suites drive the mock in-process and never make one)
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
-    adminRouter({
-      runtime: scenarios,
-      reset,
-      journal,
-      store,
-      token: resolved.adminToken,
-      cwd,
-      publicUrl: resolved.publicUrl,
-      device,
-      clock: resolved.clock,
-      mountPath,
-      tenants: parts.tenants,
-    }),
+    builtOnFirstUse(() =>
+      adminRouter({
+        runtime: scenarios,
+        reset,
+        journal,
+        store,
+        token: resolved.adminToken,
+        cwd,
+        publicUrl: resolved.publicUrl,
+        device,
+        clock: resolved.clock,
+        mountPath,
+        tenants: parts.tenants,
+      }),
+    ),
   );
   app.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)

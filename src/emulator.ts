@@ -4,6 +4,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { cdmiRouter } from './cdmi/cdmi-router.js';
 import { davRouter, sendOptions } from './dav/index.js';
 import { basicAuth } from './http/auth.js';
+import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { clientSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestOrigin } from './http/request-origin.js';
@@ -53,7 +54,12 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   routes.use('/dav', auth, davRouter(store));
   routes.options('/', (_req, res) => sendOptions(res));
   // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
-  routes.use('/cdmi', auth, cdmiRouter(store));
+  // (built on the first /cdmi request: only a sync client reads the change feed)
+  routes.use(
+    '/cdmi',
+    auth,
+    builtOnFirstUse(() => cdmiRouter(store)),
+  );
   // E4. anything else is 404; every error becomes one text/plain answer
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   routes.use(errorMiddleware(deps.log));

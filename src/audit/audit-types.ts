@@ -81,3 +81,34 @@ export interface AuditReport {
 
 /** One rule: reads the journal (oldest first) and reports what it finds. */
 export type AuditRule = (entries: readonly JournalEntry[], settings: AuditSettings) => AuditFinding[];
+
+const NUMBERS = [
+  'minBackoffMs',
+  'retryAfterToleranceMs',
+  'minPollIntervalMs',
+  'minPolls',
+  'revalidateAfter',
+  'nPlusOneChildren',
+] as const;
+
+/** The options with their defaults, checked: a threshold that is not a number says which it is. */
+export function auditSettings(options: AuditOptions = {}): AuditSettings {
+  const settings: AuditSettings = { ...DEFAULT_AUDIT_SETTINGS };
+  for (const name of NUMBERS) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new RangeError(`audit option ${name} must be a number of 0 or more, got ${JSON.stringify(value)}`);
+    settings[name] = value;
+  }
+  if (options.rules !== undefined) {
+    const unknown = options.rules.filter((r) => !(AUDIT_RULES as readonly string[]).includes(r));
+    if (unknown.length)
+      throw new RangeError(
+        `unknown audit rule ${unknown.map((r) => `"${r}"`).join(', ')} (rules: ${AUDIT_RULES.join(', ')})`,
+      );
+    settings.rules = [...options.rules];
+  }
+  if (options.nonIdempotentMethods !== undefined) settings.nonIdempotentMethods = [...options.nonIdempotentMethods];
+  return settings;
+}

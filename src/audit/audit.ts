@@ -1,14 +1,6 @@
 import type { JournalEntry } from '../http/journal.js';
 import { duplicateAfterAmbiguousCommit } from './ambiguous-commits.js';
-import {
-  AUDIT_RULES,
-  DEFAULT_AUDIT_SETTINGS,
-  type AuditOptions,
-  type AuditReport,
-  type AuditRule,
-  type AuditRuleId,
-  type AuditSettings,
-} from './audit-types.js';
+import { auditSettings, type AuditOptions, type AuditReport, type AuditRule, type AuditRuleId } from './audit-types.js';
 import { nPlusOneListing } from './listings.js';
 import { pollingTooFast } from './polling.js';
 import { fullReupload } from './resumes.js';
@@ -24,37 +16,6 @@ const RULES: Record<AuditRuleId, AuditRule> = {
   'n-plus-one-listing': nPlusOneListing,
   'polling-too-fast': pollingTooFast,
 };
-
-const NUMBERS = [
-  'minBackoffMs',
-  'retryAfterToleranceMs',
-  'minPollIntervalMs',
-  'minPolls',
-  'revalidateAfter',
-  'nPlusOneChildren',
-] as const;
-
-/** The options with their defaults, checked: a threshold that is not a number says which it is. */
-export function auditSettings(options: AuditOptions = {}): AuditSettings {
-  const settings: AuditSettings = { ...DEFAULT_AUDIT_SETTINGS };
-  for (const name of NUMBERS) {
-    const value = options[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new RangeError(`audit option ${name} must be a number of 0 or more, got ${JSON.stringify(value)}`);
-    settings[name] = value;
-  }
-  if (options.rules !== undefined) {
-    const unknown = options.rules.filter((r) => !(AUDIT_RULES as readonly string[]).includes(r));
-    if (unknown.length)
-      throw new RangeError(
-        `unknown audit rule ${unknown.map((r) => `"${r}"`).join(', ')} (rules: ${AUDIT_RULES.join(', ')})`,
-      );
-    settings.rules = [...options.rules];
-  }
-  if (options.nonIdempotentMethods !== undefined) settings.nonIdempotentMethods = [...options.nonIdempotentMethods];
-  return settings;
-}
 
 /**
  * Reads a request journal (any order; entries still running are skipped where they would mislead) and

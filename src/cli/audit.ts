@@ -1,8 +1,11 @@
 import type { CommandModule } from 'yargs';
-import { auditJournal, auditSettings } from '../audit/audit.js';
-import { auditFails, auditText } from '../audit/audit-text.js';
-import { AUDIT_RULES, DEFAULT_AUDIT_SETTINGS, type AuditOptions, type AuditRuleId } from '../audit/audit-types.js';
-import { readJournalFile } from '../audit/journal-file.js';
+import {
+  AUDIT_RULES,
+  DEFAULT_AUDIT_SETTINGS,
+  auditSettings,
+  type AuditOptions,
+  type AuditRuleId,
+} from '../audit/audit-types.js';
 import type { JournalEntry } from '../http/journal.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
@@ -24,7 +27,12 @@ interface AuditArgs extends RemoteArgs {
 const d = DEFAULT_AUDIT_SETTINGS;
 
 /** Prints the report and sets the exit code: 1 when the findings pass the gate (for CI). */
-function report(entries: JournalEntry[], args: AuditArgs): void {
+async function report(entries: JournalEntry[], args: AuditArgs): Promise<void> {
+  // The rules load when a report is made, not with every command of the CLI.
+  const [{ auditJournal }, { auditFails, auditText }] = await Promise.all([
+    import('../audit/audit.js'),
+    import('../audit/audit-text.js'),
+  ]);
   const options: AuditOptions = {
     rules: args.rule as AuditRuleId[] | undefined,
     minBackoffMs: args['min-backoff-ms'],
@@ -113,7 +121,8 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
   handler: async (args) => {
     if (args.file !== undefined) {
       try {
-        report(await readJournalFile(args.file), args);
+        const { readJournalFile } = await import('../audit/journal-file.js');
+        await report(await readJournalFile(args.file), args);
       } catch (err) {
         process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
         process.exit(1);

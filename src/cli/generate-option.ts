@@ -1,5 +1,4 @@
 import type { Argv } from 'yargs';
-import { parseGenerateShorthand } from '../scenarios/generate/generate-shorthand.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 
 export interface GenerateArgs {
@@ -21,12 +20,16 @@ export function withGenerateOptions<T>(y: Argv<T>): Argv<T & GenerateArgs> {
     }) as Argv<T & GenerateArgs>;
 }
 
-/** The spec the options give (checked later, with the other options); throws on text that is no spec. */
-export function generateSpecOf(args: GenerateArgs): GenerateSpec | undefined {
+/**
+ * The spec the options give (checked later, with the other options); throws on text that is no spec.
+ * Its reader loads when serve runs, not with every command of the CLI.
+ */
+export async function generateSpecOf(args: GenerateArgs): Promise<GenerateSpec | undefined> {
   if (args.generate === undefined) {
     if (args['max-memory'] !== undefined) throw new Error('--max-memory applies only with --generate');
     return undefined;
   }
+  const { parseGenerateShorthand } = await import('../scenarios/generate/generate-shorthand.js');
   const spec = parseGenerateShorthand(args.generate);
   return args['max-memory'] === undefined ? spec : { ...spec, maxMemory: args['max-memory'] };
 }

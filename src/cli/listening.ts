@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { resolveCorsOrigins } from '../http/cors.js';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, type MockOptions } from '../options.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS } from '../option-defaults.js';
+import type { MockOptions } from '../options.js';
 import type { RunningMock, StartOptions } from '../server.js';
 import { httpsFacts, httpsOptionsOf, withHttpsOptions, type HttpsArgs } from './https-options.js';
 import { leaveAddress } from './mock-address-file.js';

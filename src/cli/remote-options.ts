@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { connectMock, MockConnectionError, MockRefusedError, type RemoteMock } from '../remote/connect-mock.js';
-import { localCaCertificate } from '../tls/ca-folder.js';
+import type { RemoteMock } from '../remote/connect-mock.js';
 import { forgetAddress, readAddress } from './mock-address-file.js';
 
 export const DEFAULT_MOCK_URL = 'http://127.0.0.1:8080';
@@ -45,6 +44,17 @@ export function adminTokenOf(args: { 'admin-token'?: string; 'admin-token-file'?
   return token;
 }
 
+/** The client and the local CA load when a command talks to a mock, not with every command of the CLI. */
+async function remoteModules(): Promise<
+  typeof import('../remote/connect-mock.js') & Pick<typeof import('../tls/ca-folder.js'), 'localCaCertificate'>
+> {
+  const [remote, { localCaCertificate }] = await Promise.all([
+    import('../remote/connect-mock.js'),
+    import('../tls/ca-folder.js'),
+  ]);
+  return { ...remote, localCaCertificate };
+}
+
 /** --url typed, or CSP_MOCK_URL set: the user named the mock (a config file's url only guesses it). */
 function urlNamed(): boolean {
   return process.env['CSP_MOCK_URL'] !== undefined || process.argv.some((a) => a === '--url' || a.startsWith('--url='));
@@ -52,6 +62,7 @@ function urlNamed(): boolean {
 
 /** True when a csp-mock answers its admin API at `url` (a 401 asking for a token is one too). */
 async function answersAsMock(url: string): Promise<boolean> {
+  const { connectMock, MockConnectionError, localCaCertificate } = await remoteModules();
   const probe = connectMock(url, { ca: /^https:/i.test(url) ? await localCaCertificate() : undefined });
   try {
     await probe.scenario();
@@ -98,6 +109,7 @@ export async function mockUrlOf(args: Pick<RemoteArgs, 'url'>, note: (line: stri
 
 /** Runs `action` against the mock at --url; a connection problem is one line on stderr and exit 1. */
 export async function withRemote(args: RemoteArgs, action: (mock: RemoteMock) => Promise<void>): Promise<void> {
+  const { connectMock, MockRefusedError, localCaCertificate } = await remoteModules();
   try {
     // An https mock's certificate most often comes from the local CA: trust it, besides Node's roots.
     const url = await mockUrlOf(args, (line) => process.stderr.write(`csp-mock: ${line}\n`));

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
-import { parseUserSpec } from '../options.js';
+import { parseUserSpec } from '../option-defaults.js';
 import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
 import {
   cannotStart,

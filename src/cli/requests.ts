@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { isStatusClass, type JournalEntry, type JournalFilter, type RequestOutcome } from '../http/journal.js';
+import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journal.js';
+import { isStatusClass, MAX_WAIT_MS } from '../http/journal-query.js';
 import { closestName } from '../scenarios/closest-name.js';
 import { OptionValueError } from './option-checks.js';
-import { MAX_WAIT_MS } from '../http/journal-wait.js';
 import { SERVICE_METHODS } from '../http/methods.js';
 import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';

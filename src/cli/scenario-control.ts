@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { describeLatency } from '../scenarios/latency-sampler.js';
-import { MockRefusedError, type ScenarioSummary } from '../remote/connect-mock.js';
+import type { ScenarioSummary } from '../remote/connect-mock.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 
 function describeScenario(s: ScenarioSummary): string {
@@ -42,6 +42,7 @@ export const scenarioCommand: CommandModule<object, object> = {
             ) as never,
         handler: (args) =>
           withRemote(args, async (mock) => {
+            const { MockRefusedError } = await import('../remote/connect-mock.js');
             const before = await mock.scenario();
             const summary = await mock.useScenario(args.scenario).catch((err: unknown) => {
               // The mock names the field it refused ("scenario: no scenario named ..."): here it is what was typed.

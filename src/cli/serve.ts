@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { ClockState } from '../clock/mock-clock.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
-import { DEFAULT_USERS, parseUserSpec } from '../options.js';
+import { DEFAULT_USERS, parseUserSpec } from '../option-defaults.js';
 import type { RunningMock } from '../server.js';
 import {
   cannotStart,
@@ -159,7 +159,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     let generate: GenerateSpec | undefined;
     try {
       adminToken = adminTokenOf(args);
-      generate = generateSpecOf(args);
+      generate = await generateSpecOf(args);
     } catch (err) {
       cannotStart(err);
     }

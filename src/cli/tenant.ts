@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { parseUserSpec } from '../options.js';
+import { parseUserSpec } from '../option-defaults.js';
 import type { TenantOptions, TenantView } from '../remote/tenant-calls.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
 

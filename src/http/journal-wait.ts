@@ -1,10 +1,10 @@
 import { matchesFilter, type JournalEntry, type JournalFilter, type RequestJournal } from './journal.js';
+import { MAX_WAIT_MS } from './journal-query.js';
 
 /** How long a wait lasts unless told: shorter than vitest's 5 s test timeout, so the wait's own error is seen. */
 export const DEFAULT_WAIT_MS = 4_000;
 
-/** The longest wait the admin API holds open: below fetch's own 300 s limit for an answer's headers. */
-export const MAX_WAIT_MS = 240_000;
+export { MAX_WAIT_MS };
 
 export interface WaitOptions {
   /** Give up after this long (default 4000 ms) with a RequestWaitTimeout naming the filter. */

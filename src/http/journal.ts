@@ -7,6 +7,7 @@ import { marksOf, outcomeOf } from './journal-marks.js';
 import type { DeviceChangeNote, JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
 import { pathMatcher } from './path-glob.js';
+import { isStatusClass, type StatusClass } from './journal-query.js';
 
 export type { DeviceChangeNote, JournalBody, JournalEntry };
 export {
@@ -19,12 +20,7 @@ export {
   type RequestOutcome,
 } from './journal-marks.js';
 
-export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
-
-/** '4xx' and the like; anything else is no class. */
-export function isStatusClass(text: string): text is StatusClass {
-  return /^[1-5]xx$/.test(text);
-}
+export { isStatusClass, type StatusClass };
 
 function statusMatches(wanted: number | StatusClass | undefined, status: number | null): boolean {
   if (wanted === undefined) return true;

@@ -41,18 +41,22 @@ export class TenantRegistry implements TenantDirectory {
   readonly #tenants = new Map<string, Tenant>();
   /** Names being made: taken (a second create is 409) and counted against the limit. */
   readonly #making = new Set<string>();
-  readonly #sweeper: NodeJS.Timeout | undefined;
+  /** Started with the first tenant: a server that never makes one runs no timer for them. */
+  #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
 
   /** `base`: the options every tenant starts from (the server's, less what only the default mock has). */
   constructor(base: MockOptions, limits: TenantLimits) {
     this.#base = base;
     this.#limits = { ...limits, now: limits.now ?? (() => Date.now()) };
-    if (limits.idleMs > 0) {
-      // Real timers; what expires is decided by sweep() against now(), which tests drive themselves.
-      this.#sweeper = setInterval(() => void this.sweep(), Math.min(Math.max(limits.idleMs / 4, 1000), 60_000));
-      this.#sweeper.unref();
-    }
+  }
+
+  /** Real timers; what expires is decided by sweep() against now(), which tests drive themselves. */
+  #startSweeping(): void {
+    const { idleMs } = this.#limits;
+    if (this.#sweeper || idleMs <= 0) return;
+    this.#sweeper = setInterval(() => void this.sweep(), Math.min(Math.max(idleMs / 4, 1000), 60_000));
+    this.#sweeper.unref();
   }
 
   async create(body: unknown, base: string): Promise<TenantView> {
@@ -81,6 +85,7 @@ export class TenantRegistry implements TenantDirectory {
         throw new HttpError(503, 'the server is closing');
       }
       this.#tenants.set(name, tenant);
+      this.#startSweeping();
       this.#limits.log(`tenant: ${name} created (${base}/t/${name}, scenario ${mock.scenario.name})`);
       return this.#view(tenant, base);
     } catch (err) {

@@ -23,17 +23,55 @@ export interface BenchReport {
 const pad = (s: string, n: number): string => s.padEnd(n);
 const lpad = (s: string, n: number): string => s.padStart(n);
 const mark = (met: boolean): string => (met ? 'met' : 'NOT met');
+const WIDTHS = [27, 20, 12, 12, 7, 9, 7];
+const line = (cells: string[]): string =>
+  cells.map((c, i) => (i < 2 ? pad(c, WIDTHS[i]!) : lpad(c, WIDTHS[i]!))).join(' ');
+const HEADER = [
+  line(['target', 'baseline', 'baseline', 'mock', 'ratio', 'goal', '']),
+  line(WIDTHS.map((w) => '-'.repeat(w))),
+];
+const machineLine = (m: BenchReport['machine']): string =>
+  `csp-mock benchmark: node ${m.node}, ${m.cpus} x ${m.cpuModel}, load average ${m.loadAverage.map((l) => l.toFixed(2)).join(' ')}`;
+
+/** The start-up rows: the CLI's cold start, reset() and startMock()+close(). */
+function startupLines(coldStart: ColdStart, lifecycle: Lifecycle): string[] {
+  return [
+    line([
+      'CLI cold start (`csp-mock scenarios`)',
+      'bare `node -e 0` spawn',
+      `${coldStart.bareMs.toFixed(0)} ms`,
+      `${coldStart.cliMs.toFixed(0)} ms`,
+      `${coldStart.ratio.toFixed(2)}x`,
+      '<= 3x',
+      mark(coldStart.ratio <= 3),
+    ]),
+    line([
+      'reset() (demo seed)',
+      '-',
+      '-',
+      `${lifecycle.resetMs.toFixed(2)} ms`,
+      '-',
+      '<= 2 ms',
+      mark(lifecycle.resetMs <= 2),
+    ]),
+    line([
+      'startMock()+close()',
+      '-',
+      '-',
+      `${lifecycle.startCloseMs.toFixed(2)} ms`,
+      '-',
+      '<= 5 ms',
+      mark(lifecycle.startCloseMs <= 5),
+    ]),
+  ];
+}
 
 /** The table: every target, the measured figure, its baseline, the ratio and the goal. */
 export function formatReport(r: BenchReport): string {
-  const widths = [27, 20, 12, 12, 7, 9, 7];
-  const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < 2 ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join(' ');
   const out = [
-    `csp-mock benchmark: node ${r.machine.node}, ${r.machine.cpus} x ${r.machine.cpuModel}, load average ${r.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
+    machineLine(r.machine),
     `${r.settings.generator}, ${r.settings.seconds} s per measurement, best of ${r.settings.rounds} interleaved rounds, loopback`,
-    line(['target', 'baseline', 'baseline', 'mock', 'ratio', 'goal', '']),
-    line(widths.map((w) => '-'.repeat(w))),
+    ...HEADER,
   ];
   for (const { scenario, baselineName, baseline, mock } of r.rows) {
     const ratio = mock.perSecond / baseline.perSecond;
@@ -74,38 +112,21 @@ export function formatReport(r: BenchReport): string {
       `<= ${r.rss.spreadMiB} MiB`,
       mark(spread <= r.rss.spreadMiB),
     ]),
-    line([
-      'CLI cold start (`csp-mock scenarios`)',
-      'bare `node -e 0` spawn',
-      `${r.coldStart.bareMs.toFixed(0)} ms`,
-      `${r.coldStart.cliMs.toFixed(0)} ms`,
-      `${r.coldStart.ratio.toFixed(2)}x`,
-      '<= 3x',
-      mark(r.coldStart.ratio <= 3),
-    ]),
-    line([
-      'reset() (demo seed)',
-      '-',
-      '-',
-      `${r.lifecycle.resetMs.toFixed(2)} ms`,
-      '-',
-      '<= 2 ms',
-      mark(r.lifecycle.resetMs <= 2),
-    ]),
-    line([
-      'startMock()+close()',
-      '-',
-      '-',
-      `${r.lifecycle.startCloseMs.toFixed(2)} ms`,
-      '-',
-      '<= 5 ms',
-      mark(r.lifecycle.startCloseMs <= 5),
-    ]),
+    ...startupLines(r.coldStart, r.lifecycle),
   );
   out.push(
     'ratio = mock/baseline requests per second (higher is better); cold start = mock/bare time (lower is better).',
   );
   return out.join('\n');
+}
+
+/** `npm run bench -- startup`: the start-up rows alone. */
+export function formatStartupReport(
+  machine: BenchReport['machine'],
+  coldStart: ColdStart,
+  lifecycle: Lifecycle,
+): string {
+  return [machineLine(machine), ...HEADER, ...startupLines(coldStart, lifecycle)].join('\n');
 }
 
 /** The same report as JSON: figures only, ratios computed. */

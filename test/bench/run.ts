@@ -5,7 +5,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runNodeLoad, type BenchRequest, type LoadResult } from './load.js';
-import { formatReport, reportJson, type ThroughputRow } from './report.js';
+import { formatReport, formatStartupReport, reportJson, type ThroughputRow } from './report.js';
 import { HEADERS, SCENARIOS, type BaselineKind } from './scenarios.js';
 import type { ServersCommand, ServersReady } from './servers.js';
 import { measureColdStart, measureLifecycle } from './startup.js';
@@ -90,6 +90,13 @@ function uploadSizes(): number[] {
   });
 }
 
+const machine = (): { node: string; cpus: number; cpuModel: string; loadAverage: number[] } => ({
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+  loadAverage: loadavg(),
+});
+
 /**
  * `npm run bench`: every target in one run. Throughput: the mock and its baseline measured
  * in alternation, BENCH_ROUNDS rounds (default 2) of BENCH_SECONDS (default 5) each, best round kept,
@@ -156,12 +163,7 @@ async function main(): Promise<void> {
     const coldStart = await measureColdStart(spawns);
     const lifecycle = await measureLifecycle(Math.max(5, spawns * 4));
     const report = {
-      machine: {
-        node: process.version,
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
-        loadAverage: loadavg(),
-      },
+      machine: machine(),
       settings: { seconds, rounds, generator: useWrk ? 'wrk -t1' : 'built-in node client' },
       rows,
       rss: { uploads, goalMiB: 64, spreadMiB: 16 },
@@ -207,7 +209,15 @@ async function synthetic(): Promise<void> {
   });
 }
 
-const modes: Record<string, () => Promise<void>> = { scale, synthetic };
+/** `npm run bench -- startup`: only the CLI's cold start, reset() and startMock()+close() (BENCH_SPAWNS). */
+async function startup(): Promise<void> {
+  const spawns = Math.round(positive('BENCH_SPAWNS', 9, 100));
+  const coldStart = await measureColdStart(spawns);
+  const lifecycle = await measureLifecycle(Math.max(5, spawns * 4));
+  console.log(formatStartupReport(machine(), coldStart, lifecycle));
+}
+
+const modes: Record<string, () => Promise<void>> = { scale, synthetic, startup };
 (modes[process.argv[2] ?? ''] ?? main)().catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

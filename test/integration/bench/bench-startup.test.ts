@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
+
+describe('npm run bench -- startup (dist/tools/bench/run.js startup)', () => {
+  it(
+    'prints the three start-up rows alone, with the load average, and stops by itself',
+    { timeout: 60_000 },
+    async () => {
+      const child = spawn(process.execPath, [BENCH, 'startup'], {
+        env: { ...process.env, BENCH_SPAWNS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const lines = stdout.trim().split('\n');
+      expect(lines[0]).toMatch(
+        /^csp-mock benchmark: node v\d+\.\d+\.\d+, \d+ x .*, load average [\d.]+ [\d.]+ [\d.]+$/,
+      );
+      expect(lines.slice(3).map((l) => l.split(/\s{2,}/)[0])).toEqual([
+        'CLI cold start (`csp-mock scenarios`) bare `node -e 0` spawn',
+        'reset() (demo seed)',
+        'startMock()+close()',
+      ]);
+      expect(stdout).toMatch(/startMock\(\)\+close\(\)\s+-\s+-\s+\d+\.\d\d ms\s+-\s+<= 5 ms\s+(met|NOT met)/);
+      expect(stdout).not.toMatch(/req\/s|RSS/);
+    },
+  );
+});
