@@ -1,3 +1,4 @@
+import { onServiceSurface } from '../recording/service-paths.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -29,6 +30,8 @@ export interface HarImportSummary {
   out: string;
   exchanges: number;
   skipped: { otherSite: number; admin: number; unanswered: number; fromCache: number };
+  /** Exchanges kept that are not to the service (a web app's own pages and scripts): verify skips them. */
+  outsideService: number;
   /** Answers whose body the HAR did not keep: they replay empty. */
   missingBodies: number;
   /** Request bodies the HAR did not keep whole (binary uploads): replay matches them with any body. */
@@ -110,6 +113,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
     out: options.out,
     exchanges: 0,
     skipped: { otherSite: 0, admin: 0, unanswered: 0, fromCache: 0 },
+    outsideService: 0,
     missingBodies: 0,
     lostRequestBodies: 0,
   };
@@ -120,6 +124,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
       summary.skipped[place.skip] += 1;
       continue;
     }
+    if (!onServiceSurface(place.url.split('?')[0]!)) summary.outsideService += 1;
     const { body: responseBody, missing } = responseBodyOf(entry);
     if (missing) summary.missingBodies += 1;
     const responseHeaders = headerMapOf(entry.response.headers);
