@@ -8,7 +8,8 @@ import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-re
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap, type StoredBody } from '../recording/format.js';
 import { boundaryOf, carriesLinks, replaceBytes } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
-import { redactedNames } from '../recording/redaction.js';
+import { REDACTED, redactedNames } from '../recording/redaction.js';
+import { redactBody } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
@@ -152,7 +153,8 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
       if (carriesLinks(type)) return linkBodyForRecording(body, origins, redacted);
       const boundary = side === 'request' ? boundaryOf(type) : undefined;
       const normalised = boundary ? replaceBytes(body, boundary, MULTIPART_BOUNDARY) : body;
-      return storeBody(normalised, threshold, writer.sidecar(id, side));
+      // Redacted before the threshold is looked at, so a body that goes to a sidecar is redacted too.
+      return storeBody(redactBody(normalised, type, redacted, REDACTED), threshold, writer.sidecar(id, side));
     };
     const stored = toStoredExchange(
       {
