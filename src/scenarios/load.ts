@@ -61,7 +61,7 @@ export async function loadScenario(
     throw new ScenarioError(
       INLINE,
       'seed.generate.maxMemory',
-      'a scenario sent over HTTP cannot set the memory cap (the heap limit, or serve --max-memory, applies)',
+      'a scenario sent over HTTP cannot set the memory cap (what the heap has free, or serve --max-memory, applies)',
     );
   return resolveDefinition(checkScenario(spec, INLINE), INLINE, dir, cwd, [], trust === 'http' ? dir : undefined);
 }

@@ -27,7 +27,7 @@ export interface GenerateSpec {
   mimeTypes?: string[];
   /** The same seed gives the same tree, ids and bytes on every machine (default 1). */
   seed?: number;
-  /** Refuse an account whose estimated memory exceeds this ("2GiB" or bytes; default: the JavaScript heap limit). */
+  /** Refuse an account whose estimated memory exceeds this ("2GiB" or bytes; default: what the JavaScript heap has free). */
   maxMemory?: number | string;
 }
 

@@ -82,6 +82,18 @@ describe('a generated account spec: checked, with one clear error per bad field'
     );
     expect(() => checkGeneratedMemory(resolveGenerateSpec({ files: 1000, maxMemory: '512MiB' }), 2)).not.toThrow();
   });
+
+  it('without maxMemory an account must fit in what the heap has free, not in its whole limit (other mocks, tenants, hold the rest)', () => {
+    const plan = resolveGenerateSpec({ files: 300_000 });
+    const limit = 1024 ** 3;
+    // About 293 MiB needed: it fits an empty 1 GiB heap, not one of which 800 MiB are used by mocks already running.
+    expect(() =>
+      checkGeneratedMemory(plan, 1, { heap_size_limit: limit, used_heap_size: 100 * 1024 ** 2 }),
+    ).not.toThrow();
+    expect(() => checkGeneratedMemory(plan, 1, { heap_size_limit: limit, used_heap_size: 800 * 1024 ** 2 })).toThrow(
+      /generate\.files: 300000 files and 0 folders for one user need about 293 MiB .* more than the 224 MiB the JavaScript heap has free;/,
+    );
+  });
 });
 
 describe('generated sizes and folder shapes', () => {
