@@ -10,6 +10,10 @@ import { seedFromRecordedTree } from '../recording/seed-from-recording.js';
 import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
 import { compareXml, parseOrdered } from '../recording/xml-compare.js';
 import { compareCdmiJson, isCdmiJson } from './cdmi-compare.js';
+import type { Progress } from '../options.js';
+
+/** Exchanges replayed between two progress reports. */
+const EXCHANGES_PER_REPORT = 100;
 
 /** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
 export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
@@ -26,6 +30,8 @@ export interface VerifyOptions {
   scenario?: string | ScenarioDefinition;
   /** Response headers to compare (default COMPARED_HEADERS). */
   headers?: string[];
+  /** Told how many exchanges are done, every 100 and at the end (`task: 'verify'`). */
+  onProgress?: (progress: Progress) => void;
 }
 
 export interface ExchangeDifference {
@@ -70,8 +76,12 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const ids = new IdMap();
   const compared = options.headers ?? COMPARED_HEADERS;
   const differing: ExchangeDifference[] = [];
+  const total = recording.exchanges.length;
+  const report = (done: number): void =>
+    options.onProgress?.({ task: 'verify', done, total, unit: 'exchanges', finished: done === total });
   try {
-    for (const e of recording.exchanges) {
+    for (const [index, e] of recording.exchanges.entries()) {
+      if (index > 0 && index % EXCHANGES_PER_REPORT === 0) report(index);
       if (!onServiceSurface(e.request.path)) {
         differing.push({
           id: e.id,
@@ -91,6 +101,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   } finally {
     await mock.close();
   }
+  report(total);
   return {
     seed,
     total: recording.exchanges.length,
