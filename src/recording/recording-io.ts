@@ -10,12 +10,13 @@ import {
   type RecordingHeader,
   type StoredExchange,
 } from './format.js';
-import { scanRecording, sidecarDirName } from './recording-read.js';
+import { MAX_EXCHANGES, scanRecording, sidecarDirName } from './recording-read.js';
 
 /** Recordings are made to be committed and shared (credentials are redacted from them): readable by all. */
 const RECORDING_MODE = 0o644;
 
 export {
+  MAX_EXCHANGES,
   readRecording,
   readRecordingDocument,
   RecordingError,
@@ -35,13 +36,16 @@ export class RecordingWriter {
   readonly file: string;
   readonly #log: (line: string) => void;
   #nextId: number;
+  /** Exchanges in the file (those it held when opened, then those written). */
+  #held: number;
   #written = 0;
   #stopped: string | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  private constructor(file: string, nextId: number, log: (line: string) => void) {
+  private constructor(file: string, nextId: number, log: (line: string) => void, held = 0) {
     this.file = file;
     this.#nextId = nextId;
+    this.#held = held;
     this.#log = log;
   }
 
@@ -102,7 +106,7 @@ export class RecordingWriter {
       );
     }
     const nextId = maxId + 1;
-    return new RecordingWriter(absolute, nextId, log);
+    return new RecordingWriter(absolute, nextId, log, scan.count);
   }
 
   /** Reserves an exchange id (ids follow the order requests arrived; the file keeps completion order). */
@@ -135,9 +139,15 @@ export class RecordingWriter {
     const text = line(exchange);
     this.#writing = this.#writing.then(async () => {
       if (this.#stopped) return;
+      // A recording past the limit could not be read back: the recorder stops at it.
+      if (this.#held >= MAX_EXCHANGES)
+        return this.stop(
+          `${this.file} holds ${MAX_EXCHANGES.toLocaleString('en-US')} exchanges, the most a recording may hold`,
+        );
       try {
         await appendFile(this.file, text);
         this.#written += 1;
+        this.#held += 1;
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         this.stop(`${this.file}: ${e.code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : e.message}`);

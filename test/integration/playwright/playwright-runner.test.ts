@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { connectMock, startMock } from '../../../src/index.js';
 import { runProgram } from '../../peers/peer-process.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { chromiumPath } from '../../helpers/chromium.js';
@@ -17,6 +18,7 @@ interface ReportedTest {
   title: string;
   status: string;
   parallelIndex: number;
+  workerIndex: number;
   error: string | undefined;
 }
 
@@ -24,7 +26,9 @@ interface JsonSuite {
   suites?: JsonSuite[];
   specs?: Array<{
     title: string;
-    tests: Array<{ results: Array<{ status: string; parallelIndex: number; error?: { message?: string } }> }>;
+    tests: Array<{
+      results: Array<{ status: string; parallelIndex: number; workerIndex: number; error?: { message?: string } }>;
+    }>;
   }>;
 }
 
@@ -35,6 +39,7 @@ function testsOf(suite: JsonSuite): ReportedTest[] {
         title: spec.title,
         status: r.status,
         parallelIndex: r.parallelIndex,
+        workerIndex: r.workerIndex,
         error: r.error?.message,
       })),
     ),
@@ -45,14 +50,25 @@ function testsOf(suite: JsonSuite): ReportedTest[] {
 describe('the real @playwright/test runner with csp-mock/playwright', () => {
   const dir = useTempDir('playwright-runner');
 
-  it('runs 19 tests on 4 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
-    const report = join(dir.path, 'report.json');
-    const run = await runProgram(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', CONFIG], {
+  /** Runs one project of the fixture config with the real runner; resolves to its tests and its output. */
+  async function runProject(project: string, env: Record<string, string> = {}) {
+    const report = join(dir.path, `${project}-report.json`);
+    const run = await runProgram(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', CONFIG, '--project', project], {
       cwd: ROOT,
-      env: { CHROMIUM_PATH: chromiumPath(), PW_JSON_REPORT: report, PW_OUTPUT_DIR: join(dir.path, 'results'), CI: '1' },
+      env: {
+        CHROMIUM_PATH: chromiumPath(),
+        PW_JSON_REPORT: report,
+        PW_OUTPUT_DIR: join(dir.path, `${project}-results`),
+        CI: '1',
+        ...env,
+      },
       timeoutMs: 240_000,
     });
-    const tests = testsOf(JSON.parse(await readFile(report, 'utf8')) as JsonSuite);
+    return { run, tests: testsOf(JSON.parse(await readFile(report, 'utf8')) as JsonSuite) };
+  }
+
+  it('runs 19 tests on 4 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
+    const { run, tests } = await runProject('routed');
     const failed = tests.filter((t) => t.status !== 'passed');
     expect(failed, run.output).toEqual([]);
     expect(tests).toHaveLength(19);
@@ -60,6 +76,36 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
     expect(tests.filter((t) => t.title.includes('a 500 for a tag listing'))).toHaveLength(8);
     expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1, 2, 3]));
     expect(run.code).toBe(0);
+  }, 300_000);
+
+  it('gives each of 4 workers a tenant of its own of one served mock, deletes them after, and leaves the default mock untouched', async () => {
+    const lines: string[] = [];
+    const mock = await startMock({ log: (line) => lines.push(line) });
+    try {
+      const remote = connectMock(mock.url);
+      const stateBefore = await remote.state();
+      const { run, tests } = await runProject('served', { CSP_MOCK_URL: mock.url });
+      const failed = tests.filter((t) => t.status !== 'passed');
+      expect(failed, run.output).toEqual([]);
+      expect(tests).toHaveLength(8);
+      // The first four tests start at once, one on each worker.
+      expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1, 2, 3]));
+      expect(run.code).toBe(0);
+
+      // One tenant per worker, named for it, made and then deleted.
+      const created = lines.flatMap((l) => /^tenant: (\S+) created/.exec(l)?.[1] ?? []);
+      const deleted = lines.flatMap((l) => /^tenant: (\S+) deleted$/.exec(l)?.[1] ?? []);
+      const workers = [...new Set(tests.map((t) => t.workerIndex))].sort();
+      expect(created.map((name) => Number(/^pw-(\d+)-[0-9a-f]{8}$/.exec(name)?.[1])).sort()).toEqual(workers);
+      expect([...deleted].sort()).toEqual([...created].sort());
+      expect(await remote.tenants()).toEqual([]);
+
+      // The default mock saw no request of the service, and its state is as it was.
+      expect((await mock.requests()).filter((e) => !e.path.startsWith('/__admin'))).toEqual([]);
+      expect(await remote.state()).toEqual(stateBefore);
+    } finally {
+      await mock.close();
+    }
   }, 300_000);
 
   it("the reference's example spec is the file the runner runs", async () => {

@@ -9,11 +9,14 @@ import {
   createApp,
   createReplayHandler,
   readRecording,
+  readRecordingDocument,
+  RecordingWriter,
   verifyRecording,
   type MockApp,
   type Recording,
   type StoredExchange,
 } from '../../../src/index.js';
+import { MAX_EXCHANGES } from '../../../src/recording/recording-io.js';
 import { CLI } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -202,5 +205,41 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
       .expect(200);
     expect(hit.text).toBe('body 2999');
     expect(createReplayHandler(recording).recording.exchanges).toHaveLength(3000);
+  });
+
+  const tiny = (id: number): string =>
+    `{"id":${id},"request":{"method":"GET","path":"/v2/f${id}"},"response":{"status":200}}\n`;
+  const tinyRecording = (count: number): string =>
+    JSON.stringify(HEADER) + '\n' + Array.from({ length: count }, (_, i) => tiny(i + 1)).join('');
+
+  it('a recording of one exchange more than the limit (100,001 tiny ones) is refused by every reader in one line naming the file and the limit', async () => {
+    expect(MAX_EXCHANGES).toBe(100_000);
+    const over = join(tmp.path, 'over.jsonl');
+    await writeFile(over, tinyRecording(MAX_EXCHANGES + 1));
+    const expected = `${over}: line ${MAX_EXCHANGES + 2}: more than 100,000 exchanges, the most a recording may hold (split it into several recordings)`;
+    expect(await failure(readRecordingDocument(over))).toBe(expected);
+    expect(await failure(createApp({ mode: { kind: 'replay', recording: over } }))).toBe(expected);
+    // A version 1 document is held by the same limit.
+    const document = join(tmp.path, 'over-document.json');
+    const parsed = Array.from({ length: MAX_EXCHANGES + 1 }, (_, i) => JSON.parse(tiny(i + 1)) as unknown);
+    await writeFile(document, JSON.stringify({ ...HEADER, version: 1, exchanges: parsed }));
+    expect(await failure(readRecordingDocument(document))).toBe(
+      `${document}: "exchanges": more than 100,000 exchanges, the most a recording may hold (split it into several recordings)`,
+    );
+  });
+
+  it('a recording of exactly the limit (100,000 exchanges) is read, and the recorder stops there rather than write one it could not read back', async () => {
+    const full = join(tmp.path, 'full.jsonl');
+    await writeFile(full, tinyRecording(MAX_EXCHANGES));
+    const read = await readRecordingDocument(full);
+    expect(read.exchanges).toHaveLength(MAX_EXCHANGES);
+    expect(read.exchanges.at(-1)!.request.path).toBe(`/v2/f${MAX_EXCHANGES}`);
+    const log: string[] = [];
+    const writer = await RecordingWriter.open(full, [], true, (line) => log.push(line));
+    await writer.add({ ...read.exchanges[0]!, id: writer.reserveId() });
+    expect(log).toEqual([
+      `record: recording stopped: ${full} holds 100,000 exchanges, the most a recording may hold; 0 exchange(s) are in ${full}; the proxy keeps answering but records nothing more`,
+    ]);
+    expect((await readRecordingDocument(full)).exchanges).toHaveLength(MAX_EXCHANGES);
   });
 });
