@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { acquireLock, type HeldLock } from './lock-file.js';
 import { failpoint } from './failpoints.js';
@@ -87,6 +88,8 @@ class FileStatePersistence implements StatePersistence {
 
   async load(): Promise<LoadedState> {
     if (this.#lock) throw new Error(`state file ${this.file} is already loaded`);
+    // A new state's folder is made (private) before its lock can be; an existing file's folder is left as it is.
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
     const lock = await acquireLock(this.file);
     this.#lock = lock;
     try {

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
+import { CLAIM_HELD, CLAIMS_PRELUDE, curlsWithoutStatusCheck, withClaimChecks } from '../helpers/example-claims.js';
 import { exampleFiles, extractBlocks, planBlock, writeShims, type ExampleBlock } from '../helpers/readme-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -90,6 +91,54 @@ describe('the README is a guide', () => {
     });
     expect(impossible).toEqual([]);
   });
+
+  it('checks the status of every curl in a shell example (-f, --fail-with-body, or a printed %{http_code})', () => {
+    const unchecked = blocks.flatMap((b) =>
+      ['sh', 'bash', 'shell'].includes(b.lang) ? curlsWithoutStatusCheck(b.code).map((c) => `${where(b)}: ${c}`) : [],
+    );
+    expect(unchecked).toEqual([]);
+  });
+});
+
+describe('an example is checked for what it claims', () => {
+  const claimed = async (code: string): Promise<{ code: number | null; output: string; claims: number }> => {
+    const checked = withClaimChecks(code);
+    const input = `${CLAIMS_PRELUDE}${checked.code}`;
+    const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: tmpdir(), env: process.env, input });
+    return { ...result, claims: checked.claims };
+  };
+
+  it('a "# =>" claim holds when its pieces appear in order, "..." and claim lines standing for anything', async () => {
+    const result = await claimed(
+      `printf '<a><b>1</b><c>2</c></a>' # => <a>...<c>2</c>\nprintf 'x\\ny\\nz'\n# => x\n# => z\n`,
+    );
+    expect(result.code, result.output).toBe(0);
+    expect(result.claims).toBe(2);
+    expect(result.output.split('\n').filter((l) => l === CLAIM_HELD)).toHaveLength(2);
+  });
+
+  it('a claimed output that is not printed fails the block, naming the missing piece', async () => {
+    const result = await claimed(`printf '{"value":[]}' # => {"value":["{\\"cdmi_event\\":\n`);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('the output above lacks: {"value":["{\\"cdmi_event\\":');
+  });
+
+  it('a failed command under a claim fails the block, and pieces out of order do not hold', async () => {
+    expect((await claimed(`false # => \n`)).code).not.toBe(0);
+    expect((await claimed(`printf 'b a' # => a...b\n`)).code).toBe(1);
+  });
+
+  it('a claim after another comment is refused, since the comment would hide the check', () => {
+    expect(() => withClaimChecks('echo 1 # one\n# => 1\n')).toThrow(/must follow the command/);
+  });
+
+  it('finds the curls that pass on a 4xx: the CDMI example that answered 400 under curl -s', () => {
+    const old = `curl -s -u demo:demo -X PUT -H "$H" -d '{"metadata":{}}' $B/laptop\ncurl -s -u demo:demo "$B/laptop?values:1"   # {"value":...\n`;
+    expect(curlsWithoutStatusCheck(old)).toHaveLength(2);
+    const checked = `curl -sSf $U\ncurl --fail-with-body $U\ncsp() { curl -fsS "$@"; }\ntest "$(curl -s -o /dev/null -w '%{http_code}' $U)" = 500\ncurl -s -F 'file=@x' \\\n  -f $U\n`;
+    expect(curlsWithoutStatusCheck(checked)).toEqual([]);
+    expect(curlsWithoutStatusCheck(`curl -s -F 'file=@x' $U # curl -f in a comment\n`)).toHaveLength(1);
+  });
 });
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes. */
@@ -143,8 +192,12 @@ for (const { file } of files) {
           return;
         }
         if (plan.run === 'shell') {
-          const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: scratch, env, input: code });
+          const checked = withClaimChecks(code);
+          const input = `${CLAIMS_PRELUDE}${checked.code}`;
+          const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: scratch, env, input });
           expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
+          const held = result.output.split('\n').filter((l) => l === CLAIM_HELD).length;
+          expect(held, `${where(block)}: every "# =>" claim is checked:\n${result.output}`).toBe(checked.claims);
           return;
         }
         if (plan.run === 'node') {

@@ -7,6 +7,8 @@ export interface RcloneRemote {
   run(...args: string[]): Promise<ProgramRun>;
   /** The same without --ca-cert: with a CA given, rclone then trusts nothing. */
   runWithoutCaCert(...args: string[]): Promise<ProgramRun>;
+  /** rclone with these arguments and its own retries (the defaults, or --retries/--low-level-retries given here). */
+  runWithRetries(...args: string[]): Promise<ProgramRun>;
 }
 
 /**
@@ -32,5 +34,7 @@ export async function rcloneRemote(mockUrl: string, work: string, caFile?: strin
   return {
     run: (...args) => runWithoutCaCert(...(caFile ? ['--ca-cert', caFile] : []), ...args),
     runWithoutCaCert,
+    runWithRetries: (...args) =>
+      runProgram(rclone, [...(caFile ? ['--ca-cert', caFile] : []), ...args], { env, cwd: work }),
   };
 }

@@ -1,6 +1,7 @@
-// A --data file that is not a csp-mock state is refused before anything is made beside it: no blob folder,
-// no lock or log, and what was there before the start is all still there, byte for byte.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+// What a --data start makes: a file that is not a csp-mock state is refused before anything is made beside it
+// (no blob folder, no lock or log, and what was there before is all still there, byte for byte); a new state in
+// a folder that does not exist yet gets that folder, private.
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMock } from '../../../src/index.js';
@@ -17,7 +18,7 @@ async function contentsOf(dir: string): Promise<Array<[string, string | null]>> 
   return listed.sort(([a], [b]) => a.localeCompare(b));
 }
 
-describe('a refused --data file leaves its folder as it was', () => {
+describe('what a --data start makes', () => {
   const tmp = useTempDir('refused-data');
 
   it('--data package.json is refused and leaves no package.json.blobs folder (nor lock nor log) behind', async () => {
@@ -36,5 +37,13 @@ describe('a refused --data file leaves its folder as it was', () => {
     const before = await contentsOf(tmp.path);
     await expect(startMock({ port: 0, data: file })).rejects.toThrow(/state\.json/);
     expect(await contentsOf(tmp.path)).toEqual(before);
+  });
+
+  it('a new state in a folder that does not exist yet starts, the folder made private (0700)', async () => {
+    const file = join(tmp.path, 'state', 'cloud.json');
+    const mock = await startMock({ port: 0, data: file });
+    await mock.close();
+    expect((await stat(join(tmp.path, 'state'))).mode & 0o777).toBe(0o700);
+    expect((await readdir(join(tmp.path, 'state'))).sort()).toEqual(['cloud.json', 'cloud.json.blobs']);
   });
 });
