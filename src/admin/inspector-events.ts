@@ -31,6 +31,8 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
       res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     send('snapshot', { entries: journal.entries() });
+    // The page shows the first bytes of each answer: kept only while a page watches.
+    const stopPreviews = journal.previewBodies();
     const unsubscribeJournal = journal.subscribe((event: JournalEvent) =>
       send(event.type, event.type === 'cleared' ? {} : event.entry),
     );
@@ -40,6 +42,7 @@ export function inspectorStream(journal: RequestJournal, runtime: ScenarioRuntim
     req.socket.setTimeout(0);
     res.once('close', () => {
       release();
+      stopPreviews();
       unsubscribeJournal();
       unsubscribeScenario();
       clearInterval(keepAlive);

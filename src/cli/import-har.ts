@@ -43,6 +43,10 @@ function summaryLine(har: string, s: HarImportSummary): string {
   ].filter(Boolean);
   const parts = [`imported ${s.exchanges} exchange(s) from ${har} into ${s.out}`];
   if (skipped.length) parts.push(`skipped ${skipped.join(', ')}`);
+  if (s.outsideService)
+    parts.push(
+      `${s.outsideService} of the imported are not to the service (/v2, /dav, /cdmi; a web app's own pages): replay serves them, verify skips them`,
+    );
   if (s.missingBodies) parts.push(`${s.missingBodies} answer(s) without their body in the HAR replay empty`);
   if (s.lostRequestBodies)
     parts.push(

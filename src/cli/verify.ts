@@ -10,7 +10,8 @@ interface VerifyArgs extends MaxAgeArgs {
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify',
-  describe: 'replay every recorded request against a fresh emulator and print where it differs (exit 1 if it does)',
+  describe:
+    'replay every recorded request to the service against a fresh emulator and print where it differs (exit 1 if it does, or if nothing could be sent)',
   builder: (y) =>
     withMaxAgeOption(y)
       .option('recording', {
@@ -51,6 +52,6 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     }
     const report = await verifyRecording(recording, { seed: args.seed, scenario: args.scenario });
     process.stdout.write(report.text);
-    process.exitCode = report.differing.length ? 1 : 0;
+    process.exitCode = report.passed ? 0 : 1;
   },
 };

@@ -1,3 +1,4 @@
+import { onServiceSurface } from '../recording/service-paths.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -7,7 +8,8 @@ import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-re
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap, type StoredBody } from '../recording/format.js';
 import { boundaryOf, carriesLinks, replaceBytes } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
-import { redactedNames } from '../recording/redaction.js';
+import { REDACTED, redactedNames } from '../recording/redaction.js';
+import { redactBody } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
@@ -28,6 +30,8 @@ export interface HarImportSummary {
   out: string;
   exchanges: number;
   skipped: { otherSite: number; admin: number; unanswered: number; fromCache: number };
+  /** Exchanges kept that are not to the service (a web app's own pages and scripts): verify skips them. */
+  outsideService: number;
   /** Answers whose body the HAR did not keep: they replay empty. */
   missingBodies: number;
   /** Request bodies the HAR did not keep whole (binary uploads): replay matches them with any body. */
@@ -109,6 +113,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
     out: options.out,
     exchanges: 0,
     skipped: { otherSite: 0, admin: 0, unanswered: 0, fromCache: 0 },
+    outsideService: 0,
     missingBodies: 0,
     lostRequestBodies: 0,
   };
@@ -119,6 +124,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
       summary.skipped[place.skip] += 1;
       continue;
     }
+    if (!onServiceSurface(place.url.split('?')[0]!)) summary.outsideService += 1;
     const { body: responseBody, missing } = responseBodyOf(entry);
     if (missing) summary.missingBodies += 1;
     const responseHeaders = headerMapOf(entry.response.headers);
@@ -147,7 +153,8 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
       if (carriesLinks(type)) return linkBodyForRecording(body, origins, redacted);
       const boundary = side === 'request' ? boundaryOf(type) : undefined;
       const normalised = boundary ? replaceBytes(body, boundary, MULTIPART_BOUNDARY) : body;
-      return storeBody(normalised, threshold, writer.sidecar(id, side));
+      // Redacted before the threshold is looked at, so a body that goes to a sidecar is redacted too.
+      return storeBody(redactBody(normalised, type, redacted, REDACTED), threshold, writer.sidecar(id, side));
     };
     const stored = toStoredExchange(
       {

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../clock/mock-clock.js';
 import { parseBasicAuth } from './auth.js';
 import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
@@ -64,6 +64,9 @@ export interface JournalOptions {
 export type JournalEvent = { type: 'added' | 'updated'; entry: JournalEntry } | { type: 'cleared' };
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Bytes of each answer kept while someone previews bodies (the inspector is open) and `bodies` keeps none. */
+export const BODY_PREVIEW_BYTES = 4096;
 
 /** Methods that never change state: their entries carry no `committed`. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'REPORT', 'SEARCH', 'TRACE']);
@@ -131,6 +134,8 @@ function answerHeadersInto(entry: JournalEntry, res: ServerResponse): void {
 interface Slot {
   entry: JournalEntry;
   unread: { arrived: number; mockArrived: number; url: string; headers: IncomingHttpHeaders } | undefined;
+  /** The answer's headers as sent, until someone reads them (then `entry.responseHeaders`, redacted). */
+  answered: OutgoingHttpHeaders | undefined;
 }
 
 /** The last requests the service saw (bounded), oldest first; subscribers hear each entry as it arrives and completes. */
@@ -142,6 +147,8 @@ export class RequestJournal {
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #redact: readonly string[];
   readonly #clock: Clock;
+  /** How many watchers want answers' first bytes kept (see previewBodies). */
+  #previewers = 0;
 
   constructor(options: JournalOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -166,6 +173,20 @@ export class RequestJournal {
     this.#emit('cleared');
   }
 
+  /**
+   * While the returned release is not called, answers' first BODY_PREVIEW_BYTES are kept (`responseBody`)
+   * even when `bodies` keeps none: a watcher such as the inspector shows them; nobody else pays for them.
+   */
+  previewBodies(): () => void {
+    this.#previewers += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#previewers -= 1;
+    };
+  }
+
   /** Hears every entry as it arrives and completes (copies); returns the unsubscribe. */
   subscribe(listener: (event: JournalEvent) => void): () => void {
     this.#listeners.add(listener);
@@ -186,7 +207,11 @@ export class RequestJournal {
 
   /** The slot's entry, filled in from what it was made from, credentials removed (once, on the first read). */
   #settle(slot: Slot): JournalEntry {
-    const { entry, unread } = slot;
+    const { entry, unread, answered } = slot;
+    if (answered) {
+      slot.answered = undefined;
+      entry.responseHeaders = redactHeaderMap(answered, this.#redact);
+    }
     if (!unread) return entry;
     slot.unread = undefined;
     entry.time = new Date(unread.arrived).toISOString();
@@ -224,10 +249,12 @@ export class RequestJournal {
     const slot: Slot = {
       entry,
       unread: { arrived: Date.now(), mockArrived: this.#clock.now(), url: req.url ?? '/', headers: req.headers },
+      answered: undefined,
     };
     const limit = this.#bodies;
+    const responseLimit = limit > 0 ? limit : this.#previewers > 0 ? BODY_PREVIEW_BYTES : 0;
     const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
-    const responseBytes = limit > 0 ? new CappedBytes(limit) : undefined;
+    const responseBytes = responseLimit > 0 ? new CappedBytes(responseLimit) : undefined;
     if (requestBytes) tapRequest(req as Request, requestBytes);
     if (responseBytes) tapResponse(res as Response, responseBytes);
     this.#push(slot);
@@ -248,9 +275,10 @@ export class RequestJournal {
         entry.committed = status !== undefined && status >= 200 && status < 300;
       }
       answerHeadersInto(entry, res);
+      if (res.headersSent) slot.answered = res.getHeaders();
       if (marks.parent !== undefined) entry.parent = marks.parent;
       const requestBody = requestBytes && bodyOf(requestBytes, limit);
-      const responseBody = responseBytes && bodyOf(responseBytes, limit);
+      const responseBody = responseBytes && bodyOf(responseBytes, responseLimit);
       if (requestBody) entry.requestBody = requestBody;
       if (responseBody) entry.responseBody = responseBody;
       this.#emit('updated', slot);
@@ -281,7 +309,7 @@ export class RequestJournal {
       device: 'second',
       change: record.change,
     };
-    const slot: Slot = { entry, unread: undefined };
+    const slot: Slot = { entry, unread: undefined, answered: undefined };
     this.#push(slot);
     this.#emit('added', slot);
     this.#emit('updated', slot);

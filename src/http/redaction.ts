@@ -145,6 +145,18 @@ export function redactUrl(url: string, extra: readonly string[] = [], marker = R
 const FIELD_PART = /content-disposition:[^\r\n]*\bname="([^"]*)"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/gi;
 
 /**
+ * Where the value of the first multipart text field named like a secret starts, at or after `from` (its
+ * headers whole before it), or -1. A part with a filename is a file and is never a secret field.
+ */
+export function secretFieldValueAt(text: string, extra: readonly string[] = [], from = 0): number {
+  FIELD_PART.lastIndex = from;
+  for (let m = FIELD_PART.exec(text); m; m = FIELD_PART.exec(text)) {
+    if (!/\bfilename\*?=/i.test(m[0]) && isSecretName(m[1]!, extra)) return m.index + m[0].length;
+  }
+  return -1;
+}
+
+/**
  * multipart/form-data text fields named like a secret: their value becomes `marker` (file parts stay).
  * Without the boundary, a value ends at the next line that starts with "--".
  */
@@ -160,18 +172,14 @@ export function redactMultipartText(
   const own = boundary === undefined ? undefined : `\r\n--${boundary}`;
   const parts: string[] = [];
   let copied = 0;
-  FIELD_PART.lastIndex = 0;
-  for (let m = FIELD_PART.exec(text); m; m = FIELD_PART.exec(text)) {
-    const headers = m[0];
-    if (/\bfilename\*?=/i.test(headers) || !isSecretName(m[1]!, extra)) continue;
-    const valueAt = m.index + headers.length;
+  for (let valueAt = secretFieldValueAt(text, extra); valueAt >= 0; ) {
     const atOwn = own === undefined ? -1 : text.indexOf(own, valueAt);
     const found = atOwn >= 0 ? atOwn : text.indexOf('\r\n--', valueAt);
     // A body cut short (the journal keeps its first bytes): the value runs to the end.
     const end = found < 0 ? text.length : found;
     parts.push(text.slice(copied, valueAt), marker);
     copied = end;
-    FIELD_PART.lastIndex = end;
+    valueAt = secretFieldValueAt(text, extra, end);
   }
   if (copied === 0) return text;
   parts.push(text.slice(copied));

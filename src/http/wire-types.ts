@@ -30,7 +30,7 @@ export interface JournalBody {
   bytes: number;
   /** UTF-8 text, secrets removed; absent for binary bodies. */
   text?: string;
-  /** True when only the first `journalBodies` bytes were kept. */
+  /** True when only the first bytes (`journalBodies`, or the inspector's 4 KiB preview) were kept. */
   truncated: boolean;
 }
 
@@ -65,7 +65,12 @@ export interface JournalEntry {
   retryAfter?: string;
   /** A REST read of one file or container: the id of the container holding it (to spot one read per listed child). */
   parent?: string;
-  /** With the journalBodies option: the request and response bodies, size-capped and redacted. */
+  /** The answer's headers as sent, credentials removed; absent when no answer was sent. */
+  responseHeaders?: Record<string, string>;
+  /**
+   * With the journalBodies option: the request and response bodies, size-capped and redacted; while the
+   * inspector is open, the first 4 KiB of each answer too.
+   */
   requestBody?: JournalBody;
   responseBody?: JournalBody;
   /**

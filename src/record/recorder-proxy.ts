@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerRespons
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD } from '../recording/body-capture.js';
+import { MAX_REDACTED_BODY, bodyRedactor } from '../recording/body-redactor.js';
 import { contentCodingOf, decodeBody, encodeBody } from './content-coding.js';
 import { MULTIPART_BOUNDARY } from '../recording/format.js';
 import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
@@ -127,7 +128,11 @@ function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): 
     expecting: awaitingContinue.has(req),
     continued: false,
     continueFallback: undefined,
-    requestCapture: new BodyCapture(ctx.threshold, () => writer.sidecar(id, 'request')),
+    requestCapture: new BodyCapture(
+      ctx.threshold,
+      () => writer.sidecar(id, 'request'),
+      bodyRedactor(req.headers['content-type'], ctx.redacted),
+    ),
     requestDone: Promise.resolve(),
     fail: (status, message) => {
       ctx.log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
@@ -241,7 +246,11 @@ function tap(ctx: ProxyContext, flight: Flight, upstreamRes: IncomingMessage): v
   }
   const length = upstreamRes.headers['content-length'];
   res.writeHead(status, { ...responseHeaders, ...(length !== undefined && { 'content-length': length }) });
-  const capture = new BodyCapture(ctx.threshold, () => ctx.writer.sidecar(flight.id, 'response'));
+  const capture = new BodyCapture(
+    ctx.threshold,
+    () => ctx.writer.sidecar(flight.id, 'response'),
+    bodyRedactor(upstreamRes.headers['content-type'], ctx.redacted),
+  );
   flight.responseCapture = capture;
   upstreamRes.pipe(res);
   ctx.track(
@@ -297,6 +306,15 @@ async function persist(
   // A sidecar that could not be written (a full disk): the client had its answer, the recording stops.
   const failure = requestCapture.failure ?? flight.responseCapture?.failure;
   if (failure) return ctx.writer.stop(`exchange ${id} (${method} ${url.split('?')[0]}): ${failure.message}`);
+  for (const [side, capture] of [
+    ['request', requestCapture],
+    ['response', flight.responseCapture],
+  ] as const) {
+    if (capture?.omitted)
+      ctx.log(
+        `record: exchange ${id} (${method} ${url.split('?')[0]}): its ${side} body (${capture.bytes} bytes) is over the ${MAX_REDACTED_BODY / 1024 / 1024} MiB that can be redacted and is not kept`,
+      );
+  }
   const requestBody = !whole
     ? undefined
     : flight.linkRequestBody
@@ -315,7 +333,8 @@ async function persist(
         status,
         responseHeaders: response.headers,
         responseBody: response.body,
-        partialBody: !whole,
+        // A body not kept is matched as one that never arrived whole: without it.
+        partialBody: !whole || requestCapture.omitted,
       },
       ctx.redacted,
       flight.origins,

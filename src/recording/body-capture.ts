@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { encodeBody } from './body-encoding.js';
+import type { BodyRedactor } from './body-redactor.js';
 import type { StoredBody } from './format.js';
 
 /** Bodies up to this many bytes live inside the recording; larger ones go to a sidecar file. */
@@ -17,23 +18,28 @@ export interface SidecarTarget {
 
 /**
  * A sink that keeps a body in memory until it passes the threshold, then streams it to a sidecar,
- * so a large upload or download is never held whole. `stored()` resolves once everything is written.
- * It never fails the stream it copies: a sidecar that cannot be written (a full disk) is noted in
- * `failure` and the rest of the body is let through unrecorded, so the client still gets all of it.
+ * so a large upload or download is never held whole. With a redactor, what is kept (inline or in the
+ * sidecar) is the redacted body, so a secret never reaches the disk. `stored()` resolves once everything
+ * is written. It never fails the stream it copies: a sidecar that cannot be written (a full disk) is noted
+ * in `failure` and the rest of the body is let through unrecorded, so the client still gets all of it.
  */
 export class BodyCapture extends Writable {
   readonly #threshold: number;
   readonly #sidecar: () => SidecarTarget;
+  readonly #redactor: BodyRedactor | undefined;
   readonly #hash = createHash('sha256');
   #chunks: Buffer[] = [];
+  /** Bytes received, and bytes kept (after redaction). */
   #bytes = 0;
+  #kept = 0;
   #file?: { stream: WriteStream; target: SidecarTarget };
   #failure: Error | undefined;
 
-  constructor(threshold: number, sidecar: () => SidecarTarget) {
+  constructor(threshold: number, sidecar: () => SidecarTarget, redactor?: BodyRedactor) {
     super();
     this.#threshold = threshold;
     this.#sidecar = sidecar;
+    this.#redactor = redactor;
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
@@ -42,13 +48,23 @@ export class BodyCapture extends Writable {
       done();
       return;
     }
-    this.#hash.update(chunk);
-    if (this.#file) {
-      this.#file.stream.write(chunk, (err) => this.#settle(err, done));
+    this.#keep(this.#redactor ? this.#redactor.push(chunk) : chunk, done);
+  }
+
+  /** Bytes as stored: into the hash, and into memory or, once past the threshold, the sidecar. */
+  #keep(bytes: Buffer, done: (err?: Error | null) => void): void {
+    if (this.#failure || bytes.length === 0) {
+      done();
       return;
     }
-    this.#chunks.push(chunk);
-    if (this.#bytes <= this.#threshold) {
+    this.#kept += bytes.length;
+    this.#hash.update(bytes);
+    if (this.#file) {
+      this.#file.stream.write(bytes, (err) => this.#settle(err, done));
+      return;
+    }
+    this.#chunks.push(bytes);
+    if (this.#kept <= this.#threshold) {
       done();
       return;
     }
@@ -86,12 +102,20 @@ export class BodyCapture extends Writable {
     return this.#failure;
   }
 
+  /** The body was too large to redact (see MAX_REDACTED_BODY): none of it is kept. */
+  get omitted(): boolean {
+    return this.#redactor?.omitted ?? false;
+  }
+
   override _final(done: (err?: Error | null) => void): void {
-    if (!this.#file || this.#failure) {
-      done();
-      return;
-    }
-    this.#file.stream.end(() => done());
+    const rest = this.#failure ? undefined : this.#redactor?.end();
+    this.#keep(rest ?? Buffer.alloc(0), () => {
+      if (!this.#file || this.#failure) {
+        done();
+        return;
+      }
+      this.#file.stream.end(() => done());
+    });
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
@@ -99,13 +123,15 @@ export class BodyCapture extends Writable {
     done(err);
   }
 
+  /** Bytes received (before redaction). */
   get bytes(): number {
     return this.#bytes;
   }
 
   /** Call after 'finish'. */
   stored(): StoredBody | undefined {
+    if (this.omitted) return undefined;
     if (!this.#file) return encodeBody(Buffer.concat(this.#chunks));
-    return { file: this.#file.target.relative, bytes: this.#bytes, sha256: this.#hash.digest('hex') };
+    return { file: this.#file.target.relative, bytes: this.#kept, sha256: this.#hash.digest('hex') };
   }
 }

@@ -6,6 +6,7 @@ import { answerHeaders } from '../http/cors.js';
 import type { PlainRequest } from '../http/in-process-http.js';
 import { readBody } from '../http/read-body.js';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD, type SidecarTarget } from '../recording/body-capture.js';
+import { bodyRedactor } from '../recording/body-redactor.js';
 import { decodeInlineBody } from '../recording/body-encoding.js';
 import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
 import { headerValue, type Exchange, type Recording, type StoredBody } from '../recording/format.js';
@@ -67,7 +68,7 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     } else {
       const length = upstreamRes.headers['content-length'];
       res.writeHead(status, { ...clientHeaders, ...(length !== undefined && { 'content-length': length }) });
-      const capture = new BodyCapture(threshold, sidecar('response'));
+      const capture = new BodyCapture(threshold, sidecar('response'), bodyRedactor(responseType, recording.redacted));
       let abandoned = false;
       res.once('close', () => {
         if (res.writableEnded || upstreamRes.complete) return;
@@ -93,7 +94,7 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     let requestBody: StoredBody | undefined;
     if (carriesLinks(requestType)) requestBody = linkBodyForRecording(request.body, origins, recording.redacted);
     else {
-      const capture = new BodyCapture(threshold, sidecar('request'));
+      const capture = new BodyCapture(threshold, sidecar('request'), bodyRedactor(requestType, recording.redacted));
       await pipeline([request.body], capture);
       requestBody = capture.failure ? undefined : capture.stored();
     }

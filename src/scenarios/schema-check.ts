@@ -10,6 +10,8 @@ import { GenerateSpecError, resolveGenerateSpec } from './generate/generate-spec
 import { checkChange } from './change-check.js';
 import { checkConditions, checkLatency, checkRule } from './rule-check.js';
 import type { DeviceChange } from './device-changes.js';
+import { DomainError } from '../domain/errors.js';
+import { checkName } from '../domain/names.js';
 
 // The published schema is the one the mock validates against, so the two cannot drift apart.
 // Compiled (and ajv loaded) on the first scenario read, not at import: a built-in scenario never needs ajv.
@@ -104,6 +106,19 @@ function describe(error: ErrorObject): { field: string; problem: string } {
         problem: `has none of the allowed forms${hint ? ` (${hint})` : ''}`,
       };
     }
+    case 'propertyNames':
+      return {
+        field: fieldOf(error.instancePath),
+        problem: `has a name that is not allowed: "${String(params['propertyName'])}"`,
+      };
+    case 'pattern': {
+      // A pattern says little to a person; the field's description says what it takes.
+      const hint = (error.parentSchema as { description?: string } | undefined)?.description;
+      return {
+        field: fieldOf(error.instancePath),
+        problem: hint ? `is not allowed: ${hint}` : (error.message ?? 'is invalid'),
+      };
+    }
     case 'enum':
       return {
         field: fieldOf(error.instancePath),
@@ -120,13 +135,31 @@ function describe(error: ErrorObject): { field: string; problem: string } {
  */
 function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: string }> {
   const inside = (outer: string, e: ErrorObject): boolean => e.instancePath.startsWith(outer) && e.keyword !== 'anyOf';
-  const kept = errors.filter(
-    (e) =>
-      e.keyword !== 'anyOf' ||
-      !errors.some(
-        (other) => other !== e && inside(e.instancePath, other) && other.instancePath.length > e.instancePath.length,
-      ),
-  );
+  const deeper = (e: ErrorObject): boolean =>
+    errors.some(
+      (other) => other !== e && inside(e.instancePath, other) && other.instancePath.length > e.instancePath.length,
+    );
+  const anyOfAt = (path: string, described: boolean): boolean =>
+    errors.some(
+      (o) =>
+        o.keyword === 'anyOf' &&
+        o.instancePath === path &&
+        (!described || (o.parentSchema as { description?: string } | undefined)?.description !== undefined),
+    );
+  const kept = errors.filter((e) => {
+    // An error about a property name stands for the name's own pattern error.
+    if ((e as { propertyName?: string }).propertyName !== undefined) return false;
+    // A choice inside a choice at the same field: the outer one (reported after it) describes the field.
+    if (e.keyword === 'anyOf')
+      return (
+        !deeper(e) &&
+        !errors.slice(errors.indexOf(e) + 1).some((o) => o.keyword === 'anyOf' && o.instancePath === e.instancePath)
+      );
+    // A described choice of forms says it better than each form's own complaint.
+    if (anyOfAt(e.instancePath, true) && !deeper(e)) return false;
+    // One form was checked deeper: the other forms' complaints at this field are noise.
+    return !(anyOfAt(e.instancePath, false) && deeper(e));
+  });
   const seen = new Set<string>();
   const out: Array<{ field: string; problem: string }> = [];
   for (const e of kept) {
@@ -235,8 +268,12 @@ function checkNode(node: SeedNode, place: SeedPlace, source: string): void {
   };
   if ((node.container === undefined) === (node.file === undefined)) fail('', 'needs exactly one of container or file');
   const name = (node.container ?? node.file)!;
-  if (name.includes('/') || name === '.' || name === '..' || /[\u0000-\u001f\u007f]/.test(name) || !name.trim()) {
-    fail(node.container !== undefined ? 'container' : 'file', `"${name}" is not a valid name`);
+  try {
+    checkName(name);
+  } catch (err) {
+    // The store's own rule for names, so a seed cannot hold a name a client could not create.
+    if (!(err instanceof DomainError)) throw err;
+    fail(node.container !== undefined ? 'container' : 'file', `"${name}" is not a valid name: ${err.message}`);
   }
   const contents = (['text', 'base64', 'fixture'] as const).filter((k) => node[k] !== undefined);
   if (node.container !== undefined) {

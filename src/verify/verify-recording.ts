@@ -8,6 +8,7 @@ import { IdMap } from '../recording/id-map.js';
 import { recordingStartState, startsOnExistingAccount } from '../recording/recording-start.js';
 import { seedFromRecordedTree } from '../recording/seed-from-recording.js';
 import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
+import { onServiceSurface } from '../recording/service-paths.js';
 import { compareXml, parseOrdered } from '../recording/xml-compare.js';
 import { compareCdmiJson, isCdmiJson } from './cdmi-compare.js';
 
@@ -37,14 +38,35 @@ export interface ExchangeDifference {
 
 export type VerifySeed = 'auto' | 'recording' | 'empty' | 'demo';
 
+/** An exchange verify did not send, and why. */
+export interface SkippedExchange {
+  id: number;
+  method: string;
+  path: string;
+  reason: string;
+}
+
 export interface VerifyReport {
   /** The start state used ('auto' resolved). */
   seed: Exclude<VerifySeed, 'auto'>;
   total: number;
+  /** Exchanges sent whose answer was the recorded one. */
+  matching: number;
   differing: ExchangeDifference[];
-  /** Human-readable: one block per differing exchange, then a summary line. */
+  /** Exchanges not sent (not to the service): neither a match nor a difference. */
+  skipped: SkippedExchange[];
+  /**
+   * Whether verify passed: nothing differs and at least one exchange was sent. A recording with
+   * nothing verify could send proves nothing, so it does not pass.
+   */
+  passed: boolean;
+  /** Human-readable: one block per differing exchange, the skipped ones grouped, then a summary line. */
   text: string;
 }
+
+/** Why an exchange to anything but the service is not sent. */
+export const NOT_SERVICE =
+  "not a service path (/v2, /dav, /cdmi): verify sends only requests to the service, never the admin API, a web app's own pages or a WebDAV server served at /";
 
 /**
  * Replays every recorded request, in order, against a fresh emulator and compares what comes back:
@@ -70,17 +92,11 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const ids = new IdMap();
   const compared = options.headers ?? COMPARED_HEADERS;
   const differing: ExchangeDifference[] = [];
+  const skipped: SkippedExchange[] = [];
   try {
     for (const e of recording.exchanges) {
       if (!onServiceSurface(e.request.path)) {
-        differing.push({
-          id: e.id,
-          method: e.request.method,
-          path: e.request.path,
-          differences: [
-            'not sent: verify replays only requests to the service (/v2, /dav) and its CDMI queues (/cdmi), never the admin API or other paths',
-          ],
-        });
+        skipped.push({ id: e.id, method: e.request.method, path: e.request.path, reason: NOT_SERVICE });
         continue;
       }
       const actual = await http.dispatch(requestFor(e, ids, password));
@@ -91,28 +107,17 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   } finally {
     await mock.close();
   }
+  const total = recording.exchanges.length;
+  const matching = total - differing.length - skipped.length;
   return {
     seed,
-    total: recording.exchanges.length,
+    total,
+    matching,
     differing,
-    text: reportText(recording.exchanges.length, differing, seed),
+    skipped,
+    passed: differing.length === 0 && matching > 0,
+    text: reportText({ total, matching, differing, skipped, seed }),
   };
-}
-
-/**
- * A recording is not trusted: its requests go only to the service surface. Dot segments (raw or
- * percent-encoded) are refused too, so "/v2/../__admin/scenario" cannot reach the admin API.
- */
-export function onServiceSurface(path: string): boolean {
-  if (!/^\/(v2|dav|cdmi)(\/|$)/.test(path)) return false;
-  const decoded = (() => {
-    try {
-      return decodeURIComponent(path);
-    } catch {
-      return path;
-    }
-  })();
-  return !decoded.split(/[\\/]/).some((segment) => segment === '..' || segment === '.');
 }
 
 function requestFor(e: Exchange, ids: IdMap, password: string) {
@@ -160,6 +165,7 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
     }
     if (want !== undefined) want = ids.apply(want);
     if (got !== undefined) got = tokenised(got);
+    if (name === 'content-type' && want !== undefined && got !== undefined && sameMediaType(want, got)) continue;
     if (want !== got)
       out.push(
         `header ${name}: expected ${want === undefined ? 'absent' : `"${want}"`}, got ${got === undefined ? 'absent' : `"${got}"`}`,
@@ -187,6 +193,30 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
   return out;
 }
 
+/**
+ * Two Content-Type values that HTTP says are equal (RFC 9110 8.3.1, 8.3.2): the type, subtype and
+ * parameter names in any case, a parameter value quoted or not, and the charset's value in any case
+ * (`charset=utf-8` is `charset="UTF-8"`). Parameters must otherwise agree, in any order.
+ */
+export function sameMediaType(a: string, b: string): boolean {
+  const canonical = (value: string): string => {
+    const [type = '', ...params] = value.split(';');
+    const named = params
+      .map((p) => p.trim())
+      .filter((p) => p !== '')
+      .map((p) => {
+        const at = p.indexOf('=');
+        const key = (at === -1 ? p : p.slice(0, at)).trim().toLowerCase();
+        let v = at === -1 ? '' : p.slice(at + 1).trim();
+        if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1).replace(/\\(.)/g, '$1');
+        return `${key}=${key === 'charset' ? v.toLowerCase() : v}`;
+      })
+      .sort();
+    return [type.trim().toLowerCase(), ...named].join(';');
+  };
+  return canonical(a) === canonical(b);
+}
+
 /** The first differing line of two texts, in the -expected/+actual style. */
 function textDiff(expected: string, actual: string): string[] {
   const a = expected.split('\n');
@@ -204,14 +234,32 @@ function binaryDiff(expected: Buffer, actual: Buffer): string {
   return `body: ${expected.length} bytes expected, ${actual.length} bytes got, first difference at byte ${at}`;
 }
 
-function reportText(total: number, differing: ExchangeDifference[], seed: string): string {
+/** At most this many skipped exchanges are named one by one; the rest are counted. */
+const SKIPPED_NAMED = 10;
+
+function reportText(r: {
+  total: number;
+  matching: number;
+  differing: ExchangeDifference[];
+  skipped: SkippedExchange[];
+  seed: string;
+}): string {
   const lines: string[] = [];
-  for (const d of differing) {
+  for (const d of r.differing) {
     lines.push(`exchange ${d.id}: ${d.method} ${d.path}`);
     for (const line of d.differences) lines.push(`  ${line}`);
   }
+  const reasons = new Map<string, SkippedExchange[]>();
+  for (const s of r.skipped) reasons.set(s.reason, [...(reasons.get(s.reason) ?? []), s]);
+  for (const [reason, all] of reasons) {
+    lines.push(`skipped ${all.length} exchange(s), ${reason}:`);
+    for (const s of all.slice(0, SKIPPED_NAMED)) lines.push(`  exchange ${s.id}: ${s.method} ${s.path}`);
+    if (all.length > SKIPPED_NAMED) lines.push(`  ... and ${all.length - SKIPPED_NAMED} more`);
+  }
   lines.push(
-    `verify: ${total} exchange(s), ${total - differing.length} match, ${differing.length} differ (start state: ${seed})`,
+    `verify: ${r.total} exchange(s), ${r.matching} match, ${r.differing.length} differ, ${r.skipped.length} skipped (start state: ${r.seed})`,
   );
+  if (r.matching + r.differing.length === 0)
+    lines.push('verify: nothing verified: the recording holds no request verify can send to the service');
   return `${lines.join('\n')}\n`;
 }

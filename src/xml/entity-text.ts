@@ -30,8 +30,8 @@ const LABELS: Record<string, Decoding> = {
 /**
  * Decodes an XML entity body as XML 1.0 (appendix F) says: a byte order mark or the first bytes
  * give the encoding family, the XML declaration names it. UTF-8, UTF-16 (LE/BE), ISO-8859-1 and
- * US-ASCII are read; another declared encoding is 415. A body holding a NUL is 'binary' (the real service's
- * 500 + close); other bytes that do not decode are 'malformed' (400).
+ * US-ASCII are read; another declared encoding is 415. A body holding a NUL, or whose bytes mostly do not
+ * decode, is 'binary' (the real service's 500 + close); a few bytes that do not decode are 'malformed' (400).
  */
 export function decodeEntityText(body: Buffer): string {
   const sniffed = sniff(body);
@@ -57,9 +57,11 @@ export function decodeEntityText(body: Buffer): string {
   if (text === undefined && decoding === 'ascii')
     throw new EntityError('malformed', 'the body declared US-ASCII holds bytes above 127');
 
-  // Text never holds a NUL: such a body is binary. Other bytes that do not decode, and characters XML cannot
-  // carry (refused by the parser), are a client's mistake in a text body: a 400 that says which.
-  const binary = text === undefined ? !wide && body.includes(0) : text.includes('\u0000');
+  // Text never holds a NUL, nor mostly bytes that do not decode: such a body is binary. A few bytes that do
+  // not decode, and characters XML cannot carry (refused by the parser), are a client's mistake in a text
+  // body: a 400 that says which.
+  const binary =
+    text === undefined ? (!wide && body.includes(0)) || mostlyUndecodable(body, decoding) : text.includes('\u0000');
   if (binary) throw new EntityError('binary', 'the request body is binary, not an XML entity');
   if (text === undefined) {
     throw new EntityError(
@@ -69,6 +71,14 @@ export function decodeEntityText(body: Buffer): string {
     );
   }
   return text;
+}
+
+/** More than one byte in ten does not decode: binary data, not text with a stray byte. */
+function mostlyUndecodable(body: Buffer, decoding: Decoding): boolean {
+  const loose = new TextDecoder(decoding === 'utf-16be' ? 'utf-16be' : decoding === 'utf-16le' ? 'utf-16le' : 'utf-8');
+  let replaced = 0;
+  for (const c of loose.decode(body)) if (c === '\uFFFD') replaced++;
+  return replaced * 10 > body.length;
 }
 
 interface Sniffed {

@@ -87,7 +87,10 @@ describe('the inspector in Chromium', () => {
     await row.getByText('200').waitFor();
     expect(navigations).toEqual([]);
     await row.getByRole('button', { name: '/v2/account' }).click();
-    await page.getByRole('group', { name: 'Request details' }).getByText('[removed]').waitFor();
+    await page
+      .getByRole('group', { name: 'Request details' })
+      .getByRole('row', { name: 'authorization [removed]' })
+      .waitFor();
   }, 30_000);
 
   it('shows the demo tree and expands Documents by mouse and keyboard', async () => {

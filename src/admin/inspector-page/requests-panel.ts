@@ -1,63 +1,14 @@
-import { byId, fields, formatClock, formatDate, formatDuration, h, replace } from './dom.js';
+import { byId, formatClock, formatDuration, h } from './dom.js';
+import { showRequestDetails } from './request-details.js';
+import { outcomeOf, queryText, statusTone } from './request-view.js';
 import type { JournalEntry } from '../../http/wire-types.js';
 
 /** The page keeps as many requests as the journal does. */
 const MAX_ROWS = 1000;
-const KNOWN_FIELDS = new Set([
-  'seq',
-  'time',
-  'method',
-  'path',
-  'query',
-  'headers',
-  'user',
-  'status',
-  'outcome',
-  'durationMs',
-  'fault',
-  'scenario',
-  'replay',
-]);
 
 interface Row {
   entry: JournalEntry;
   tr: HTMLTableRowElement;
-}
-
-/** What the Outcome column says: replay's verdict when replaying, else how the request ended on the wire. */
-export function outcomeOf(entry: JournalEntry): { label: string; tone: string } {
-  // Not a client's request: a change another device made (or could not make).
-  if (entry.device === 'second')
-    return entry.committed
-      ? { label: 'second device', tone: 'warn' }
-      : { label: 'second device: refused', tone: 'bad' };
-  // The change landed although the client heard nothing of it (an ambiguous commit).
-  if (entry.committed && entry.outcome !== 'answered' && entry.outcome !== 'pending')
-    return { label: `${entry.outcome} after commit`, tone: 'bad' };
-  switch (entry.replay?.outcome) {
-    case 'served':
-      return { label: 'served', tone: 'good' };
-    case 'missed':
-      return { label: 'missed', tone: 'bad' };
-    case 'emulated':
-      return { label: 'fell back', tone: 'warn' };
-    case 'proxied':
-      return { label: 'fell back (proxied)', tone: 'warn' };
-    default: {
-      const tone = entry.outcome === 'answered' ? 'plain' : entry.outcome === 'pending' ? 'muted' : 'bad';
-      return { label: entry.outcome, tone };
-    }
-  }
-}
-
-function statusTone(status: number | null): string {
-  if (status === null) return 'muted';
-  return status >= 500 ? 'bad' : status >= 400 ? 'warn' : status >= 300 ? 'info' : 'good';
-}
-
-function queryText(entry: JournalEntry): string {
-  const pairs = Object.entries(entry.query).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x]));
-  return pairs.length ? `?${new URLSearchParams(pairs).toString()}` : '';
 }
 
 function statusMatches(filter: string, status: number | null): boolean {
@@ -170,10 +121,10 @@ export class RequestsPanel {
       h('td', { class: 'path' }, open),
       h('td', {}, h('span', { class: `badge ${statusTone(e.status)}` }, e.status ?? '…')),
       h('td', { class: 'num' }, formatDuration(e.durationMs)),
-      h('td', { class: 'ellipsis', title: e.user }, e.user ?? '—'),
-      h('td', { class: 'ellipsis', title: e.scenario }, e.scenario ?? '—'),
+      h('td', {}, e.user ?? '—'),
+      h('td', { class: 'names' }, e.scenario ?? '—'),
       h('td', {}, h('span', { class: `badge ${outcome.tone}` }, outcome.label)),
-      h('td', { class: 'ellipsis', title: e.fault }, e.fault ? h('span', { class: 'badge fault' }, e.fault) : ''),
+      h('td', { class: 'names' }, e.fault ? h('span', { class: 'badge fault' }, e.fault) : ''),
     );
     if (hadFocus) open.focus();
   }
@@ -221,36 +172,6 @@ export class RequestsPanel {
   }
 
   #showDetails(e: JournalEntry): void {
-    const close = h('button', { type: 'button', class: 'quiet', 'aria-label': 'Close request details' }, '✕');
-    close.addEventListener('click', () => this.#select(null));
-    const outcome = outcomeOf(e);
-    const headerRows = Object.entries(e.headers).map(([k, v]) =>
-      h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)),
-    );
-    const extra = Object.entries(e).filter(([k, v]) => !KNOWN_FIELDS.has(k) && v !== null && v !== undefined);
-    replace(
-      this.#details,
-      h('div', { class: 'details-head' }, h('h3', {}, `${e.method} ${e.path}`), close),
-      fields([
-        ['Status', e.status === null ? 'pending' : String(e.status)],
-        ['Arrived', formatDate(e.time)],
-        ['Duration', formatDuration(e.durationMs)],
-        ['User', e.user ?? '—'],
-        ['Scenario', e.scenario ?? '—'],
-        ['Outcome', outcome.label],
-        ['Fault rule', e.fault],
-        ['Replayed exchange', e.replay?.exchange === undefined ? null : `#${e.replay.exchange}`],
-        ['Query', queryText(e) || null],
-      ]),
-      e.replay?.nearMiss
-        ? h('div', {}, h('h4', {}, 'Near misses'), h('pre', { class: 'near-miss' }, e.replay.nearMiss))
-        : null,
-      h('h4', {}, 'Request headers (credentials removed)'),
-      h('table', { class: 'kv' }, h('tbody', {}, ...headerRows)),
-      ...extra.map(([k, v]) =>
-        h('div', {}, h('h4', {}, k), h('pre', {}, typeof v === 'string' ? v : JSON.stringify(v, null, 2))),
-      ),
-    );
-    this.#details.hidden = false;
+    showRequestDetails(this.#details, e, () => this.#select(null));
   }
 }

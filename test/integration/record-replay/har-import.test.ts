@@ -195,6 +195,18 @@ describe('csp-mock import-har', () => {
     }
   });
 
+  it("a web app's own page loads on the service's origin are kept, and the summary says verify skips them", async () => {
+    const page = (path: string, mimeType: string) =>
+      entry('GET', `${BASE}${path}`, 200, { content: { size: 4, mimeType, text: 'page' } });
+    const { out, stdout } = await importCapture(
+      har([page('/', 'text/html'), page('/assets/app.js', 'text/javascript'), entry('GET', `${BASE}/v2`, 200)]),
+    );
+    expect((await readJson(out)).exchanges.map((e) => e.request.path)).toEqual(['/', '/assets/app.js', '/v2']);
+    expect(stdout).toContain(
+      "2 of the imported are not to the service (/v2, /dav, /cdmi; a web app's own pages): replay serves them, verify skips them",
+    );
+  });
+
   it('skips entries elsewhere, to /__admin, never answered or from the browser cache, and says how many', async () => {
     const { out, stdout } = await importCapture(capture());
     expect((await readJson(out)).exchanges.map((e) => e.request.path)).toEqual([

@@ -155,7 +155,10 @@ describe('generated accounts: a seed that describes a tree instead of listing it
 
   it.each([
     [{ seed: { generate: { files: -1 } } }, 'seed.generate.files'],
-    [{ seed: { generate: { files: 5, size: '5 parsecs' } } }, 'seed.generate.size: must be a byte size'],
+    [
+      { seed: { generate: { files: 5, size: '5 parsecs' } } },
+      'seed.generate.size: has none of the allowed forms (A byte size',
+    ],
     [{ seed: { generate: { folders: 3, depth: 0 } } }, 'seed.generate.depth: must be at least 1 with 3 folders'],
     [{ seed: { tree: [], generate: { files: 1 } } }, 'seed.generate: give tree or generate, not both'],
   ])(

@@ -30,7 +30,9 @@ describe('a refused scenario switch changes nothing at all: store, users, active
       seeded([{ file: 'x'.repeat(256) }], { newcomer: 'pw' }),
     ];
     for (const scenario of refused) {
-      await expect(mock.useScenario(scenario)).rejects.toMatchObject({ code: 'invalid' });
+      await expect(mock.useScenario(scenario)).rejects.toThrow(
+        /seed\.tree\[0\].*(255 characters|is not allowed)|must not contain/,
+      );
       expect(mock.scenario.name).toBe('default');
       expect(mock.store.users()).toEqual(['demo']);
       expect(mock.store.children('demo', root).map((n) => n.name)).toEqual(before);

@@ -151,7 +151,7 @@ describe('malformed scenarios are refused, naming the file and the field', () =>
     [
       'a slash in a name',
       { seed: { tree: [{ container: 'x', children: [{ file: 'a/b' }] }] } },
-      'seed.tree[0].children[0].file: "a/b" is not a valid name',
+      'seed.tree[0].children[0].file: is not allowed: A container or file name',
     ],
     [
       'two contents',

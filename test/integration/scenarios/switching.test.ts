@@ -40,7 +40,7 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     const mock = await running.start({ scenario: 'tag-objects-500' });
     await expect(
       mock.useScenario({ faults: [{ match: { method: 'GET', path: 'no-slash' }, delayMs: 1 }] }),
-    ).rejects.toThrow('inline scenario: faults[0].match.path: must match pattern');
+    ).rejects.toThrow('inline scenario: faults[0].match.path: is not allowed: A path glob');
     expect(mock.scenario.name).toBe('tag-objects-500');
   });
 

@@ -73,7 +73,9 @@ describe('entity bodies decoded as declared (issue 11, item 3)', () => {
     expect(kindOf(Buffer.from(xml(''), 'latin1'))).toBe('malformed');
   });
 
-  it('a UTF-16 BOM followed by bytes that are not UTF-16 is malformed (400)', () => {
-    expect(kindOf(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]))).toBe('malformed'); // a lone surrogate
+  it('a UTF-16 BOM followed by bytes that mostly are not UTF-16 is binary; one lone surrogate in a text is malformed', () => {
+    expect(kindOf(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]))).toBe('binary'); // a lone surrogate, nearly all of it
+    const text = Buffer.from(xml('<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le');
+    expect(kindOf(Buffer.concat([Buffer.from([0xff, 0xfe]), text, Buffer.from([0x00, 0xd8])]))).toBe('malformed');
   });
 });

@@ -40,9 +40,11 @@ describe('request entity parsing', () => {
     }
   });
 
-  it('classifies bodies holding a NUL as binary, other undecodable bytes and control characters as malformed', () => {
+  it('classifies bodies holding a NUL or mostly undecodable as binary, a stray byte and control characters as malformed', () => {
     expect(() => parseTagInfo(Buffer.from([0x3c, 0x00, 0x3e]))).toThrow(/binary/);
-    expect(() => parseTagInfo(Buffer.from([0xff, 0xfe, 0xfd]))).toThrow(/not valid UTF-16/);
+    expect(() => parseTagInfo(Buffer.from([0xff, 0xfe, 0xfd]))).toThrow(/binary/);
+    expect(() => parseTagInfo(Buffer.alloc(4096, 0xff))).toThrow(/binary/);
+    expect(() => parseTagInfo(Buffer.from('<tag><name>caf\xe9</name></tag>', 'latin1'))).toThrow(/not valid UTF-8/);
     expect(() => parseTagInfo(Buffer.from('<tag><name>a\u0007</name></tag>'))).toThrow(/U\+0007/);
     expect(parseTagInfo(buf('<tag><name>héllo</name></tag>\r\n\t'))).toEqual({ name: 'héllo' });
     expect(() => parseTagInfo(Buffer.from([0, 1, 2, 3]))).toThrow(/binary/);
