@@ -42,16 +42,27 @@ function nameOf(node: Record<string, unknown>): string {
   return Object.keys(node).find((k) => k !== ':@') ?? '';
 }
 
+/** A WebDAV prop element (any prefix): its properties are a set, their order carries no meaning (RFC 4918 14.18). */
+const isDavProp = (leaf: string): boolean => leaf === 'prop' || leaf.endsWith(':prop');
+
+const byName = (x: Record<string, unknown>, y: Record<string, unknown>): number =>
+  nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0;
+
 function walk(a: Ordered, b: Ordered, path: string, out: string[], limit: number): void {
-  const ea = a.filter((n) => !nameOf(n).startsWith('#'));
-  const eb = b.filter((n) => !nameOf(n).startsWith('#'));
-  const ta = textOf(a);
-  const tb = textOf(b);
   const leaf =
     path
       .split('/')
       .pop()
       ?.replace(/\[\d+\]$/, '') ?? '';
+  const unordered = isDavProp(leaf);
+  const ea = a.filter((n) => !nameOf(n).startsWith('#'));
+  const eb = b.filter((n) => !nameOf(n).startsWith('#'));
+  if (unordered) {
+    ea.sort(byName);
+    eb.sort(byName);
+  }
+  const ta = textOf(a);
+  const tb = textOf(b);
   if (TIMESTAMPS.includes(leaf)) {
     if (!/^\d+$/.test(ta) || !/^\d+$/.test(tb))
       push(out, limit, `${path}: expected a timestamp, got "${tb}" (recorded "${ta}")`);

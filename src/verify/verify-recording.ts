@@ -175,6 +175,7 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
     }
     if (want !== undefined) want = ids.apply(want);
     if (got !== undefined) got = tokenised(got);
+    if (name === 'content-type' && want !== undefined && got !== undefined && sameMediaType(want, got)) continue;
     if (want !== got)
       out.push(
         `header ${name}: expected ${want === undefined ? 'absent' : `"${want}"`}, got ${got === undefined ? 'absent' : `"${got}"`}`,
@@ -200,6 +201,30 @@ function compare(e: Exchange, actual: PlainResponse, ids: IdMap, compared: strin
     else out.push(binaryDiff(recorded.body, actual.body));
   }
   return out;
+}
+
+/**
+ * Two Content-Type values that HTTP says are equal (RFC 9110 8.3.1, 8.3.2): the type, subtype and
+ * parameter names in any case, a parameter value quoted or not, and the charset's value in any case
+ * (`charset=utf-8` is `charset="UTF-8"`). Parameters must otherwise agree, in any order.
+ */
+export function sameMediaType(a: string, b: string): boolean {
+  const canonical = (value: string): string => {
+    const [type = '', ...params] = value.split(';');
+    const named = params
+      .map((p) => p.trim())
+      .filter((p) => p !== '')
+      .map((p) => {
+        const at = p.indexOf('=');
+        const key = (at === -1 ? p : p.slice(0, at)).trim().toLowerCase();
+        let v = at === -1 ? '' : p.slice(at + 1).trim();
+        if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1).replace(/\\(.)/g, '$1');
+        return `${key}=${key === 'charset' ? v.toLowerCase() : v}`;
+      })
+      .sort();
+    return [type.trim().toLowerCase(), ...named].join(';');
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** The first differing line of two texts, in the -expected/+actual style. */
