@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { originForm } from '../http/origin-form.js';
 import type { TenantRegistry } from './tenant-registry.js';
 
 /** "/t/<name>" then the end, "/" or "?": the name as sent (a tenant's name needs no decoding). */
@@ -11,7 +12,8 @@ const TENANT_PREFIX = /^\/t\/([a-z0-9-]{1,40})(?:[/?]|$)/;
  */
 export function tenantRouting(tenants: TenantRegistry, defaultApp: RequestListener): RequestListener {
   return (req, res) => {
-    const url = req.url ?? '/';
+    // An absolute-form target (as to a proxy) names the tenant in its path too.
+    const url = originForm(req.url ?? '/');
     if (url.startsWith('/t/')) {
       const name = TENANT_PREFIX.exec(url)?.[1];
       const app = name === undefined ? undefined : tenants.enter(name, res);

@@ -2,6 +2,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock, type StartOptions } from '../../../src/index.js';
+import { rawExchange } from '../../helpers/raw-http.js';
 
 const DEMO = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
 const TOKEN = 'tenant-hostile-token';
@@ -149,6 +150,18 @@ describe('an admin body is untrusted', () => {
 });
 
 describe('a tenant is guarded like the default mock, and cannot reach the others', () => {
+  it('an absolute-form request line (as to a proxy) reaches the live tenant it names, not a 404 saying there is none', async () => {
+    const m = await served();
+    await post(m, { name: 'w1', seed: 'empty' }).expect(201);
+    const target = `http://127.0.0.1:${m.port}/t/w1/v2/account`;
+    const head =
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${m.port}\r\nAuthorization: ${DEMO.Authorization}\r\n` +
+      'X-Client-Specification: 2\r\nConnection: close\r\n\r\n';
+    const text = (await rawExchange(m.port, [head], 5000)).received.toString('utf8');
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(text).toContain('<account-info');
+  });
+
   it('the Host check applies to tenant paths: a name not ours is 403 on /t/<name>/dav and /t/<name>/__admin', async () => {
     const m = await served();
     await post(m, { name: 'w1' }).expect(201);
