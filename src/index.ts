@@ -5,7 +5,7 @@ export type { HttpsOptions } from './tls/server-identity.js';
 export type { MockControls } from './mock-controls.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';
-export { DEFAULT_USERS, type MockOptions } from './options.js';
+export { DEFAULT_USERS, type MockOptions, type Progress } from './options.js';
 export { CloudStore } from './domain/cloud-store.js';
 export { DomainError, type DomainErrorCode } from './domain/errors.js';
 export type { NodeRecord, StateData } from './domain/model.js';

@@ -29,6 +29,8 @@ export interface StoreOptions {
   contentCacheMiB?: number | undefined;
   /** The time entities and locks are stamped with (default: the host's). */
   clock?: Clock | undefined;
+  /** Told how far the `data` state file has been read (bytes of its size), a MiB at a time and at its end. */
+  onRead?: ((done: number, total: number) => void) | undefined;
 }
 
 /**
@@ -56,7 +58,12 @@ export async function openStoreSeeded(
     return store.snapshot();
   };
   const persistence = wrap(
-    openStatePersistence(options.data, { snapshot, log: options.log, compactAfterBytes: options.compactAfterBytes }),
+    openStatePersistence(options.data, {
+      snapshot,
+      log: options.log,
+      compactAfterBytes: options.compactAfterBytes,
+      onRead: options.onRead,
+    }),
   );
   // The state is read (and refused) before its blob folder is made: a refused file leaves nothing beside it.
   const { state, notes } = await persistence.load();

@@ -16,6 +16,21 @@ export {
   type ServerTimeouts,
 } from './option-defaults.js';
 
+/** A report of long work under way, for `onProgress` (the CLI draws it as a line on a terminal). */
+export interface Progress {
+  /**
+   * 'generate': generated accounts being built (at start, on a reset or a scenario switch); 'load': a
+   * `data` state file being read at start; 'verify': recorded exchanges replayed; 'import-har': HAR entries imported.
+   */
+  task: 'generate' | 'load' | 'verify' | 'import-har';
+  done: number;
+  total: number;
+  /** What `done` and `total` count. */
+  unit: 'objects' | 'bytes' | 'exchanges' | 'entries';
+  /** The task's last report. */
+  finished: boolean;
+}
+
 /** Options shared by the CLI and the programmatic API, with their defaults in one place. */
 export interface MockOptions {
   /** Relative paths (data, scenario files, recordings, record's out) resolve against it. Default: process.cwd(). */
@@ -34,6 +49,11 @@ export interface MockOptions {
    * or the CLI's shorthand `'files=100000,folders=2000,seed=7'` (scenarios/README.md, "Generated accounts").
    */
   generate?: GenerateSpec | string;
+  /**
+   * Called as long work goes on: generated accounts built (a report per 1,000 objects), a `data` state read
+   * (per MiB); work smaller than one step reports only its end. The mock itself never prints progress.
+   */
+  onProgress?: (progress: Progress) => void;
   /** Values a CDMI notification queue keeps unread before it drops its oldest (default 10,000). */
   queueLimit?: number;
   /** Base of the absolute links in XML (e.g. https://cloud.example.test). Default: the request's Host. */
@@ -94,6 +114,7 @@ export interface ResolvedOptions {
   compactAfterBytes: number | undefined;
   seed: 'demo' | 'empty';
   generate: GeneratePlan | undefined;
+  onProgress: ((progress: Progress) => void) | undefined;
   queueLimit: number | undefined;
   publicUrl: string | undefined;
   strict: boolean;
@@ -151,6 +172,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     compactAfterBytes: options.compactAfterBytes,
     seed: options.seed ?? 'demo',
     generate: generatePlanOf(options.generate),
+    onProgress: options.onProgress,
     queueLimit: options.queueLimit,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     strict: options.strict ?? false,

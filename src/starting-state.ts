@@ -30,7 +30,12 @@ export class StartingState {
 
   /** What a fresh state holds under `scenario`; `now` stamps recorded objects. */
   plan(scenario: ResolvedScenario | undefined, now: number): SeedPlan {
-    const base = seedPlanOf(scenario, this.#options);
+    const report = this.#options.onProgress;
+    const built =
+      report &&
+      ((done: number, total: number) =>
+        report({ task: 'generate', done, total, unit: 'objects', finished: done === total }));
+    const base = seedPlanOf(scenario, this.#options, built);
     const recorded = this.#recorded;
     if (!recorded) return base;
     const users = recordedUsers(recorded);
@@ -46,7 +51,14 @@ export class StartingState {
 
   /** Opens the store: a new state is built from the plan; a kept one (--data) gets the recorded trees. */
   async open(scenario: ResolvedScenario | undefined): Promise<CloudStore> {
-    const { store, seeded } = await openStoreSeeded(this.#options, this.plan(scenario, this.#options.clock.seconds()));
+    const report = this.#options.onProgress;
+    const read =
+      report &&
+      ((done: number, total: number) => report({ task: 'load', done, total, unit: 'bytes', finished: done === total }));
+    const { store, seeded } = await openStoreSeeded(
+      { ...this.#options, onRead: read },
+      this.plan(scenario, this.#options.clock.seconds()),
+    );
     if (!seeded && this.#recorded) {
       try {
         await seedFromRecordedTree(store, this.#recorded);

@@ -22,7 +22,7 @@ export const MAX_LISTED = 200;
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
-function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null): InspectedNode {
+function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null, mountPath: string): InspectedNode {
   const locks = node.recycled === null ? store.locks.covering(node.id) : [];
   const view: InspectedNode = {
     id: node.id,
@@ -43,8 +43,8 @@ function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null)
       owner: l.ownerXml,
       expires: Number.isFinite(l.expires) ? new Date(l.expires).toISOString() : null,
     })),
-    rest: `/v2/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}`,
-    dav: davNames ? davHref('/dav', davNames, node.kind === 'container') : null,
+    rest: `${mountPath}/v2/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}`,
+    dav: davNames ? davHref(`${mountPath}/dav`, davNames, node.kind === 'container') : null,
   };
   // Listed under a live container (checked once by the caller): a count of live children, no ancestor walk, no sort.
   if (node.kind === 'container' && node.recycled === null) view.members = liveChildCount(store.tree, node.id);
@@ -94,21 +94,22 @@ export async function inspectChildren(
   user: string,
   containerId: string,
   start = 0,
+  mountPath = '',
 ): Promise<Listing> {
   const container = found(() => store.get(user, containerId, 'container'));
   // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
   const base = store.tree.pathNames(container.id);
   const members = childSnapshot(store.tree, container.id);
   const page = await members.range(start, start + MAX_LISTED);
-  return limited(page, start, members.length, (n) => inspect(store, n, [...base, n.name]));
+  return limited(page, start, members.length, (n) => inspect(store, n, [...base, n.name], mountPath));
 }
 
 /** The user's recycle bin, most recently recycled first. */
-export function inspectRecycleBin(store: CloudStore, user: string): Listing {
+export function inspectRecycleBin(store: CloudStore, user: string, mountPath = ''): Listing {
   return found(() => {
     store.root(user);
     const recycled = store.recycleBin.list(user);
-    return limited(recycled, 0, recycled.length, (n) => inspect(store, n, null));
+    return limited(recycled, 0, recycled.length, (n) => inspect(store, n, null, mountPath));
   });
 }
 

@@ -12,6 +12,8 @@ export interface InspectorDeps {
   runtime: ScenarioRuntime;
   journal: RequestJournal;
   store: CloudStore;
+  /** A tenant's "/t/<name>" ("" for the default mock): the addresses the page shows carry it. */
+  mountPath: string;
 }
 
 function queryParam(req: Request, name: string): string {
@@ -41,10 +43,12 @@ export function inspectorRouter(deps: InspectorDeps): Router {
     res.json({ users: inspectUsers(deps.store) });
   });
   router.get('/children', async (req, res) => {
-    res.json(await inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id'), startOf(req)));
+    res.json(
+      await inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id'), startOf(req), deps.mountPath),
+    );
   });
   router.get('/recycle-bin', (req, res) => {
-    res.json(inspectRecycleBin(deps.store, queryParam(req, 'user')));
+    res.json(inspectRecycleBin(deps.store, queryParam(req, 'user'), deps.mountPath));
   });
   router.get('/content', (req, res, next) => {
     const node = fileForContent(deps.store, queryParam(req, 'user'), queryParam(req, 'id'));

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { HarImportSummary } from '../har/har-to-recording.js';
+import { progressToStderr } from './progress-line.js';
 
 export interface ImportHarArgs {
   har: string;
@@ -69,6 +70,7 @@ export async function runImport(args: Omit<ImportHarArgs, 'har'>, har: string): 
       out: args.out,
       redact: args.redact,
       sidecarThreshold: args['sidecar-threshold'],
+      onProgress: progressToStderr({}),
     });
     console.log(summaryLine(har, summary));
   } catch (err) {

@@ -16,6 +16,7 @@ import {
 import { describeGenerated, generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
 import { adminTokenOf } from './remote-options.js';
 import { watchScenario } from './watch-scenario.js';
+import { progressToStderr } from './progress-line.js';
 import { logLineFor } from './output-lines.js';
 import { clockOptionsOf, describeClock, withClockOptions } from './clock.js';
 
@@ -180,6 +181,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       strict: args.strict,
       seed: args.empty ? 'empty' : 'demo',
       generate,
+      onProgress: progressToStderr(args),
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
 import type { VerifySeed } from '../verify/verify-recording.js';
+import { progressToStderr } from './progress-line.js';
 
 interface VerifyArgs extends MaxAgeArgs {
   recording: string;
@@ -50,7 +51,11 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
       process.exit(1);
     }
-    const report = await verifyRecording(recording, { seed: args.seed, scenario: args.scenario });
+    const report = await verifyRecording(recording, {
+      seed: args.seed,
+      scenario: args.scenario,
+      onProgress: progressToStderr({}),
+    });
     process.stdout.write(report.text);
     process.exitCode = report.passed ? 0 : 1;
   },

@@ -13,6 +13,10 @@ import { redactBody } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
+import type { Progress } from '../options.js';
+
+/** Entries written between two progress reports. */
+const ENTRIES_PER_REPORT = 500;
 
 export interface HarImportOptions {
   /** The service's base URL in the capture: only entries under it are kept, its origin becomes {{baseUrl}}. */
@@ -23,6 +27,8 @@ export interface HarImportOptions {
   redact?: string[];
   /** Bodies above this many bytes go to sidecar files (default 64 KiB, as record). */
   sidecarThreshold?: number;
+  /** Told how many entries are written, every 500 and at the end (`task: 'import-har'`). */
+  onProgress?: (progress: Progress) => void;
 }
 
 /** What an import kept and left out, for the one line the command prints. */
@@ -142,7 +148,11 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
   const created = new Date(firstStart ?? Date.now()).toISOString();
   const writer = await RecordingWriter.open(options.out, redacted, false, undefined, created);
   const origins = [base.origin];
-  for (const p of prepared) {
+  const total = prepared.length;
+  const report = (done: number): void =>
+    options.onProgress?.({ task: 'import-har', done, total, unit: 'entries', finished: done === total });
+  for (const [index, p] of prepared.entries()) {
+    if (index > 0 && index % ENTRIES_PER_REPORT === 0) report(index);
     const id = writer.reserveId();
     const requestHeaders = headerMapOf(p.entry.request.headers);
     // Some tools give a body's type only in postData.mimeType; matching needs it as the header.
@@ -181,6 +191,7 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
   }
   await writer.flush();
   if (writer.stopped) throw new Error(writer.stopped);
+  report(total);
   summary.exchanges = prepared.length;
   return summary;
 }

@@ -14,10 +14,14 @@ export function usersOf(
   return new Map([...options.users, ...Object.entries(scenario?.seed?.users ?? {})]);
 }
 
-/** What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice. */
+/**
+ * What a fresh state holds under this scenario (if any): its seed tree(s), else the options' demo/empty choice.
+ * `built` is told how many generated objects of all users' accounts are made, every 1,000 and at the end.
+ */
 export function seedPlanOf(
   scenario: ResolvedScenario | undefined,
   options: Pick<ScenarioSettings, 'users' | 'seed' | 'generate'>,
+  built?: (done: number, total: number) => void,
 ): SeedPlan {
   const fallback = options.seed === 'demo' ? 'demo' : [];
   const trees = scenario?.seed?.trees;
@@ -30,12 +34,20 @@ export function seedPlanOf(
   const generate = scenarioTree === undefined ? (scenario?.seed?.generate ?? options.generate) : undefined;
   const generated = generate && users.filter((user) => !ownTree(user));
   if (generate && generated) checkGeneratedMemory(generate, generated.length);
+  const total = generate && generated ? generated.length * (generate.files + generate.folders) : 0;
+  let done = 0;
+  const counted =
+    built &&
+    ((nodes: number): void => {
+      done += nodes;
+      built(done, total);
+    });
   return {
     users,
     rootOf: generate ? (user) => (ownTree(user) ? undefined : generatedRootId(generate, user)) : undefined,
     tree: (state, user) => {
       const tree = ownTree(user) ?? scenarioTree ?? (generate ? undefined : fallback);
-      if (tree === undefined) return addGeneratedTree(state, user, generate!);
+      if (tree === undefined) return addGeneratedTree(state, user, generate!, counted);
       if (tree === 'demo') seedDemoTree(state, user);
       else seedNodes(state, user, state.root(user).id, tree);
     },

@@ -26,7 +26,10 @@ export interface Snapshot {
  * A file as writeSnapshot writes it is read line by line (snapshot-lines.ts); any other layout of the
  * same JSON (a file edited by hand or by a tool) is parsed whole, to the same state.
  */
-export async function readSnapshot(file: string): Promise<Snapshot | undefined> {
+export async function readSnapshot(
+  file: string,
+  onRead?: (done: number, total: number) => void,
+): Promise<Snapshot | undefined> {
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');
@@ -36,7 +39,7 @@ export async function readSnapshot(file: string): Promise<Snapshot | undefined> 
   }
   let read: DocumentRead | undefined;
   try {
-    read = await readSnapshotLines(fh);
+    read = await readSnapshotLines(fh, onRead);
   } catch (err) {
     throw new Error(`cannot read state file ${file}: ${(err as Error).message}`);
   } finally {
@@ -142,14 +145,16 @@ export class SnapshotFile implements Adapter<AnyState> {
   seq = 0;
   bytes = 0;
   readonly #file: string;
+  readonly #onRead: ((done: number, total: number) => void) | undefined;
 
-  constructor(file: string) {
+  constructor(file: string, onRead?: (done: number, total: number) => void) {
     this.#file = file;
+    this.#onRead = onRead;
   }
 
   /** The state in Maps (see readSnapshot). */
   async read(): Promise<StateMaps | null> {
-    const snapshot = await readSnapshot(this.#file);
+    const snapshot = await readSnapshot(this.#file, this.#onRead);
     if (!snapshot) return null;
     this.seq = snapshot.seq;
     this.bytes = snapshot.bytes;

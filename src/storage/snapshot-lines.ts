@@ -30,8 +30,13 @@ export interface LinesRead {
  * line, keys reordered, a line that does not parse): the caller then parses it whole, which gives
  * the same state for a valid file and the usual error for a broken one. CRLF line ends are read as LF.
  */
-export async function readSnapshotLines(fh: FileHandle): Promise<LinesRead | undefined> {
+export async function readSnapshotLines(
+  fh: FileHandle,
+  onRead?: (done: number, total: number) => void,
+): Promise<LinesRead | undefined> {
   const reader = new LineForm();
+  // A file that grows meanwhile is read to its end: the total never falls below what was read.
+  const size = onRead ? (await fh.stat()).size : 0;
   let buf = Buffer.allocUnsafe(READ_BYTES);
   let filled = 0;
   let bytes = 0;
@@ -48,8 +53,11 @@ export async function readSnapshotLines(fh: FileHandle): Promise<LinesRead | und
     if (bytesRead === 0) {
       // The last line may have no line end.
       if (filled > 0 && !reader.text(buf.toString('utf8', 0, filled) + '\n')) return undefined;
-      return reader.end(bytes);
+      const read = reader.end(bytes);
+      if (read) onRead?.(bytes, bytes);
+      return read;
     }
+    if (bytes < size) onRead?.(bytes, size);
     let start = 0;
     while (start < filled) {
       let end = buf.lastIndexOf(0x0a, Math.min(filled, start + PIECE_BYTES) - 1);

@@ -25,6 +25,8 @@ export interface StatePersistenceOptions {
   log?: (line: string) => void;
   /** Compact once the log is larger than this many bytes (default: max(4 MiB, snapshot size)). */
   compactAfterBytes?: number;
+  /** Told how far the snapshot has been read at load (bytes of its size), a MiB at a time and at its end. */
+  onRead?: ((done: number, total: number) => void) | undefined;
   /** Tests only: the log's write and fsync, to inject a full disk. */
   logIo?: LogIo;
 }
@@ -80,7 +82,7 @@ class FileStatePersistence implements StatePersistence {
   constructor(file: string, options: StatePersistenceOptions) {
     this.file = file;
     this.#options = options;
-    this.#adapter = new SnapshotFile(file);
+    this.#adapter = new SnapshotFile(file, options.onRead);
     this.#db = new Low<AnyState>(this.#adapter, emptyStateMaps());
   }
 

@@ -11,6 +11,10 @@ import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
 import { onServiceSurface } from '../recording/service-paths.js';
 import { compareXml, parseOrdered } from '../recording/xml-compare.js';
 import { compareCdmiJson, isCdmiJson } from './cdmi-compare.js';
+import type { Progress } from '../options.js';
+
+/** Exchanges replayed between two progress reports. */
+const EXCHANGES_PER_REPORT = 100;
 
 /** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
 export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
@@ -27,6 +31,8 @@ export interface VerifyOptions {
   scenario?: string | ScenarioDefinition;
   /** Response headers to compare (default COMPARED_HEADERS). */
   headers?: string[];
+  /** Told how many exchanges are done, every 100 and at the end (`task: 'verify'`). */
+  onProgress?: (progress: Progress) => void;
 }
 
 export interface ExchangeDifference {
@@ -93,8 +99,12 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   const compared = options.headers ?? COMPARED_HEADERS;
   const differing: ExchangeDifference[] = [];
   const skipped: SkippedExchange[] = [];
+  const total = recording.exchanges.length;
+  const report = (done: number): void =>
+    options.onProgress?.({ task: 'verify', done, total, unit: 'exchanges', finished: done === total });
   try {
-    for (const e of recording.exchanges) {
+    for (const [index, e] of recording.exchanges.entries()) {
+      if (index > 0 && index % EXCHANGES_PER_REPORT === 0) report(index);
       if (!onServiceSurface(e.request.path)) {
         skipped.push({ id: e.id, method: e.request.method, path: e.request.path, reason: NOT_SERVICE });
         continue;
@@ -107,7 +117,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
   } finally {
     await mock.close();
   }
-  const total = recording.exchanges.length;
+  report(total);
   const matching = total - differing.length - skipped.length;
   return {
     seed,

@@ -61,7 +61,7 @@ describe('the README is a guide', () => {
 
   it('shows how to run it and how to test it on its first screen, and stays under 520 lines', () => {
     const firstScreen = readme.split('\n').slice(0, 60).join('\n');
-    for (const words of ['npm ci && npm start', 'bash .ci/run', 'npm test', 'npx csp-mock']) {
+    for (const words of ['npm ci && npm start', 'bash .ci/run', 'npm test', 'npx --no csp-mock']) {
       expect(firstScreen).toContain(words);
     }
     expect(readme.split('\n').length).toBeLessThan(520);

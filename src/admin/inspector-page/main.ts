@@ -10,6 +10,7 @@ import {
 } from './api.js';
 import { byId, debounce } from './dom.js';
 import { FilesPanel } from './files-panel.js';
+import { showMockPicker } from './mock-picker.js';
 import { RequestsPanel } from './requests-panel.js';
 import { ScenarioPanel } from './scenario-panel.js';
 import type { JournalEntry } from '../../http/wire-types.js';
@@ -119,7 +120,7 @@ async function start(): Promise<void> {
       await askToken();
     }
   }
-  void Promise.all([files.refresh(), scenario.refresh(true)]);
+  void Promise.all([files.refresh(), scenario.refresh(true), showMockPicker()]);
   void follow();
 }
 

@@ -69,9 +69,21 @@ const headOf = (pattern: string): string => pattern.slice(0, pattern.search(/\{(
  * Adds the generated tree below `user`'s root. Folders are spread breadth first over `depth` levels,
  * files in even runs over the folders (file n, n+1, ... in one folder), each file a synthetic content
  * reference: nothing is written, so a million files cost their records and nothing else. Built in
- * slices of NODES_PER_TURN with a turn of the event loop between them.
+ * slices of NODES_PER_TURN with a turn of the event loop between them; `counted` is told the nodes
+ * added by each slice (and by the last, shorter one).
  */
-export async function addGeneratedTree(state: StateBuilder, user: string, plan: GeneratePlan): Promise<void> {
+export async function addGeneratedTree(
+  state: StateBuilder,
+  user: string,
+  plan: GeneratePlan,
+  counted?: (nodes: number) => void,
+): Promise<void> {
+  let uncounted = 0;
+  const turn = (): Promise<void> => {
+    counted?.(uncounted);
+    uncounted = 0;
+    return nextTurn();
+  };
   const prefix = idPrefix(plan.seed, user);
   const root = state.root(user);
   // Stamped as the builder stamped the root.
@@ -82,7 +94,8 @@ export async function addGeneratedTree(state: StateBuilder, user: string, plan: 
   // Folder names are checked against the file names of the same folder only when their patterns could meet.
   const folderNames = mayCollide(plan) ? new Set<string>() : undefined;
   for (let i = 1; i <= plan.folders; i++) {
-    if (i % NODES_PER_TURN === 0) await nextTurn();
+    if (i % NODES_PER_TURN === 0) await turn();
+    uncounted++;
     const id = idOf(prefix, 'd', i);
     const parentId = folderIds[Math.floor((i - 1) / branching)]!;
     const name = folderName(i, '');
@@ -103,7 +116,8 @@ export async function addGeneratedTree(state: StateBuilder, user: string, plan: 
     const first = Math.floor((h * plan.files) / holders);
     const end = Math.floor(((h + 1) * plan.files) / holders);
     for (let j = first; j < end; j++) {
-      if (j % NODES_PER_TURN === NODES_PER_TURN - 1) await nextTurn();
+      if (j % NODES_PER_TURN === NODES_PER_TURN - 1) await turn();
+      uncounted++;
       const type = types.length === 1 ? 0 : Math.floor(unitRandom(plan.seed, j, 3) * types.length);
       const name = fileName(j + 1, exts[type]!);
       if (folderNames?.has(`${parentId}/${name}`))
@@ -116,6 +130,7 @@ export async function addGeneratedTree(state: StateBuilder, user: string, plan: 
       );
     }
   }
+  if (uncounted > 0) counted?.(uncounted);
 }
 
 function mayCollide(plan: GeneratePlan): boolean {

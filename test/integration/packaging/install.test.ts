@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand, startCommand } from '../../helpers/run-command.js';
@@ -146,12 +146,27 @@ describe('installing csp-mock into a scratch project', () => {
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
     const top = [...new Set(files.map((f) => f.split('/')[0]))].sort();
-    expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'recordings', 'scenarios', 'src']);
-    // The README's reference links point at these: they work in the installed package too.
+    expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'recordings', 'scenarios', 'src', 'test']);
+    // The READMEs' links point at these: src/ and test/ ship only what the documents link to.
     expect(files.filter((f) => f.startsWith('src/')).every((f) => f.endsWith('/README.md'))).toBe(true);
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    for (const [, link] of readme.matchAll(/\]\(((?:src|scenarios|recordings)\/[^)#]+)/g))
-      expect(files).toContain(link);
+    expect(files.filter((f) => f.startsWith('test/')).sort()).toEqual([
+      'test/README.md',
+      'test/screenshots/inspector.png',
+    ]);
+    // Every relative link (and image) of every packed markdown file resolves inside the tarball.
+    const unpacked = mkdtempSync(join(tmpdir(), 'csp-mock-unpacked-'));
+    scratch.push(unpacked);
+    expect((await runCommand('tar', ['xzf', tarball, '-C', unpacked])).code).toBe(0);
+    const dead: string[] = [];
+    for (const doc of files.filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(unpacked, 'package', doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = target!.split('#')[0]!;
+        if (path === '' || /^[a-z]+:/.test(path)) continue;
+        if (!existsSync(join(unpacked, 'package', dirname(doc), path))) dead.push(`${doc}: ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
     expect(files).toContain('scenarios/scenario.schema.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
