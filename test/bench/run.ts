@@ -217,7 +217,15 @@ async function startup(): Promise<void> {
   console.log(formatStartupReport(machine(), coldStart, lifecycle));
 }
 
-const modes: Record<string, () => Promise<void>> = { scale, synthetic, startup };
+/** `npm run bench -- frontend`: tenants (BENCH_TENANTS) and the Playwright route (BENCH_PW_REQUESTS). */
+async function frontend(): Promise<void> {
+  const { formatFrontend, measureRoute, measureTenants } = await import('./frontend.js');
+  const tenants = await measureTenants(positiveInt('BENCH_TENANTS', 64));
+  const route = await measureRoute(positiveInt('BENCH_PW_REQUESTS', 200));
+  console.log(formatFrontend(tenants, route));
+}
+
+const modes: Record<string, () => Promise<void>> = { scale, synthetic, startup, frontend };
 (modes[process.argv[2] ?? ''] ?? main)().catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
