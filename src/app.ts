@@ -111,8 +111,10 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   device.arm(scenarios.scenario);
   scenarios.subscribe(() => device.arm(scenarios.scenario));
   // The emulator: the service itself, over the one store (emulator.ts).
+  // Replay's emulated misses know each recorded login by a throw-away password (mode.ts).
+  const recordedLogins = prepared.kind === 'replay' ? prepared.emulatedLogins : undefined;
   const emulator = createEmulator(store, {
-    users: () => scenarios.users(),
+    users: recordedLogins ? () => new Map([...scenarios.users(), ...recordedLogins]) : () => scenarios.users(),
     strict: resolved.strict,
     deviations: () => scenarios.scenario.deviations,
     log: resolved.log,

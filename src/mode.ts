@@ -55,7 +55,12 @@ export type PreparedMode =
   | Exclude<MockMode, { kind: 'replay' | 'record' }>
   /** A record mode's plan; a plan that replays comes with the recording, read. */
   | (MockMode & { kind: 'record'; plan: RecordPlan; recording?: Recording })
-  | (MockMode & { kind: 'replay'; recording: Recording });
+  | (MockMode & {
+      kind: 'replay';
+      recording: Recording;
+      /** Emulated misses without --user: each recorded login -> the emulator's throw-away password for it. */
+      emulatedLogins?: ReadonlyMap<string, string>;
+    });
 
 /**
  * Reads what the mode needs before anything else: replay's recording. With misses emulated, the
@@ -80,8 +85,18 @@ export async function prepareMode(
     recording = await readRecording(locateRecording(recording, baseDir), { lazyBodies });
   }
   if ((mode.onMiss ?? 'error') === 'emulate') {
-    const { recordingToState } = await import('./recording/recording-to-state.js');
-    starting.useRecordedTree(recordingToState(recording));
+    const [{ recordingToState }, { recordedUsers }, { randomBytes }] = await Promise.all([
+      import('./recording/recording-to-state.js'),
+      import('./recording/seed-from-recording.js'),
+      import('node:crypto'),
+    ]);
+    const tree = recordingToState(recording);
+    starting.useRecordedTree(tree);
+    // Replay without --user takes any password (credentials were never recorded); its emulated misses do too.
+    if (!mode.users) {
+      const password = randomBytes(9).toString('base64url');
+      return { ...mode, recording, emulatedLogins: new Map([...recordedUsers(tree)].map((u) => [u, password])) };
+    }
   }
   return { ...mode, recording };
 }
@@ -178,6 +193,7 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
         matchHeaders: mode.matchHeaders,
         ignoreQuery: mode.ignoreQuery,
         users: mode.users,
+        emulatedLogins: mode.emulatedLogins,
       });
   }
 }
@@ -188,20 +204,20 @@ interface ReplaySettings {
   matchHeaders?: string[];
   ignoreQuery?: string[];
   users?: Record<string, string>;
+  emulatedLogins?: ReadonlyMap<string, string>;
   repeatLast?: boolean;
 }
 
 /** A recording answers: replay, and the record modes that replay what they hold. */
 async function replayDispatch(recording: Recording, ctx: ModeContext, settings: ReplaySettings): Promise<ModeDispatch> {
-  const [{ createReplayHandler }, { replayCredentials }, { parseUpstream }] = await Promise.all([
-    import('./replay/replayer.js'),
-    import('./replay/replay-credentials.js'),
-    import('./record/upstream.js'),
-  ]);
+  const [{ createReplayHandler }, { replayCredentials, recordedLoginsAccepted }, { parseUpstream }] = await Promise.all(
+    [import('./replay/replayer.js'), import('./replay/replay-credentials.js'), import('./record/upstream.js')],
+  );
   const { onMiss } = settings;
   const replay = createReplayHandler(recording, {
     onMiss,
-    emulator: onMiss === 'emulate' ? ctx.emulator.listener() : undefined,
+    emulator:
+      onMiss === 'emulate' ? recordedLoginsAccepted(ctx.emulator.listener(), settings.emulatedLogins) : undefined,
     upstream: settings.upstream ? parseUpstream(settings.upstream) : undefined,
     matchHeaders: settings.matchHeaders,
     ignoreQuery: settings.ignoreQuery,

@@ -94,6 +94,42 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(deleted.headers['x-csp-mock-replay']).toBeUndefined();
   });
 
+  it("emulate: a login the recording holds (not one of the mock's users) reaches the emulator with any password, as replay takes it; with --user its password is checked", async () => {
+    await cp(RECORDINGS_DIR, tmp.path, { recursive: true });
+    const file = join(tmp.path, 'example-session.jsonl');
+    const { readFile } = await import('node:fs/promises');
+    await writeFile(file, (await readFile(file, 'utf8')).replaceAll('"user":"demo"', '"user":"up"'));
+    const mock = await replayApp({ mode: { kind: 'replay', recording: file, onMiss: 'emulate' } });
+    const entry = await request(mock.app).get('/v2').auth('up', 'any-password');
+    expect(entry.status).toBe(200);
+    const rootPath = new URL(/rootContainer xlink:href="([^"]+)"/.exec(entry.text)![1]!).pathname;
+    // Not recorded: emulated for the same login (it answered 401 unknown user "up").
+    const root = await request(mock.app)
+      .get(rootPath)
+      .auth('up', 'another-password')
+      .set('X-Client-Specification', '2');
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<name>/</name>');
+    const dav = await request(mock.app).get('/dav/Photos/logo.bin').auth('up', 'x').buffer(true).parse(binaryParser);
+    expect(dav.status).toBe(200);
+    expect((dav.body as Buffer).equals(SESSION_FILES.logo)).toBe(true);
+    // A login the recording never held is still unknown to the emulator.
+    expect(
+      (await request(mock.app).get(rootPath).auth('stranger', 'x').set('X-Client-Specification', '2')).status,
+    ).toBe(401);
+
+    const checked = await replayApp({
+      mode: { kind: 'replay', recording: file, onMiss: 'emulate', users: { up: 'secret' } },
+      users: { up: 'secret' },
+    });
+    expect(
+      (await request(checked.app).get(rootPath).auth('up', 'wrong').set('X-Client-Specification', '2')).status,
+    ).toBe(401);
+    expect(
+      (await request(checked.app).get(rootPath).auth('up', 'secret').set('X-Client-Specification', '2')).status,
+    ).toBe(200);
+  });
+
   it('emulate: a reset goes back to the recorded tree in one transaction (it used to seed twice)', async () => {
     const mock = await replayApp({
       mode: { kind: 'replay', recording: EXAMPLE_RECORDING, onMiss: 'emulate' },
