@@ -76,4 +76,18 @@ describe('verify skips what it cannot send', () => {
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain('verify: 24 exchange(s), 21 match, 0 differ, 3 skipped');
   });
+
+  it('an empty recording (a CI run that made no request) passes: nothing skipped, nothing to disagree with, exit 0', async () => {
+    const file = join(tmp.path, 'empty.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [], created: new Date().toISOString() })}\n`,
+    );
+    const report = await verifyRecording(await readRecording(file));
+    expect(report).toMatchObject({ total: 0, matching: 0, differing: [], skipped: [], passed: true });
+    expect(report.text).not.toContain('nothing verified');
+    const cli = await verifyCli(file);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain('verify: 0 exchange(s), 0 match, 0 differ, 0 skipped');
+  });
 });
