@@ -34,6 +34,8 @@ export class ScenarioPanel {
   readonly #dialog = byId<HTMLDialogElement>('reset-dialog');
   #active = '';
   #listing: ScenarioListing[] | undefined;
+  /** How many refreshes were started: only the latest one renders. */
+  #refreshes = 0;
 
   constructor(
     private readonly onError: (err: unknown) => void,
@@ -50,10 +52,13 @@ export class ScenarioPanel {
 
   /** Reads the active scenario (and, the first time or when asked, the list of scenarios to choose from). */
   async refresh(relist = false): Promise<void> {
+    // Refreshes overlap (a switch's own, the event stream's): an older answer arriving last must not win.
+    const turn = ++this.#refreshes;
     try {
       if (relist || !this.#listing)
         this.#listing = (await getJson<{ scenarios: ScenarioListing[] }>('scenarios')).scenarios;
-      this.#render(await getJson<InspectedScenario>('inspector/scenario'), this.#listing);
+      const view = await getJson<InspectedScenario>('inspector/scenario');
+      if (turn === this.#refreshes) this.#render(view, this.#listing);
     } catch (err) {
       this.onError(err);
     }
