@@ -22,6 +22,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'intercept/',
       'remote/',
       'playwright/',
+      // explore drives a sync client against a mock of its own, through the public API (startMock, connectMock).
+      'explore/',
     ],
   },
   // The client audit reads journal entries (types of http/) and nothing else of the server.
