@@ -47,6 +47,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
   // The mock's clock: read by the domain (entity times, lock expiry) and http/ (Date), set by the app's options.
   { layer: 'core: the clock', modules: ['clock/'] },
+  // The one task queue (tasks one at a time, in order): the store, the state log, the second device, the recorder.
+  { layer: 'core: turns', modules: ['turns/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */
