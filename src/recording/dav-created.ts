@@ -2,7 +2,7 @@ import { BASE_URL_TOKEN, headerValue, type Exchange, type Recording } from './fo
 import type { RecordedTree } from './recording-to-state.js';
 
 /** A /dav path's names, decoded and NFC as the store keeps them, joined by "/"; undefined when unreadable. */
-function davPath(path: string): string | undefined {
+export function davPath(path: string): string | undefined {
   const m = /^\/dav(\/[^?#]*)?(?:[?#]|$)/.exec(path);
   if (!m) return undefined;
   try {
@@ -17,7 +17,7 @@ function davPath(path: string): string | undefined {
 }
 
 /** The /dav path a COPY or MOVE's Destination names (an absolute URI or a path). */
-function destinationOf(e: Exchange): string | undefined {
+export function destinationOf(e: Exchange): string | undefined {
   const destination = headerValue(e.request.headers, 'destination')?.split(BASE_URL_TOKEN).join('');
   const path = destination?.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
   return path === undefined ? undefined : davPath(path);

@@ -4,6 +4,7 @@ import { headerValue, type Exchange, type Recording } from './format.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { boundaryOf } from './normalise.js';
 import { fileFromMultipart } from './recorded-multipart.js';
+import { readDavExchanges } from './dav-listings.js';
 
 /** One object as the recording shows it at its end. */
 export interface RecordedObject {
@@ -22,6 +23,8 @@ export interface RecordedObject {
   /** Key -> value; '' for a key the recording lists but never shows the value of. */
   metadata: Record<string, string>;
   deleted: boolean;
+  /** Where an object that moved during the recording was first seen (WebDAV MOVEs). */
+  startPlace?: { name?: string; parentId?: string | null };
 }
 
 export interface RecordedTree {
@@ -61,11 +64,13 @@ const truthy = (v: string | undefined): boolean | undefined => (v === undefined 
  * What a recording shows of each user's tree at its end: containers and files (ids as recorded),
  * names, parents, types, public flags, tags, metadata and contents, read from entry documents,
  * entities, listings, creates (XML and multipart), content writes (whole and Content-Range blocks)
- * and reads, tag and metadata listings, reads and writes, renames, moves and deletes.
+ * and reads, tag and metadata listings, reads and writes, renames, moves and deletes; then what its
+ * WebDAV exchanges show (dav-listings.ts).
  */
 export function recordingToState(recording: Recording): RecordedTree {
   const tree: RecordedTree = { roots: new Map(), objects: new Map() };
   for (const e of recording.exchanges) if (e.response.status < 300) readExchange(tree, e, e.user ?? 'demo');
+  readDavExchanges(tree, recording.exchanges);
   return tree;
 }
 
