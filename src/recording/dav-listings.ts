@@ -1,8 +1,8 @@
 import type { NodeKind } from '../domain/model.js';
 import { DAV_NS, elementsOf, isDav, parseNamespacedXml, textContent, type XmlElement } from '../xml/namespaced.js';
-import { davPath, destinationOf } from './dav-created.js';
+import { davPath, destinationOf, under } from './dav-paths.js';
 import type { Exchange } from './format.js';
-import type { RecordedObject, RecordedTree } from './recording-to-state.js';
+import type { RecordedObject, RecordedTree } from './recorded-tree.js';
 
 /** The id given to an object the recording shows only over WebDAV (it has no /v2 id there). */
 const madeUpId = (n: number): string => `dav-${n}`;
@@ -61,7 +61,6 @@ const MAX_PATH = 4096;
 
 const parentOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-const under = (path: string, folder: string): boolean => path === folder || path.startsWith(`${folder}/`);
 const readable = (path: string | undefined): path is string =>
   path !== undefined && path.length <= MAX_PATH && path.split('/').length <= MAX_SEGMENTS;
 

@@ -1,5 +1,6 @@
 import { headerValue, type Recording } from './format.js';
-import { recordingToState, type RecordedTree } from './recording-to-state.js';
+import { recordingToState } from './recording-to-state.js';
+import type { RecordedTree } from './recorded-tree.js';
 import { davCreatedIds } from './dav-created.js';
 
 const LINK = /\/v2\/(?:containers|files)\/([^/?#"\s<]+)/;

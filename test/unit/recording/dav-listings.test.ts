@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordingToState } from '../../../src/index.js';
 import { recordingStartState } from '../../../src/recording/recording-start.js';
 import type { Exchange, Recording } from '../../../src/recording/format.js';
-import type { RecordedObject, RecordedTree } from '../../../src/recording/recording-to-state.js';
+import type { RecordedObject, RecordedTree } from '../../../src/recording/recorded-tree.js';
 
 let nextId = 1;
 function exchange(
