@@ -2,7 +2,7 @@
 export { createApp, type MockApp } from './app.js';
 export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions, type TenantSettings } from './server.js';
 export type { HttpsOptions } from './tls/server-identity.js';
-export type { MockControls } from './mock-controls.js';
+export type { MockControls } from './features.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';
 export { DEFAULT_USERS, type MockOptions, type Progress } from './options.js';
@@ -39,7 +39,8 @@ export type { MockMode } from './mode.js';
 export { createReplayHandler, type MissPolicy, type ReplayHandler, type ReplayOptions } from './replay/replayer.js';
 export { readRecording, readRecordingDocument, RecordingError, RecordingWriter } from './recording/recording-io.js';
 export type { Recording, Exchange, RecordingDocument, RecordingHeader, StoredExchange } from './recording/format.js';
-export { recordingToState, type RecordedTree } from './recording/recording-to-state.js';
+export { recordingToState } from './recording/recording-to-state.js';
+export type { RecordedTree } from './recording/recorded-tree.js';
 export { seedFromRecording } from './recording/seed-from-recording.js';
 export { verifyRecording, type VerifyReport } from './verify/verify-recording.js';
 export { interceptCloud, type CloudInterception, type InterceptOptions } from './intercept/intercept-cloud.js';

@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { CliError, type CliContext } from './context.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface ConvergeArgs extends RemoteArgs {
   dir: string;
@@ -8,7 +9,7 @@ interface ConvergeArgs extends RemoteArgs {
   json: boolean;
 }
 
-export const convergeCommand: CommandModule<object, ConvergeArgs> = {
+export const convergeCommand = (cli: CliContext): CommandModule<object, ConvergeArgs> => ({
   command: 'converge',
   describe:
     "check that a synced folder holds what a user's tree in a running mock holds (names, kinds, sizes, contents; no content under two names); exit 1 with the differences",
@@ -20,15 +21,13 @@ export const convergeCommand: CommandModule<object, ConvergeArgs> = {
   handler: async (args) => {
     const { convergeWith, convergeText } = await import('../explore/converge.js');
     const dir = resolve(args.dir);
-    await withRemote(args, async (mock) => {
+    await withRemote(cli, args, async (mock) => {
       const report = await convergeWith(dir, mock, { user: args.user });
-      process.stdout.write(
-        args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir, args.user),
-      );
-      if (!report.converged) process.exitCode = 1;
+      cli.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir, args.user));
+      if (!report.converged) cli.exitCode = 1;
     });
   },
-};
+});
 
 interface ExploreArgs {
   client: string;
@@ -50,7 +49,7 @@ interface ExploreArgs {
 
 const REWRITE = '\r\x1b[K';
 
-export const exploreCommand: CommandModule<object, ExploreArgs> = {
+export const exploreCommand = (cli: CliContext): CommandModule<object, ExploreArgs> => ({
   command: 'explore',
   describe:
     "find a sync client's bugs: run it (a command doing one pass of --dir) through seeded schedules of faults, local edits, another device's changes and clock jumps against a mock of its own; shrink a failure to a repro file; exit 1 when something is found",
@@ -104,24 +103,26 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
       .option('url', { type: 'string', hidden: true }),
   handler: async (args) => {
     // --url is taken by the control commands; explore refuses it rather than drive someone else's mock.
-    if (process.argv.some((a) => a === '--url' || a.startsWith('--url=')))
-      throw new Error('explore starts a mock of its own (its clock and scenario belong to the run): it takes no --url');
+    if (cli.argv.some((a) => a === '--url' || a.startsWith('--url=')))
+      throw new CliError(
+        'explore starts a mock of its own (its clock and scenario belong to the run): it takes no --url',
+      );
     const dir = resolve(args.dir);
     const inside = dir.startsWith(process.cwd() + sep);
-    if (!inside && !process.argv.some((a) => a === '--dir' || a.startsWith('--dir=')))
-      throw new Error(`explore: ${dir} is outside the current folder: name it with --dir on the command line`);
+    if (!inside && !cli.argv.some((a) => a === '--dir' || a.startsWith('--dir=')))
+      throw new CliError(`explore: ${dir} is outside the current folder: name it with --dir on the command line`);
     const [{ explore, writeBundle }, { exploreText }, { parseDuration }] = await Promise.all([
       import('../explore/explore.js'),
       import('../explore/report-text.js'),
       import('../clock/durations.js'),
     ]);
     const [user, ...rest] = (args.user ?? 'demo:demo').split(':');
-    if (!user || rest.length === 0) throw new Error('--user must be NAME:PASSWORD');
+    if (!user || rest.length === 0) throw new CliError('--user must be NAME:PASSWORD');
     const passTimeoutMs = parseDuration(
       /^\d+$/.test(args['pass-timeout']) ? `${args['pass-timeout']}s` : args['pass-timeout'],
     );
-    if (passTimeoutMs <= 0) throw new Error(`--pass-timeout must be positive, got ${args['pass-timeout']}`);
-    const tty = process.stderr.isTTY === true && !args.json;
+    if (passTimeoutMs <= 0) throw new CliError(`--pass-timeout must be positive, got ${args['pass-timeout']}`);
+    const tty = cli.progressTo?.isTTY === true && !args.json;
     const report = await explore({
       client: args.client,
       dir,
@@ -139,18 +140,18 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
       onProgress: (p) => {
         if (!tty) return;
         const shrinking = p.shrinking ? `, shrinking: ${p.shrinking.steps} steps (try ${p.shrinking.tries})` : '';
-        process.stderr.write(`${REWRITE}explore: run ${p.run} of ${p.runs}, findings ${p.findings}${shrinking}`);
+        cli.progressTo!.write(`${REWRITE}explore: run ${p.run} of ${p.runs}, findings ${p.findings}${shrinking}`);
       },
     });
-    if (tty) process.stderr.write(REWRITE);
+    if (tty) cli.progressTo!.write(REWRITE);
     const bundleFile =
       report.bundle && !args.replay ? (args.out ?? `explore-repro-${report.bundle.seed}.json`) : undefined;
     if (bundleFile && report.bundle) await writeBundle(resolve(bundleFile), report.bundle);
-    process.stdout.write(
+    cli.stdout(
       args.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : exploreText(report, { client: args.client, bundleFile, replay: args.replay }),
     );
-    if (report.failure || (report.reproduced ?? 0) > 0) process.exitCode = 1;
+    if (report.failure || (report.reproduced ?? 0) > 0) cli.exitCode = 1;
   },
-};
+});
