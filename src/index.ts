@@ -54,3 +54,6 @@ export {
 } from './remote/connect-mock.js';
 export type { TenantOptions, TenantView } from './remote/tenant-calls.js';
 export type { StateView, StateNode } from './admin/state-view.js';
+export { converge, type ConvergeOptions, type ConvergeReport, type ExpectedFile } from './explore/converge.js';
+export type { Finding, FindingKind } from './explore/findings.js';
+export type { TreeEntry } from './explore/tree-listing.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { NodeRecord } from '../storage/schema.js';
 
 /** Members handled between two turns of the event loop while a listing is ordered or written. */
@@ -191,5 +192,3 @@ export async function sortedInSlices(members: Keyed[]): Promise<Keyed[]> {
   }
   return from;
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

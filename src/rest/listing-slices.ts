@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
 import { CHILD_PAGE, pagesOf, type ChildListing } from '../domain/tree-queries.js';
@@ -141,5 +142,3 @@ function pageItems(members: readonly NodeRecord[], page: PageRange, chosen: (n: 
 /** Depth-0 items: a link needs no byte count. */
 const linkItems = (nodes: readonly NodeRecord[], chosen: (n: NodeRecord) => boolean): ItemView[] =>
   nodes.filter(chosen).map((node) => ({ node, bytes: 0 }));
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

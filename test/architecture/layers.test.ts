@@ -22,6 +22,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'intercept/',
       'remote/',
       'playwright/',
+      // explore drives a sync client against a mock of its own, through the public API (startMock, connectMock).
+      'explore/',
     ],
   },
   // The client audit reads journal entries (types of http/) and nothing else of the server.
@@ -50,6 +52,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
   // The mock's clock: read by the domain (entity times, lock expiry) and http/ (Date), set by the app's options.
   { layer: 'core: the clock', modules: ['clock/'] },
+  // The one task queue (tasks one at a time, in order): the store, the state log, the second device, the recorder.
+  { layer: 'core: turns', modules: ['turns/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */
