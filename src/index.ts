@@ -2,7 +2,7 @@
 export { createApp, type MockApp } from './app.js';
 export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions, type TenantSettings } from './server.js';
 export type { HttpsOptions } from './tls/server-identity.js';
-export type { MockControls } from './mock-controls.js';
+export type { MockControls } from './features.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';
 export { DEFAULT_USERS, type MockOptions, type Progress } from './options.js';

@@ -3,7 +3,6 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { serviceOf, storeOf } from '../http/service-context.js';
 import type { NodeRecord } from '../domain/model.js';
 import { containerEntity } from '../xml/entities.js';
-import { childSnapshot } from '../domain/tree-queries.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
@@ -62,10 +61,8 @@ export function containersRouter(router: Router = Router()): Router {
     .route('/containers/:id/contents')
     .get(async (req, res) => {
       const store = storeOf(res);
-      const container = store.get(userOf(res), param(req, 'id'), 'container');
-      const filter = nameFilterOf(req);
-      const members = childSnapshot(store.tree, container.id);
-      await sendFileList(store, req, res, members, { ordered: true, filter });
+      const members = store.listing(userOf(res), param(req, 'id'));
+      await sendFileList(store, req, res, members, { ordered: true, filter: nameFilterOf(req) });
     })
     .post(async (req, res) => createInContainer(storeOf(res), req, res, serviceOf(res).rules))
     .all(only('GET', 'POST'));

@@ -9,6 +9,9 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  * one row per step down. A module may import its own row and the rows below it, never a row above.
  * A folder ends in '/', a file is named with its extension.
  */
+/** A feature's declaration: the file feature.ts of its folder, one module for every folder. */
+const FEATURE_FILE = '*/feature.ts';
+
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   {
     layer: 'entry',
@@ -17,7 +20,6 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'index.ts',
       'server.ts',
       'tenants/',
-      'mock-controls.ts',
       'verify/',
       'intercept/',
       'remote/',
@@ -26,16 +28,20 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'explore/',
     ],
   },
-  // The client audit reads journal entries (types of http/) and nothing else of the server.
-  { layer: 'entry: the client audit', modules: ['audit/'] },
   // The HTTPS certificates (the local CA, a given pair): used by the entry points only.
   { layer: 'entry: TLS', modules: ['tls/'] },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
+  // The list of features, then each feature's declaration (its folder's feature.ts): routes, controls, hooks.
+  { layer: 'assembly: the feature list', modules: ['features.ts'] },
+  { layer: "assembly: each feature's declaration", modules: [FEATURE_FILE] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
+  { layer: 'assembly: what a feature is', modules: ['feature.ts'] },
+  // The client audit reads journal entries (types of http/) and nothing else of the server.
+  { layer: 'the client audit', modules: ['audit/'] },
   { layer: 'HAR in and out (the journal, recordings, captures)', modules: ['har/'] },
   { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
-  { layer: 'assembly: options', modules: ['options.ts', 'option-defaults.ts'] },
+  { layer: 'assembly: options', modules: ['options.ts', 'option-table.ts'] },
   { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },
   { layer: 'assembly: the emulator', modules: ['emulator.ts'] },
   { layer: 'modes: replay', modules: ['replay/'] },
@@ -78,6 +84,7 @@ const TABLE_MODULES = LAYERS.flatMap((l) => l.modules);
 
 /** The table's most specific entry for a file (a file entry beats its folder), else its top-level folder. */
 function moduleOf(file: string): string {
+  if (file.endsWith('/feature.ts')) return FEATURE_FILE;
   const matches = TABLE_MODULES.filter((m) => (m.endsWith('/') ? file.startsWith(m) : file === m));
   if (matches.length > 0) return matches.reduce((a, b) => (b.length > a.length ? b : a));
   return file.includes('/') ? `${file.split('/')[0]}/` : file;
