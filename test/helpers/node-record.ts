@@ -5,12 +5,12 @@ import type { NodeRecord } from '../../src/domain/model.js';
  * "demo", times 1, version 1, nothing else set. Tests give what they are about. Keys in the schema's order
  * (the order a snapshot writes them in).
  */
-export function nodeRecord(over: Partial<NodeRecord> & Pick<NodeRecord, 'id'>): NodeRecord {
+export function nodeRecord({ id, ...over }: Partial<NodeRecord> & Pick<NodeRecord, 'id'>): NodeRecord {
   return {
-    id: over.id,
+    id,
     kind: 'file',
     owner: 'demo',
-    name: over.id,
+    name: id,
     parentId: 'root',
     created: 1,
     modified: 1,
