@@ -6,7 +6,9 @@ import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { unknownTenant, type TenantDirectory } from './admin/tenant-routes.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
-import { localClockControls, type ClockControls } from './clock/clock-controls.js';
+import type { ClockControls } from './clock/clock-controls.js';
+import { inProcessChannel, type MockCore, type PartKey } from './feature.js';
+import { FEATURES, mockControls, type MockControls } from './features.js';
 import { stampClockDate } from './http/clock-date.js';
 import { cors } from './http/cors.js';
 import { sandboxServedContent } from './http/sandbox-served.js';
@@ -24,7 +26,6 @@ import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
 import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
-import { SecondDevice } from './device/second-device.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
@@ -51,6 +52,8 @@ export interface MockApp {
    * in order); resolves with their journal entries, rejects with ChangeRefusedError when one cannot apply.
    */
   change(change: DeviceChange | readonly DeviceChange[]): Promise<JournalEntry[]>;
+  /** The calls every handle has (startMock's, interceptCloud's, the Playwright fixture's), on this mock. */
+  controls: MockControls;
   /** Releases the store (and its temp blob directory in memory mode). */
   close(): Promise<void>;
   /**
@@ -100,16 +103,6 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   const scenarios = await runtimeOrRelease(store, () =>
     ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
   );
-  // The second device: triggered, random and on-demand changes, armed afresh at every start, switch and reset.
-  const device = new SecondDevice({
-    store,
-    journal,
-    scenarioName: () => scenarios.scenario.name,
-    users: () => scenarios.users(),
-    log: resolved.log,
-  });
-  device.arm(scenarios.scenario);
-  scenarios.subscribe(() => device.arm(scenarios.scenario));
   // The emulator: the service itself, over the one store (emulator.ts).
   // Replay's emulated misses know each recorded login by a throw-away password (mode.ts).
   const recordedLogins = prepared.kind === 'replay' ? prepared.emulatedLogins : undefined;
@@ -136,6 +129,27 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     await scenarios.reset();
     mode.reset();
   };
+  // The features (features.ts), each mounted once over the mock's core; their parts kept by key.
+  const featureParts = new Map<PartKey<unknown>, unknown>();
+  const core: MockCore = {
+    store,
+    journal,
+    clock: resolved.clock,
+    scenarios,
+    options: resolved,
+    mountPath,
+    reset,
+    part: <T>(key: PartKey<T>): T => {
+      if (!featureParts.has(key)) throw new Error(`${key.name} is not part of this mock`);
+      return featureParts.get(key) as T;
+    },
+    provide: (key, value) => void featureParts.set(key, value),
+  };
+  const features = FEATURES.map((feature) => feature.mount?.(core) ?? {});
+  scenarios.subscribe(() => {
+    for (const feature of features) feature.switched?.();
+  });
+  const controls = mockControls(inProcessChannel(core));
   const app = express();
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
@@ -172,27 +186,13 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   //    (its routes built on the first admin call: most test suites drive the mock in-process and never make one)
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
-    builtOnFirstUse(() =>
-      adminRouter({
-        runtime: scenarios,
-        reset,
-        journal,
-        store,
-        token: resolved.adminToken,
-        cwd,
-        publicUrl: resolved.publicUrl,
-        device,
-        clock: resolved.clock,
-        mountPath,
-        tenants: parts.tenants,
-      }),
-    ),
+    builtOnFirstUse(() => adminRouter({ mock: core, features: FEATURES, tenants: parts.tenants })),
   );
   app.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
   app.use(journal.middleware(), scenarios.admit());
-  // 4b. the second device counts the requests its armed changes wait for
-  app.use(device.step());
+  // 4b. the features' steps on admitted requests (the second device counts the requests its changes wait for)
+  for (const feature of features) if (feature.steps?.admitted) app.use(feature.steps.admitted);
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   app.use(faultMiddleware(scenarios.delays));
   // 5a. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now
@@ -217,14 +217,15 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
-    clock: localClockControls(resolved.clock, () => scenarios.scenario.clock),
+    clock: controls.clock,
     reloadScenario: () => scenarios.reload(),
     journal,
     reset,
     requests: (filter) => journal.entries(filter),
-    change: (change) => device.change(change),
+    change: controls.change,
+    controls,
     close: async () => {
-      device.disarm();
+      for (const feature of features) await feature.close?.();
       scenarios.close();
       await mode.close();
       await store.close();

@@ -2,7 +2,7 @@
 export { createApp, type MockApp } from './app.js';
 export { startMock, type HttpsEndpoint, type RunningMock, type StartOptions, type TenantSettings } from './server.js';
 export type { HttpsOptions } from './tls/server-identity.js';
-export type { MockControls } from './mock-controls.js';
+export type { MockControls } from './features.js';
 export type { ClockControls } from './clock/clock-controls.js';
 export type { ClockSettings, ClockState } from './clock/mock-clock.js';
 export { DEFAULT_USERS, type MockOptions, type Progress } from './options.js';
@@ -54,3 +54,6 @@ export {
 } from './remote/connect-mock.js';
 export type { TenantOptions, TenantView } from './remote/tenant-calls.js';
 export type { StateView, StateNode } from './admin/state-view.js';
+export { converge, type ConvergeOptions, type ConvergeReport, type ExpectedFile } from './explore/converge.js';
+export type { Finding, FindingKind } from './explore/findings.js';
+export type { TreeEntry } from './explore/tree-listing.js';

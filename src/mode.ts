@@ -117,7 +117,7 @@ async function prepareRecordMode(
   const { readRecording } = await import('./recording/recording-io.js');
   const recording = await readRecording(out, { lazyBodies: true });
   // Names given now are kept out of what gets appended too.
-  const { redactedNames } = await import('./recording/redaction.js');
+  const { redactedNames } = await import('./http/redaction.js');
   recording.redacted = redactedNames([...recording.redacted, ...(mode.redact ?? [])]);
   return { ...mode, plan, recording };
 }
@@ -154,7 +154,7 @@ export async function dispatchMode(mode: PreparedMode, ctx: ModeContext): Promis
       ] = await Promise.all([
         import('./record/recorder-proxy.js'),
         import('./recording/recording-io.js'),
-        import('./recording/redaction.js'),
+        import('./http/redaction.js'),
         import('./record/upstream.js'),
       ]);
       // Read before the recording is opened: a bad CA file changes nothing.

@@ -4,9 +4,7 @@ import { isIP, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
-import { auditJournal } from './audit/audit.js';
-import { countRequests, waitForRequest } from './http/journal-wait.js';
-import type { MockControls } from './mock-controls.js';
+import type { MockControls } from './features.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
 import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
 import { answerPlainHttp } from './tls/plain-http-answer.js';
@@ -154,6 +152,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const url = `${besides || !identity ? 'http' : 'https'}://${shownHost}:${port}`;
   const httpsPort = besides ? (besides.address() as AddressInfo).port : port;
   return {
+    ...mock.controls,
     url,
     port,
     https: identity && {
@@ -173,13 +172,6 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     },
     useScenario: mock.useScenario,
     reloadScenario: mock.reloadScenario,
-    reset: mock.reset,
-    requests: async (filter) => mock.requests(filter),
-    change: mock.change,
-    clock: mock.clock,
-    waitForRequest: (filter, waitOptions) => waitForRequest(mock.journal, filter, waitOptions),
-    countRequests: async (filter) => countRequests(mock.journal, filter),
-    audit: async (auditOptions = {}) => auditJournal(mock.requests(auditOptions.filter), auditOptions),
     close: async () => {
       await closeServers(servers);
       await tenants.close();

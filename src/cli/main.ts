@@ -20,6 +20,7 @@ import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
 import { importHarCommand } from './import-har.js';
 import { tenantCommand } from './tenant.js';
+import { convergeCommand } from './explore.js';
 
 /**
  * csp-mock's own version. Left to guess, yargs reads the first package.json above the current folder (or
@@ -74,6 +75,7 @@ async function run(): Promise<void> {
       .command(convertCommand)
       .command(importHarCommand)
       .command(tenantCommand)
+      .command(convergeCommand)
       .example('$0 serve', 'the emulator with demo data on http://127.0.0.1:8080 (user demo, password demo)')
       .example('$0 scenario use tag-objects-500', 'switch the running mock to a scenario')
       .example('$0 requests --follow', 'watch what a client sends')

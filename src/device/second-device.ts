@@ -6,6 +6,7 @@ import type { DeviceChange, RandomEditor } from '../scenarios/device-changes.js'
 import { checkRunTimeChanges } from '../scenarios/schema-check.js';
 import type { ResolvedScenario } from '../scenarios/types.js';
 import { applyChange, planOf } from './apply-change.js';
+import { Mutex } from '../turns/mutex.js';
 import { ArmedChanges } from './armed-changes.js';
 import { ChangeRefusedError } from './change-refused.js';
 import { RandomChanges } from './random-editor.js';
@@ -27,7 +28,7 @@ export interface SecondDeviceDeps {
  */
 export class SecondDevice {
   readonly #deps: SecondDeviceDeps;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #turn = new Mutex();
   #armed: ArmedChanges | undefined;
   #editor: { stop(): void } | undefined;
 
@@ -88,9 +89,7 @@ export class SecondDevice {
 
   /** Queues one change; its journal entry says whether it applied, and why not. Never throws. */
   #run(change: DeviceChange, trigger: string): Promise<JournalEntry> {
-    const next = this.#queue.then(() => this.#apply(change, trigger));
-    this.#queue = next.catch(() => undefined);
-    return next;
+    return this.#turn.run(() => this.#apply(change, trigger));
   }
 
   async #apply(change: DeviceChange, trigger: string): Promise<JournalEntry> {

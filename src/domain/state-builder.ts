@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BlobStore, StoredBlob } from '../storage/blob-store.js';
 import type { NodeRecord, StateData, UserRecord } from '../storage/schema.js';
 import { duplicateName, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
 import { DEFAULT_MIME, newNode } from './node-records.js';
-import { SLICE, nextTurn } from './tree-operations.js';
+import { SLICE } from './tree-operations.js';
 import { NO_TAGS, plainDict, recordDict } from './record-values.js';
 
 export interface BuiltNodeInfo {

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { KeyedMutex, Mutex } from '../storage/mutex.js';
+import { KeyedMutex, Mutex } from '../turns/mutex.js';
 import { StorageError, applyChangeSet, type ChangeSet, type StatePersistence } from '../storage/persistence.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import type { AnyState } from '../storage/state-maps.js';

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { NodeRecord } from '../storage/schema.js';
 import { conflict, notFound } from './errors.js';
 import { checkName } from './names.js';
@@ -10,8 +11,6 @@ import { failpoint } from '../storage/failpoints.js';
 export const SLICE = 500;
 /** Optimistic preparations before one is done while holding the transaction queue. */
 const ATTEMPTS = 3;
-
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface CopyOptions extends WriteContext {
   /** Copy the container alone, with its dead properties (WebDAV COPY with Depth 0). */

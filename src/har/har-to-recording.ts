@@ -8,8 +8,7 @@ import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-re
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap, type StoredBody } from '../recording/format.js';
 import { boundaryOf, carriesLinks, replaceBytes } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
-import { REDACTED, redactedNames } from '../recording/redaction.js';
-import { redactBody } from '../http/redaction.js';
+import { REDACTED, redactBody, redactedNames } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';

@@ -1,9 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { mediaTypeOf } from './media-type.js';
-import { isSecretName } from './secret-names.js';
+import type { HeaderMap } from './plain-exchange.js';
+import { SECRET_NAMES, isSecretName } from './secret-names.js';
 
-/** What a log, the journal or a request line shows for a secret; the names are the recordings' too (secret-names.ts). */
+// The one redaction of the mock: what the journal, the request log, recordings and HAR imports keep of a
+// header, a query, a URL or a body. Every rule here asks isSecretName (secret-names.ts), with the
+// --redact names as `extra`; only the marker differs (the journal and the log `[removed]`, a recording
+// `[redacted]`).
+
+/** What a log, the journal or a request line shows for a secret. */
 export const REMOVED = '[removed]';
+/** What a recording writes in place of a secret value it keeps the place of. */
+export const REDACTED = '[redacted]';
+
+/** The built-in secret names plus the --redact ones, lower-cased and unique: what a recording never writes. */
+export function redactedNames(extra: readonly string[] = []): string[] {
+  return [...new Set([...SECRET_NAMES, ...extra.map((n) => n.trim().toLowerCase()).filter(Boolean)])];
+}
 
 export function redactHeaderMap(
   headers: IncomingHttpHeaders | Record<string, string | string[] | number | undefined>,
@@ -17,6 +30,26 @@ export function redactHeaderMap(
     out[lower] = isSecretName(lower, extra) ? REMOVED : URL_HEADERS.has(lower) ? redactUrl(text, extra) : text;
   }
   return out;
+}
+
+/** A recording's headers: secret ones go; a URL in Location, Content-Location or Referer keeps its place with secret values replaced. */
+export function dropSecretHeaders(headers: HeaderMap, names: readonly string[]): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (isSecretName(lower, names)) continue;
+    if (!URL_HEADERS.has(lower)) out[lower] = value;
+    else
+      out[lower] = Array.isArray(value)
+        ? value.map((v) => redactUrl(v, names, REDACTED))
+        : redactUrl(value, names, REDACTED);
+  }
+  return out;
+}
+
+/** A recording's query: secret-named pairs go. */
+export function dropSecretPairs(query: Array<[string, string]>, names: readonly string[]): Array<[string, string]> {
+  return query.filter(([name]) => !isSecretName(name, names));
 }
 
 export function redactQueryOf(url: string, extra: readonly string[] = []): Record<string, string | string[]> {

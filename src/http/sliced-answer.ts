@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** A big answer goes out in slices of about this many characters, one turn of the event loop each. */
 export const ANSWER_SLICE = 64 * 1024;
@@ -78,8 +79,6 @@ export class SlicedAnswer {
     return text;
   }
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import { createApp, type MockApp } from '../app.js';
 import { InProcessHttp } from '../http/in-process-http.js';
-import { localControls, type MockControls } from '../mock-controls.js';
+import type { MockControls } from '../features.js';
 import type { MockOptions } from '../options.js';
 import { plainRequestOf, responseOf } from './fetch-exchange.js';
 import { loadNock } from './load-nock.js';
@@ -53,7 +53,7 @@ export async function interceptCloud(baseUrl: string, options: InterceptOptions 
   let restored = false;
   return {
     mock,
-    ...localControls(mock),
+    ...mock.controls,
     restore: async () => {
       if (restored) return;
       restored = true;

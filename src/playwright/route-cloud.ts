@@ -1,7 +1,7 @@
 import type { BrowserContext, Route } from '@playwright/test';
 import { createApp, type MockApp } from '../app.js';
 import { InProcessHttp } from '../http/in-process-http.js';
-import { localControls, type MockControls } from '../mock-controls.js';
+import type { MockControls } from '../features.js';
 import type { MockOptions } from '../options.js';
 import { plainRequestOfRoute, routeAnswerOf } from './route-exchange.js';
 
@@ -79,7 +79,7 @@ export async function routeCloud(
   await context.route(matches, handler);
   let closed = false;
   return {
-    ...localControls(mock),
+    ...mock.controls,
     url,
     store: mock.store,
     get scenario() {

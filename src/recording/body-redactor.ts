@@ -1,6 +1,5 @@
 import { mediaTypeOf } from '../http/media-type.js';
-import { redactBody, secretFieldValueAt } from '../http/redaction.js';
-import { REDACTED } from './redaction.js';
+import { REDACTED, redactBody, secretFieldValueAt } from '../http/redaction.js';
 
 /**
  * Redacts a body on its way to the recording, a chunk at a time, in bounded memory: what `push` and `end`

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseBasicAuth } from '../http/auth.js';
-import { encodeBody } from './body-encoding.js';
+import { decodeInlineBody, encodeBody } from './body-encoding.js';
 import type { HeaderMap, StoredBody, StoredExchange } from './format.js';
 import { SESSION_HEADER, keptHeaders, normaliseHeaders, toToken } from './normalise.js';
-import { redactHeaders, redactQuery, redactStoredBody, redactXmlText } from './redaction.js';
+import { REDACTED, dropSecretHeaders, dropSecretPairs, redactBody, redactXmlElements } from '../http/redaction.js';
 import { headerValue } from './format.js';
 import { splitUrl } from './request-key.js';
 
@@ -23,7 +23,21 @@ export function linkBodyForRecording(
   redacted: readonly string[],
 ): StoredBody | undefined {
   if (body.length === 0) return undefined;
-  return encodeBody(Buffer.from(redactXmlText(toToken(body.toString('utf8'), origins), redacted), 'utf8'));
+  return encodeBody(
+    Buffer.from(redactXmlElements(toToken(body.toString('utf8'), origins), redacted, REDACTED), 'utf8'),
+  );
+}
+
+/** A stored body with secret JSON members, form pairs, multipart text fields and XML elements replaced (sidecars as they are). */
+function redactStoredBody(
+  body: StoredBody | undefined,
+  contentType: string | undefined,
+  names: readonly string[],
+): StoredBody | undefined {
+  if (!body || 'file' in body) return body;
+  const bytes = decodeInlineBody(body);
+  const redacted = redactBody(bytes, contentType, names, REDACTED);
+  return redacted === bytes ? body : encodeBody(redacted);
 }
 
 export interface CapturedExchange {
@@ -47,15 +61,15 @@ export function toStoredExchange(
   origins: readonly string[],
 ): StoredExchange {
   const { path, query } = splitUrl(c.url);
-  const requestHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.requestHeaders), redacted), origins);
-  const responseHeaders = normaliseHeaders(redactHeaders(keptHeaders(c.responseHeaders, true), redacted), origins);
+  const requestHeaders = normaliseHeaders(dropSecretHeaders(keptHeaders(c.requestHeaders), redacted), origins);
+  const responseHeaders = normaliseHeaders(dropSecretHeaders(keptHeaders(c.responseHeaders, true), redacted), origins);
   return {
     id: c.id,
     ...identify(c.requestHeaders),
     request: {
       method: c.method.toUpperCase(),
       path,
-      query: redactQuery(query, redacted),
+      query: dropSecretPairs(query, redacted),
       headers: requestHeaders,
       ...(c.requestBody && {
         body: redactStoredBody(c.requestBody, headerValue(requestHeaders, 'content-type'), redacted),

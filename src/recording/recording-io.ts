@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { appendFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeWholeFile } from '../files/whole-file.js';
+import { Mutex } from '../turns/mutex.js';
 import type { SidecarTarget } from './body-capture.js';
 import {
   BASE_URL_TOKEN,
@@ -40,7 +41,8 @@ export class RecordingWriter {
   #held: number;
   #written = 0;
   #stopped: string | undefined;
-  #writing: Promise<void> = Promise.resolve();
+  /** Appends run one at a time, in the order exchanges completed. */
+  readonly #appends = new Mutex();
 
   private constructor(file: string, nextId: number, log: (line: string) => void, held = 0) {
     this.file = file;
@@ -137,7 +139,7 @@ export class RecordingWriter {
   /** Appends one completed exchange; resolves once it is on disk (or the recording has stopped). Never rejects. */
   add(exchange: StoredExchange): Promise<void> {
     const text = line(exchange);
-    this.#writing = this.#writing.then(async () => {
+    return this.#appends.run(async () => {
       if (this.#stopped) return;
       // A recording past the limit could not be read back: the recorder stops at it.
       if (this.#held >= MAX_EXCHANGES)
@@ -153,11 +155,10 @@ export class RecordingWriter {
         this.stop(`${this.file}: ${e.code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : e.message}`);
       }
     });
-    return this.#writing;
   }
 
   /** Resolves once every write so far is on disk. */
   flush(): Promise<void> {
-    return this.#writing;
+    return this.#appends.run(() => undefined);
   }
 }

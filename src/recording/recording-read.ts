@@ -14,7 +14,7 @@ import {
 } from './format.js';
 import { forEachLine } from './recording-lines.js';
 import { RecordingError } from './recording-names.js';
-import { redactedNames } from './redaction.js';
+import { redactedNames } from '../http/redaction.js';
 import { SidecarReader } from './sidecar-reader.js';
 
 export { RecordingError, sidecarDirName, sidecarPath } from './recording-names.js';

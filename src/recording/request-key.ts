@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isSecretName } from '../http/secret-names.js';
-import { redactBody } from '../http/redaction.js';
-import { REDACTED } from './redaction.js';
+import { REDACTED, redactBody } from '../http/redaction.js';
 import { MULTIPART_BOUNDARY, headerValue, type HeaderMap } from './format.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { boundaryOf, carriesLinks, replaceBytes, toToken } from './normalise.js';

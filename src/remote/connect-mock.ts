@@ -1,31 +1,15 @@
 import { resolve } from 'node:path';
-import { remoteClockControls } from '../clock/clock-controls.js';
+import { activeScenario, switchScenario, type ScenarioSummary } from '../admin/core-controls.js';
 import { isScenarioPath } from '../scenarios/catalog.js';
 import { fetchTrusting } from '../tls/fetch-trusting.js';
 import type { StateView } from '../admin/state-view.js';
+import type { Channel, Control } from '../feature.js';
+import { mockControls, type MockControls } from '../features.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
-import type { LatencyView } from '../http/wire-types.js';
-import { auditJournal } from '../audit/audit.js';
-import { MAX_WAIT_MS, RequestWaitTimeout, checkedTimeout } from '../http/journal-wait.js';
-import type { MockControls } from '../mock-controls.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
-import { ChangeRefusedError } from '../device/change-refused.js';
 import { tenantBody, type TenantOptions, type TenantView } from './tenant-calls.js';
 
-/** The active scenario as the admin API reports it. */
-export interface ScenarioSummary {
-  name: string;
-  description: string;
-  /** The file it came from, or "inline scenario". */
-  source: string;
-  /** How many fault rules it has. */
-  faults: number;
-  /** Uniform `{ minMs, maxMs?, seed? }` or log-normal `{ median, p99, maxMs?, seed? }`. */
-  latency: LatencyView | null;
-  recording: string | null;
-  /** True when it declares a seed (switching to it replaced the state). */
-  seeded: boolean;
-}
+export type { ScenarioSummary };
 
 export interface ConnectOptions {
   /** The mock's admin token (serve --admin-token), sent as Authorization: Bearer. */
@@ -78,7 +62,7 @@ export interface RemoteMock extends MockControls {
 }
 
 /** `?key=value&...` of the given fields, '' when none. */
-function queryOf(fields: object): string {
+function queryOf(fields: object = {}): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) query.set(key, String(value));
   return query.size ? `?${query}` : '';
@@ -182,16 +166,33 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
   const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
     (await (await call(method, path, body)).json()) as T;
 
+  // Every control of the handle, as its admin route.
+  const channel: Channel = {
+    inProcess: false,
+    call: async <In, Out>(control: Control<In, Out>, input: In): Promise<Out> => {
+      const sent = control.send(input);
+      let res: Response;
+      try {
+        res = await call(control.method, `${sent.path ?? control.path}${queryOf(sent.query)}`, sent.body);
+      } catch (err) {
+        const refusal = err instanceof MockRefusedError ? control.refusal?.(err.status, err.reason) : undefined;
+        throw refusal ?? err;
+      }
+      const parsed: unknown = control.status === 204 ? undefined : await res.json();
+      return control.receive ? control.receive(parsed) : (parsed as Out);
+    },
+  };
+
   return {
+    ...mockControls(channel),
     url: origin,
     useScenario: async (scenario) => {
-      if (typeof scenario !== 'string' || !isScenarioPath(scenario))
-        return json<ScenarioSummary>('PUT', '/scenario', typeof scenario === 'string' ? { name: scenario } : scenario);
+      if (typeof scenario !== 'string' || !isScenarioPath(scenario)) return channel.call(switchScenario, scenario);
       // A path is read here, not by the mock (which may run elsewhere, and takes only names over HTTP).
       const { scenarioDocument } = await import('./scenario-document.js');
       const document = await scenarioDocument(scenario, baseDir);
       try {
-        return await json<ScenarioSummary>('PUT', '/scenario', document);
+        return await channel.call(switchScenario, document);
       } catch (err) {
         if (err instanceof MockConnectionError && / answered 413/.test(err.message))
           throw new MockConnectionError(
@@ -200,33 +201,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
         throw err;
       }
     },
-    scenario: () => json<ScenarioSummary>('GET', '/scenario'),
-    reset: async () => {
-      await call('POST', '/reset', {});
-    },
-    requests: async (filter = {}) =>
-      (await json<{ requests: JournalEntry[] }>('GET', `/requests${queryOf(filter)}`)).requests,
-    waitForRequest: async (filter = {}, waitOptions = {}) => {
-      // "From now" is this process's clock at the call, not the moment the wait reaches the mock: a
-      // request the caller sends right after calling must count even if it overtakes the wait.
-      const mark = filter.after === undefined && filter.since === undefined ? new Date().toISOString() : undefined;
-      const timeoutMs = checkedTimeout(waitOptions.timeoutMs, MAX_WAIT_MS);
-      const extra = { since: filter.since ?? mark, timeoutMs, arrived: waitOptions.arrived || undefined };
-      const answer = await json<{ request: JournalEntry | null; message?: string }>(
-        'GET',
-        `/requests/wait${queryOf({ ...filter, ...extra })}`,
-      );
-      if (answer.request) return answer.request;
-      throw new RequestWaitTimeout(answer.message ?? `no request matching the filter arrived within ${timeoutMs} ms`);
-    },
-    audit: async (auditOptions = {}) => {
-      const entries = (
-        await json<{ requests: JournalEntry[] }>('GET', `/requests${queryOf(auditOptions.filter ?? {})}`)
-      ).requests;
-      return auditJournal(entries, auditOptions);
-    },
-    countRequests: async (filter = {}) =>
-      (await json<{ count: number }>('GET', `/requests/count${queryOf(filter)}`)).count,
+    scenario: () => channel.call(activeScenario, undefined),
     state: async (stateOptions = {}) => {
       const view = await json<StateView>('GET', '/state');
       if (stateOptions.user === undefined) return view;
@@ -240,18 +215,6 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
         'GET',
         `/state?format=seed${seedOptions.inlineLimit !== undefined ? `&inlineLimit=${seedOptions.inlineLimit}` : ''}`,
       ),
-    change: async (change) => {
-      try {
-        return (await json<{ changes: JournalEntry[] }>('POST', '/changes', change)).changes;
-      } catch (err) {
-        // The same error as in-process: a refused change is the test's business, not a broken connection.
-        const refused =
-          err instanceof MockConnectionError && / answered (404|409): (?:\d{3} )?(.*)$/s.exec(err.message);
-        if (refused) throw new ChangeRefusedError(Number(refused[1]) as 404 | 409, refused[2]!);
-        throw err;
-      }
-    },
-    clock: remoteClockControls(json),
     tenant: async (name, tenantOptions = {}) => {
       try {
         await call('POST', '/tenants', await tenantBody(name, tenantOptions, baseDir));

@@ -1,13 +1,7 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import {
-  accountFields,
-  cloudEntity,
-  containerFields,
-  recycleBinFields,
-  tagListFields,
-  type CloudLinkName,
-} from '../xml/entities.js';
+import { accountFields, cloudEntity, containerFields, recycleBinFields, tagListFields } from '../xml/entities.js';
+import type { CloudLinkName } from '../xml/links.js';
 import type { XmlNode } from '../xml/codec.js';
 import { withLocations } from '../xml/cloud2.js';
 import { MEDIA, depthOf, linksOf, only, sendXml, userOf } from './request-params.js';
@@ -27,16 +21,7 @@ export function entryRouter(store: CloudStore, router: Router = Router()): Route
       const user = userOf(res);
       const links = linksOf(res);
       const root = store.root(user);
-      const hrefs: Record<CloudLinkName, string> = {
-        rootContainer: links.container(root.id),
-        contacts: links.collection('contacts'),
-        shares: links.collection('shares'),
-        projects: links.collection('projects'),
-        metacontainers: links.collection('metacontainers'),
-        account: links.collection('account'),
-        tags: links.collection('tags'),
-        recyclebin: links.collection('recyclebin'),
-      };
+      const hrefs = links.entry(root.id);
       let wrapped: Record<CloudLinkName, XmlNode> | undefined;
       if (depthOf(req) >= 1) {
         const empty = (name: string): XmlNode => ({ [name]: { '@_count': 0, '@_start': 0, '@_total': 0 } });

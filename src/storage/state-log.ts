@@ -1,10 +1,11 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { acquireLock, type HeldLock } from './lock-file.js';
 import { failpoint } from './failpoints.js';
 import { LogAppender, logFileOf, readLogBytes, realLogIo, replayLog, replayLogBytes, type LogIo } from './log-file.js';
-import { Mutex } from './mutex.js';
+import { Mutex } from '../turns/mutex.js';
 import { StorageError, type ChangeSet, type LoadedState, type StatePersistence } from './persistence.js';
 import type { StateData } from './schema.js';
 import { SnapshotFile } from './snapshot-file.js';
@@ -61,8 +62,6 @@ class MemoryStatePersistence implements StatePersistence {
   }
   async close(): Promise<void> {}
 }
-
-const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 class FileStatePersistence implements StatePersistence {
   readonly file: string;
@@ -170,7 +169,7 @@ class FileStatePersistence implements StatePersistence {
         await this.#logTurn.run(async () => {
           let written = log.length === 0;
           if (!written) {
-            await nextMacrotask();
+            await nextTurn();
             written = await Promise.resolve()
               .then(() => this.#writeSnapshot(this.#options.snapshot(), log.seq))
               .then(
@@ -215,7 +214,7 @@ class FileStatePersistence implements StatePersistence {
     const started = await this.#logTurn.run(async () => {
       if (this.#closed) return undefined;
       // One turn, so the caller has applied the append that just resolved before the state is taken.
-      await nextMacrotask();
+      await nextTurn();
       // Wrapped, so the write runs on while appends go on, and its failure is awaited below.
       return { offset: log.length, writing: this.#writeSnapshot(this.#options.snapshot(), log.seq).then(() => null) };
     });

@@ -1,6 +1,6 @@
 import type { NodeRecord } from '../domain/model.js';
 import { ATTR, RAW, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
-import type { Links } from './links.js';
+import { CLOUD_LINKS, type CloudLinkName, type Links } from './links.js';
 import { digest, entityKey, type ItemView } from './entity-tags.js';
 
 /** Entity mappers: typed views in, element trees out. Field order is the real service's (README, The /v2 interface: Fidelity). */
@@ -273,18 +273,7 @@ export function metadataEntity(resourceHref: string, metadata: Record<string, st
 export const permissionsEntity = (node: NodeRecord): XmlNode =>
   rootElement('permissions', { owner: node.owner, read: 'true', write: 'true', delete: 'true', share: 'false' });
 
-/** The entry document: eight links in this order; with depth >= 1 each link wraps its entity. */
-export const CLOUD_LINKS = [
-  'rootContainer',
-  'contacts',
-  'shares',
-  'projects',
-  'metacontainers',
-  'account',
-  'tags',
-  'recyclebin',
-] as const;
-export type CloudLinkName = (typeof CLOUD_LINKS)[number];
+/** The entry document: its eight links in order (links.ts); with depth >= 1 each link wraps its entity. */
 
 export function cloudEntity(hrefs: Record<CloudLinkName, string>, wrapped?: Record<CloudLinkName, XmlNode>): XmlNode {
   const body: XmlNode = {};

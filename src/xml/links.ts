@@ -48,11 +48,18 @@ export class Links {
   get namespaceContainer(): string {
     return `${this.base}/v2/namespace`;
   }
+  /** The entry document's links for a user whose root container is `rootId`. */
+  entry(rootId: string): Record<CloudLinkName, string> {
+    const hrefs = { rootContainer: this.container(rootId) } as Record<CloudLinkName, string>;
+    for (const name of COLLECTIONS) hrefs[name] = this.collection(name);
+    return hrefs;
+  }
   dav(path: string[]): string {
     return `${this.base}/dav/${path.map(encodeURIComponent).join('/')}`;
   }
 }
 
+/** The collections under /v2, in the order the entry document links them after the root container. */
 export const COLLECTIONS = [
   'contacts',
   'shares',
@@ -63,3 +70,7 @@ export const COLLECTIONS = [
   'recyclebin',
 ] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
+
+/** The entry document's eight links, in its order: the user's root container, then the collections. */
+export const CLOUD_LINKS = ['rootContainer', ...COLLECTIONS] as const;
+export type CloudLinkName = (typeof CLOUD_LINKS)[number];

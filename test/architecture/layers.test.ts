@@ -9,6 +9,9 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  * one row per step down. A module may import its own row and the rows below it, never a row above.
  * A folder ends in '/', a file is named with its extension.
  */
+/** A feature's declaration: the file feature.ts of its folder, one module for every folder. */
+const FEATURE_FILE = '*/feature.ts';
+
 const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   {
     layer: 'entry',
@@ -17,20 +20,25 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'index.ts',
       'server.ts',
       'tenants/',
-      'mock-controls.ts',
       'verify/',
       'intercept/',
       'remote/',
       'playwright/',
+      // explore drives a sync client against a mock of its own, through the public API (startMock, connectMock).
+      'explore/',
     ],
   },
-  // The client audit reads journal entries (types of http/) and nothing else of the server.
-  { layer: 'entry: the client audit', modules: ['audit/'] },
   // The HTTPS certificates (the local CA, a given pair): used by the entry points only.
   { layer: 'entry: TLS', modules: ['tls/'] },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
+  // The list of features, then each feature's declaration (its folder's feature.ts): routes, controls, hooks.
+  { layer: 'assembly: the feature list', modules: ['features.ts'] },
+  { layer: "assembly: each feature's declaration", modules: [FEATURE_FILE] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
+  { layer: 'assembly: what a feature is', modules: ['feature.ts'] },
+  // The client audit reads journal entries (types of http/) and nothing else of the server.
+  { layer: 'the client audit', modules: ['audit/'] },
   { layer: 'HAR in and out (the journal, recordings, captures)', modules: ['har/'] },
   { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
   { layer: 'assembly: options', modules: ['options.ts', 'option-defaults.ts'] },
@@ -50,6 +58,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'core: storage, files', modules: ['storage/', 'files/'] },
   // The mock's clock: read by the domain (entity times, lock expiry) and http/ (Date), set by the app's options.
   { layer: 'core: the clock', modules: ['clock/'] },
+  // The one task queue (tasks one at a time, in order): the store, the state log, the second device, the recorder.
+  { layer: 'core: turns', modules: ['turns/'] },
 ];
 
 /** xml/ is the edge: it maps the domain's plain objects, so it may name domain types and nothing else of ours. */
@@ -74,6 +84,7 @@ const TABLE_MODULES = LAYERS.flatMap((l) => l.modules);
 
 /** The table's most specific entry for a file (a file entry beats its folder), else its top-level folder. */
 function moduleOf(file: string): string {
+  if (file.endsWith('/feature.ts')) return FEATURE_FILE;
   const matches = TABLE_MODULES.filter((m) => (m.endsWith('/') ? file.startsWith(m) : file === m));
   if (matches.length > 0) return matches.reduce((a, b) => (b.length > a.length ? b : a));
   return file.includes('/') ? `${file.split('/')[0]}/` : file;

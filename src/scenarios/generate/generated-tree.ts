@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { extension } from 'mime-types';
 import type { StateBuilder } from '../../domain/state-builder.js';
 import { newNode } from '../../domain/node-records.js';
-import { nextTurn } from '../../domain/tree-operations.js';
 import { syntheticFileNode } from '../../domain/synthetic-files.js';
 import type { GeneratePlan } from './generate-spec.js';
 import { sizeSampler, unitRandom } from './size-distribution.js';

@@ -3,7 +3,7 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectMock, interceptCloud, RequestWaitTimeout, startMock, type RunningMock } from '../../../src/index.js';
-import { MAX_WAITERS } from '../../../src/admin/request-wait.js';
+import { MAX_WAITERS } from '../../../src/admin/core-controls.js';
 import { BASIC_DEMO } from '../../helpers/cli.js';
 import { watchedMock } from '../../helpers/watched-mock.js';
 

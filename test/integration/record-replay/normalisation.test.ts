@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { ByteReplacer, boundaryOf, keptHeaders, normaliseHeaders } from '../../../src/recording/normalise.js';
-import { redactXmlText, redactedNames } from '../../../src/recording/redaction.js';
+import { REDACTED, redactXmlElements, redactedNames } from '../../../src/http/redaction.js';
 
 describe('normalisation and redaction at record time', () => {
   it('stores absolute addresses in Location, Content-Location and WebDAV Destination on the {{baseUrl}} token', () => {
@@ -70,6 +70,6 @@ describe('normalisation and redaction at record time', () => {
     ]);
     const account =
       '<account-info><username>demo</username><s3><authid>demo-s3</authid><authkey>SECRET</authkey></s3></account-info>';
-    expect(redactXmlText(account, [])).toBe(account.replace('SECRET', '[redacted]'));
+    expect(redactXmlElements(account, [], REDACTED)).toBe(account.replace('SECRET', '[redacted]'));
   });
 });

@@ -4,7 +4,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_STREAMS } from '../../../src/admin/inspector-events.js';
-import { MAX_WAITERS } from '../../../src/admin/request-wait.js';
+import { MAX_WAITERS } from '../../../src/admin/core-controls.js';
 import { createApp, startMock, type MockApp, type RunningMock } from '../../../src/index.js';
 
 let app: MockApp | undefined;

@@ -3,9 +3,8 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp } from '../../../src/index.js';
-import { redactBodyText } from '../../../src/http/redaction.js';
+import { REDACTED, redactBodyText, redactXmlElements } from '../../../src/http/redaction.js';
 import { isSecretName } from '../../../src/http/secret-names.js';
-import { redactXmlText } from '../../../src/recording/redaction.js';
 
 /** Field spellings a client sends, each with a value that must never be shown. */
 const FIELDS = [
@@ -100,8 +99,10 @@ describe('redaction of secret fields in bodies: one name rule for the journal, t
     expect(redacted).not.toContain(secretOf('pwd'));
     expect(redacted).toContain('<name>kept</name>');
     // Recordings use the same rule for the elements they keep.
-    expect(redactXmlText(xml, [])).toContain('<client_secret kind="x">[redacted]</client_secret>');
-    expect(redactXmlText('<refreshToken>r</refreshToken>', [])).toBe('<refreshToken>[redacted]</refreshToken>');
+    expect(redactXmlElements(xml, [], REDACTED)).toContain('<client_secret kind="x">[redacted]</client_secret>');
+    expect(redactXmlElements('<refreshToken>r</refreshToken>', [], REDACTED)).toBe(
+      '<refreshToken>[redacted]</refreshToken>',
+    );
   });
 
   it('the journal with journalBodies keeps no JSON or form-encoded secret field of a request', async () => {

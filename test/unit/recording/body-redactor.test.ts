@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { redactBody } from '../../../src/http/redaction.js';
 import { BodyCapture } from '../../../src/recording/body-capture.js';
 import { MAX_REDACTED_BODY, bodyRedactor } from '../../../src/recording/body-redactor.js';
-import { REDACTED, redactedNames } from '../../../src/recording/redaction.js';
+import { REDACTED, redactBody, redactedNames } from '../../../src/http/redaction.js';
 import { seededRandom } from '../../../src/scenarios/seeded-random.js';
 
 const NAMES = redactedNames();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedMutex, Mutex } from '../../../src/storage/mutex.js';
+import { KeyedMutex, Mutex } from '../../../src/turns/mutex.js';
 
 /** A task that waits until released, recording when it starts and ends. */
 function gated(log: string[], name: string): { task: () => Promise<string>; open: () => void } {

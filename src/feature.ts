@@ -1,0 +1,125 @@
+import type { RequestHandler, Router } from 'express';
+import type { MockClock } from './clock/mock-clock.js';
+import type { CloudStore } from './domain/cloud-store.js';
+import type { HttpError } from './http/errors.js';
+import type { RequestJournal } from './http/journal.js';
+import type { ResolvedOptions } from './options.js';
+import type { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+
+/** What an admin request carries into a control, parsed but unchecked (it came over HTTP). */
+export interface AdminInput {
+  query: Record<string, unknown>;
+  body: unknown;
+  params: Record<string, unknown>;
+}
+
+/** A control's request as a client sends it: a path under /__admin (default the control's), a query, a JSON body. */
+export interface SentInput {
+  path?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+/**
+ * One control, written once: its admin route (`method`, `path`, how a request is read), how a client sends it
+ * (connectMock), and what it does to a mock (run here for the route and for every in-process handle: createApp,
+ * startMock, interceptCloud, the Playwright fixture). Methods, not function fields: a list of controls holds
+ * each with its own input and output types.
+ */
+export interface Control<In, Out> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Under /__admin, express syntax (`/tenants/:name`). */
+  readonly path: string;
+  /** The route's status: 200 with the output as JSON (default), 201 (also JSON) or 204 (no body). */
+  readonly status?: 200 | 201 | 204;
+  /** A long poll: the route holds one of `slots` answers open at once (half for one source), named `what`. */
+  readonly held?: { slots: number; what: string };
+  /** The input of an admin request (untrusted): throws HttpError (400) naming the field. */
+  read(request: AdminInput): In;
+  /** The same input as a client's request. */
+  send(input: In): SentInput;
+  /** Does it to `mock`; `signal` aborts when the admin request's client goes away. */
+  run(mock: MockCore, input: In, signal: AbortSignal): Out | Promise<Out>;
+  /** The HTTP answer of an error `run` or `read` threw that is the caller's (else the error middleware's 500). */
+  answerOf?(err: unknown): HttpError | undefined;
+  /** Over HTTP: the error an in-process call would throw for a refusal (`text`: the answer less its status). */
+  refusal?(status: number, text: string): Error | undefined;
+  /** Over HTTP: the parsed JSON answer as `Out` (default: as parsed). */
+  receive?(json: unknown): Out;
+}
+
+/** Any control, for lists of them. */
+export type AnyControl = Control<unknown, unknown>;
+
+/** How a handle reaches its mock: in this process, or over its admin API. */
+export interface Channel {
+  /** True in this process (createApp, startMock, interceptCloud); false through connectMock. */
+  readonly inProcess: boolean;
+  call<In, Out>(control: Control<In, Out>, input: In): Promise<Out>;
+}
+
+/** A typed name for a feature's own part of a mock (what its mount made: the second device, ...). */
+export class PartKey<T> {
+  declare readonly type: T;
+  constructor(readonly name: string) {}
+}
+
+/** One mock as its features see it: the parts every mock has, and each feature's own. */
+export interface MockCore {
+  readonly store: CloudStore;
+  readonly journal: RequestJournal;
+  readonly clock: MockClock;
+  readonly scenarios: ScenarioRuntime;
+  readonly options: ResolvedOptions;
+  /** A tenant's "/t/<name>"; "" for a server's default mock or an unserved one. */
+  readonly mountPath: string;
+  /** The mock's one reset (state, fault counters, journal, a replay's cursor). */
+  reset(): Promise<void>;
+  /** A feature's part, provided by its mount; throws when the feature is not mounted. */
+  part<T>(key: PartKey<T>): T;
+  provide<T>(key: PartKey<T>, value: T): void;
+}
+
+/** Where in the app's request order a feature's step runs (app.ts numbers them). */
+export type StepPlace =
+  /** after CORS, before the admin API: a request not for the service or the admin API */
+  | 'before-admin'
+  /** after the journal and admission, before faults: the request is counted and under the active scenario */
+  | 'admitted';
+
+/** A feature in one mock: its request steps and its lifecycle hooks. */
+export interface MountedFeature {
+  steps?: Partial<Record<StepPlace, RequestHandler>>;
+  /** After every switch and reset (the active scenario may have changed). */
+  switched?(): void;
+  /** When the mock closes, before its store is released. */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * A feature declares in one place what it adds to a mock; the hubs (app.ts, the admin router, the handles of
+ * createApp, startMock, interceptCloud and connectMock) iterate over the list in src/features.ts.
+ */
+export interface Feature {
+  readonly name: string;
+  /** Its admin routes and the calls of its handle. */
+  readonly controls?: readonly AnyControl[];
+  /** Admin routes that are no control's (a download, an event stream), under /__admin. */
+  routes?(mock: MockCore, jsonBody: RequestHandler): Router | undefined;
+  /** Assembles it into one mock, once, when the mock is made. */
+  mount?(mock: MockCore): MountedFeature;
+}
+
+/** The control with its types checked where it is written (and nowhere else). */
+export function control<In, Out>(definition: Control<In, Out>): Control<In, Out> {
+  return definition;
+}
+
+/** Runs controls on a mock in this process: the channel of every in-process handle. */
+export function inProcessChannel(mock: MockCore): Channel {
+  const never = new AbortController().signal;
+  return {
+    inProcess: true,
+    call: async (c, input) => c.run(mock, input, never),
+  };
+}
