@@ -132,19 +132,20 @@ async function applyLocal(
 }
 
 /** What a second-device change retires and writes in the ledger, once it applied. */
-function ledgerOfChange(change: DeviceChange, remote: Tree, ledger: WriteLedger, label: string): void {
+function ledgerOfChange(change: DeviceChange, remote: Tree, ledger: WriteLedger, label: string, during = false): void {
   const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));
   if ('create' in change && change.text !== undefined) ledger.wrote(change.create, sha256Of(change.text), label);
   else if ('overwrite' in change) {
     ledger.retired(remote, change.overwrite);
     ledger.wrote(change.overwrite, sha256Of(change.text ?? Buffer.from(change.base64 ?? '', 'base64')), label);
   } else if ('delete' in change) ledger.retired(remote, change.delete);
-  else if ('rename' in change) ledger.moved(change.rename, `${parentOf(change.rename)}/${change.to}`, 'remote');
+  else if ('rename' in change) ledger.moved(change.rename, `${parentOf(change.rename)}/${change.to}`, 'remote', during);
   else if ('move' in change)
     ledger.moved(
       change.move,
       `${change.to === '/' ? '' : change.to}${change.move.slice(change.move.lastIndexOf('/'))}`,
       'remote',
+      during,
     );
 }
 
@@ -261,7 +262,7 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
         if (!applied[i]) continue;
         const target = 'delete' in change ? change.delete : 'overwrite' in change ? change.overwrite : undefined;
         if (target !== undefined) ledger.retired(standing.local, target);
-        ledgerOfChange(change, standing.remote, ledger, `${label}: second device`);
+        ledgerOfChange(change, standing.remote, ledger, `${label}: second device`, true);
       }
       // After the changes made during it: a pass does not carry across what happened while it ran.
       if (result.ok) ledger.settled();

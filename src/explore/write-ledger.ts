@@ -1,6 +1,13 @@
 import type { ExpectedFile } from './converge.js';
 import type { Tree } from './tree-listing.js';
 
+/** A rename, and the passes it overlaps: from the finished passes before it to those before a pass can carry it. */
+interface Rename {
+  name: string;
+  from: number;
+  to: number;
+}
+
 interface Written {
   sha256: string;
   writtenBy: string;
@@ -8,8 +15,8 @@ interface Written {
   names: Set<string>;
   /** Its latest name, and the latest rename or move on each side, with the passes finished before it. */
   current: string;
-  local?: { name: string; epoch: number };
-  remote?: { name: string; epoch: number };
+  local?: Rename;
+  remote?: Rename;
 }
 
 /**
@@ -39,15 +46,18 @@ export class WriteLedger {
     this.#files = this.#files.filter((f) => !gone.has(f.sha256));
   }
 
-  /** A rename or move on one side: the files at `from` (and under it) are now named from `to` there. */
-  moved(from: string, to: string, side: 'local' | 'remote'): void {
+  /**
+   * A rename or move on one side: the files at `from` (and under it) are now named from `to` there. `during`:
+   * it happened while a pass ran (a triggered change), so that pass may not have carried it either.
+   */
+  moved(from: string, to: string, side: 'local' | 'remote', during = false): void {
     for (const file of this.#files) {
       const name = [...file.names].find((n) => n === from || n.startsWith(`${from}/`));
       if (name === undefined) continue;
       const renamed = to + name.slice(from.length);
       file.names.add(renamed);
       file.current = renamed;
-      file[side] = { name: renamed, epoch: this.#epoch };
+      file[side] = { name: renamed, from: this.#epoch, to: this.#epoch + (during ? 1 : 0) };
     }
   }
 
@@ -58,7 +68,7 @@ export class WriteLedger {
 
   get expected(): ExpectedFile[] {
     return this.#files.flatMap(({ sha256, writtenBy, current, local, remote }) =>
-      local && remote && local.epoch === remote.epoch && local.name !== remote.name
+      local && remote && local.from <= remote.to && remote.from <= local.to && local.name !== remote.name
         ? [
             { path: local.name, sha256, writtenBy },
             { path: remote.name, sha256, writtenBy },
