@@ -62,6 +62,8 @@ function publicModules(): Set<string> {
 const SHARED: Record<string, string> = {
   'option-table.ts': 'the one table of options: flags, variables, config keys and defaults',
   'server.ts': 'startMock (public), loaded by itself',
+  'clock/durations.ts': 'the one duration parser, for explore --duration',
+  'explore/report-text.ts': "explore's report as text (the explore command's own words)",
   'http/stdout-lines.ts': "the request log's batched stdout writer: the CLI's own lines keep their order with it",
   'http/cors.ts': '--cors-origin checked at parse time by the rule startMock applies',
   'http/journal-query.ts': "the journal filter's own checks (a status class, the longest wait)",
