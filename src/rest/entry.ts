@@ -1,12 +1,6 @@
 import { Router } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
-import {
-  accountFields,
-  cloudEntity,
-  containerFields,
-  recycleBinFields,
-  tagListFields,
-} from '../xml/entities.js';
+import { accountFields, cloudEntity, containerFields, recycleBinFields, tagListFields } from '../xml/entities.js';
 import type { CloudLinkName } from '../xml/links.js';
 import type { XmlNode } from '../xml/codec.js';
 import { withLocations } from '../xml/cloud2.js';
