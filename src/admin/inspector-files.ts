@@ -1,6 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
 import { DomainError } from '../domain/errors.js';
-import { childSnapshot, liveChildCount } from '../domain/tree-queries.js';
 import { davHref } from '../dav/paths.js';
 import { HttpError } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
@@ -47,7 +46,7 @@ function inspect(store: CloudStore, node: NodeRecord, davNames: string[] | null,
     dav: davNames ? davHref(`${mountPath}/dav`, davNames, node.kind === 'container') : null,
   };
   // Listed under a live container (checked once by the caller): a count of live children, no ancestor walk, no sort.
-  if (node.kind === 'container' && node.recycled === null) view.members = liveChildCount(store.tree, node.id);
+  if (node.kind === 'container' && node.recycled === null) view.members = store.childCount(node.id);
   if (node.recycled !== null) view.recycled = iso(node.recycled);
   return view;
 }
@@ -81,7 +80,7 @@ export function inspectUsers(store: CloudStore): InspectedUser[] {
     return {
       user,
       rootId: root.id,
-      members: liveChildCount(store.tree, root.id),
+      members: store.childCount(root.id),
       recycled: store.recycleBin.list(user).length,
       queues: queueViews(store, user),
     };
@@ -96,10 +95,9 @@ export async function inspectChildren(
   start = 0,
   mountPath = '',
 ): Promise<Listing> {
-  const container = found(() => store.get(user, containerId, 'container'));
+  const members = found(() => store.listing(user, containerId));
   // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
-  const base = store.tree.pathNames(container.id);
-  const members = childSnapshot(store.tree, container.id);
+  const base = store.pathNames(containerId);
   const page = await members.range(start, start + MAX_LISTED);
   return limited(page, start, members.length, (n) => inspect(store, n, [...base, n.name], mountPath));
 }

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { childSnapshot, pagesOf } from '../domain/tree-queries.js';
 import { badRequest } from '../http/errors.js';
 import { SlicedAnswer } from '../http/sliced-answer.js';
 import { escapeXml } from '../xml/codec.js';
@@ -30,7 +29,7 @@ export async function sendCollectionListing(
   res.vary('Accept');
   const html = prefersHtml(req);
   const start = html ? startOf(req) : 0;
-  const members = childSnapshot(store.tree, collection.id);
+  const members = store.listing(collection.owner, collection.id);
   const type = html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
   // Names are client data: the page may show them, never run them (sandboxed, like everything served beside /__admin).
   if (html) res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'");
@@ -40,7 +39,7 @@ export async function sendCollectionListing(
   }
   const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
   if (!html) {
-    for await (const page of pagesOf(members, 0, members.length)) {
+    for await (const page of members.pages()) {
       const lines = page.map((c) => (c.kind === 'container' ? `${c.name}/\n` : `${c.name}\n`));
       if (!(await out.write(lines.join('')))) return;
     }
@@ -51,7 +50,7 @@ export async function sendCollectionListing(
   const self = davHref(base, names, true);
   const end = Math.max(start, Math.min(members.length, start + HTML_LISTING_PAGE));
   if (!(await out.write(pageHead(base, names, self)))) return;
-  for await (const page of pagesOf(members, start, end)) {
+  for await (const page of members.pages(start, end)) {
     const rows = page.map((m) => {
       const href = escapeXml(`${self}${encodeURIComponent(m.name)}${m.kind === 'container' ? '/' : ''}`);
       const label = escapeXml(m.kind === 'container' ? `${m.name}/` : m.name);

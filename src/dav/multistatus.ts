@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { escapeXml } from '../xml/codec.js';
 import { DAV_NS } from '../xml/namespaced.js';
-import { ANSWER_SLICE, SlicedAnswer } from '../http/sliced-answer.js';
+import { ANSWER_SLICE } from '../http/sliced-answer.js';
 
 /** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
 export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
@@ -56,25 +56,6 @@ export const DAV_XML_TYPE = 'application/xml; charset=utf-8';
 
 /** An answer's XML goes out in slices of about this many characters, one event-loop turn each. */
 export const MULTISTATUS_SLICE = ANSWER_SLICE;
-
-/**
- * A 207 of `count` entries, made one at a time by `entryAt` (undefined: none for that index) and sent
- * in slices that let other clients in (see SlicedAnswer); a small answer is one piece with its
- * Content-Length; a client that goes away stops the work.
- */
-export async function streamMultistatus(
-  res: Response,
-  count: number,
-  entryAt: (index: number) => MultiStatusEntry | undefined,
-): Promise<void> {
-  const out = new SlicedAnswer(res, 207, { 'Content-Type': DAV_XML_TYPE });
-  if (!(await out.write(multistatusHead()))) return;
-  for (let i = 0; i < count; i++) {
-    const entry = entryAt(i);
-    if (entry && !(await out.write(entryXml(entry)))) return;
-  }
-  out.end(multistatusTail());
-}
 
 export function sendDavXml(res: Response, status: number, xml: string): void {
   res.status(status).setHeader('Content-Type', DAV_XML_TYPE);

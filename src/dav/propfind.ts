@@ -13,7 +13,6 @@ import {
   multistatusTail,
   sendDavError,
   sendDavXml,
-  streamMultistatus,
   type MultiStatusEntry,
   type PropStat,
 } from './multistatus.js';
@@ -22,7 +21,7 @@ import { baseOf, targetOf } from './target.js';
 import { notFound } from '../domain/errors.js';
 import { CSP_MOCK_NS } from './error-body.js';
 import { escapeXml } from '../xml/codec.js';
-import { CHILD_PAGE, childSnapshot, pagesOf } from '../domain/tree-queries.js';
+import { CHILD_PAGE } from '../domain/child-listing.js';
 import { SlicedAnswer } from '../http/sliced-answer.js';
 
 /** Inferred bound: a Depth: infinity PROPFIND over more nodes than this is refused (RFC 4918 9.1). */
@@ -62,69 +61,69 @@ export async function propfind(
   const node = target.node;
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const ctx = propContext(store, target.user, baseOf(req));
-  const names = store.tree.pathNames(node.id);
-  if (depth === '1' && node.kind === 'container') {
-    await listCollection(ctx, res, node, names, request);
-    return;
+  const self: Member = { node, href: davHref(ctx.base, store.pathNames(node.id), node.kind === 'container') };
+  if (depth === '0' || node.kind === 'file') return sendEntries(ctx, res, request, { nodes: [node], pages: [[self]] });
+  if (depth === '1') {
+    // Members added, changed or removed while the answer is written show in the next listing, never half in this one.
+    const members = store.listing(target.user, node.id);
+    const pages = async function* (): AsyncGenerator<readonly Member[]> {
+      yield [self];
+      for await (const page of members.pages()) yield page.map((child) => ({ node: child, href: hrefIn(self, child) }));
+    };
+    // A big collection's answer starts with the collection's own response before its members are read.
+    const startNow = members.length >= CHILD_PAGE;
+    return sendEntries(ctx, res, request, { nodes: [node, ...members.unordered], pages: pages(), startNow });
   }
-  let nodes: NodeRecord[];
-  if (depth === '0' || node.kind === 'file') nodes = [node];
-  else {
-    nodes = store.tree.subtree(node.id, maxNodes); // stops soon past the bound: nothing more is built
-    if (nodes.length > maxNodes) {
-      sendDavError(res, 403, 'propfind-finite-depth');
-      return;
-    }
-  }
-  const values = nodes.reduce((sum, n) => sum + valuesFor(n, request), 0);
-  if (values > MAX_PROPFIND_VALUES) {
-    sendTooLarge(res, values, nodes.length);
-    return;
-  }
-  // Built and sent in slices that yield: a big answer never holds the event loop (or memory) for its whole size.
-  await streamMultistatus(res, nodes.length, (i) => {
-    const n = store.tree.node(nodes[i]!.id);
-    const href = n && davHref(ctx.base, store.tree.pathNames(n.id), n.kind === 'container');
-    return n && href && n.owner === target.user ? responseFor(ctx, n, href, request) : undefined;
+  const nodes = store.subtree(target.user, node.id, maxNodes); // stops soon past the bound: nothing more is built
+  if (nodes.length > maxNodes) return sendDavError(res, 403, 'propfind-finite-depth');
+  // Parents come before their children: each href is its parent's and a name.
+  const hrefs = new Map([[node.id, self.href]]);
+  const members = nodes.map((n): Member => {
+    const href = n === node ? self.href : hrefIn({ node: n, href: hrefs.get(n.parentId!)! }, n);
+    if (n.kind === 'container') hrefs.set(n.id, href);
+    return { node: n, href };
   });
+  const pages: Array<readonly Member[]> = [];
+  for (let i = 0; i < members.length; i += CHILD_PAGE) pages.push(members.slice(i, i + CHILD_PAGE));
+  return sendEntries(ctx, res, request, { nodes, pages });
 }
 
+/** A node and its href in the answer. */
+interface Member {
+  node: NodeRecord;
+  href: string;
+}
+
+/** The href of `child` inside the collection `parent`. */
+const hrefIn = (parent: Member, child: NodeRecord): string =>
+  `${parent.href}${encodeURIComponent(child.name)}${child.kind === 'container' ? '/' : ''}`;
+
 /**
- * Depth 1 on a collection: the collection, then its members from one snapshot of it (members added,
- * changed or removed while the answer is written show in the next listing, never half in this one),
- * a page at a time. A big collection's answer starts with the collection's own response before its
- * members are read, then their first page, chosen without ordering the others (see ChildListing).
+ * The one writer of a PROPFIND's 207: first the bound on its size, counted over `nodes` before any of
+ * it is made (507 past it), then the entries of `pages` in order, written in slices that yield (see
+ * SlicedAnswer): a big answer never holds the event loop, or memory, for its whole size. With
+ * `startNow`, the first page goes out before the next is read.
  */
-async function listCollection(
+async function sendEntries(
   ctx: PropContext,
   res: Response,
-  node: NodeRecord,
-  names: string[],
   request: PropRequest,
+  answer: {
+    nodes: readonly NodeRecord[];
+    pages: AsyncIterable<readonly Member[]> | Iterable<readonly Member[]>;
+    startNow?: boolean;
+  },
 ): Promise<void> {
-  const tree = ctx.store.tree;
-  let values = valuesFor(node, request);
-  let members = 0;
-  for (const id of tree.childIds(node.id)) {
-    const child = tree.node(id);
-    if (child?.recycled !== null || child === undefined) continue;
-    members++;
-    values += valuesFor(child, request);
-  }
-  if (values > MAX_PROPFIND_VALUES) {
-    sendTooLarge(res, values, members + 1);
-    return;
-  }
+  let values = 0;
+  for (const n of answer.nodes) values += valuesFor(n, request);
+  if (values > MAX_PROPFIND_VALUES) return sendTooLarge(res, values, answer.nodes.length);
   const out = new SlicedAnswer(res, 207, { 'Content-Type': DAV_XML_TYPE });
-  const self = davHref(ctx.base, names, true);
-  const head = `${multistatusHead()}${entryXml(responseFor(ctx, node, self, request))}`;
-  if (!(await out.write(head, members >= CHILD_PAGE))) return;
-  const snapshot = childSnapshot(tree, node.id);
-  for await (const page of pagesOf(snapshot, 0, snapshot.length)) {
-    for (const child of page) {
-      const href = `${self}${encodeURIComponent(child.name)}${child.kind === 'container' ? '/' : ''}`;
-      if (!(await out.write(entryXml(responseFor(ctx, child, href, request))))) return;
-    }
+  if (!(await out.write(multistatusHead()))) return;
+  let first = true;
+  for await (const page of answer.pages) {
+    for (const m of page) if (!(await out.write(entryXml(responseFor(ctx, m.node, m.href, request))))) return;
+    if (first && answer.startNow && !(await out.write('', true))) return;
+    first = false;
   }
   out.end(multistatusTail());
 }

@@ -1,5 +1,6 @@
 import type { NodeRecord } from '../storage/schema.js';
-import { byName, mapOf, nfc, setOf } from './record-values.js';
+import { inListingOrder } from './child-listing.js';
+import { mapOf, nfc, setOf } from './record-values.js';
 
 /**
  * The children of every container, kept live as nodes are indexed and unindexed: every child id
@@ -42,14 +43,14 @@ export class ChildIndex {
     this.#named.delete(containerId);
   }
 
-  /** Live children, containers first, then files, each by name ignoring case (inferred order). */
+  /** Live children in listing order (containers first, then files, each by name ignoring case; inferred). */
   children(containerId: string): NodeRecord[] {
     const kids: NodeRecord[] = [];
     for (const id of this.#kids.get(containerId) ?? []) {
       const n = this.#nodeOf(id)!;
       if (n.recycled === null) kids.push(n);
     }
-    return kids.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'container' ? -1 : 1) : byName(a.name, b.name)));
+    return inListingOrder(kids);
   }
 
   childNamed(containerId: string, name: string): NodeRecord | undefined {

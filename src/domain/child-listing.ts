@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { failpoint } from '../storage/failpoints.js';
 import type { NodeRecord } from '../storage/schema.js';
 
 /** Members handled between two turns of the event loop while a listing is ordered or written. */
@@ -14,6 +15,8 @@ export function listingKey(node: NodeRecord): string {
   return `${node.kind === 'container' ? '0' : '1'}${node.name.toLowerCase()}\u0000${node.name}`;
 }
 
+const nodeOf = (k: Keyed): NodeRecord => k.node;
+
 export interface Keyed {
   key: string;
   node: NodeRecord;
@@ -22,6 +25,9 @@ export const keyed = (node: NodeRecord): Keyed => ({ key: listingKey(node), node
 /** By listing key; the id breaks a tie (two live children never share a name, but the order must not depend on luck). */
 export const byKey = (a: Keyed, b: Keyed): number =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.id < b.node.id ? -1 : a.node.id > b.node.id ? 1 : 0;
+
+/** `nodes` in listing order, sorted at once (for the few members of one container). */
+export const inListingOrder = (nodes: readonly NodeRecord[]): NodeRecord[] => nodes.map(keyed).sort(byKey).map(nodeOf);
 
 /**
  * The live children of a container as they were at one moment (records are replaced, never changed
@@ -47,7 +53,7 @@ export class ChildListing {
     this.unordered = unordered;
     this.#digest = digest;
     if (order) this.#ordered = order;
-    else if (unordered.length <= CHILD_PAGE) this.#ordered = unordered.map(keyed).sort(byKey).map(nodeOf);
+    else if (unordered.length <= CHILD_PAGE) this.#ordered = inListingOrder(unordered);
   }
 
   /** Members already in listing order (a snapshot a caller must not change): the tag listings'. */
@@ -105,6 +111,23 @@ export class ChildListing {
     return run.map(nodeOf);
   }
 
+  /**
+   * The members of ranks `from` to `to`, a page of at most CHILD_PAGE at a time with a turn of the
+   * event loop between pages: the first page as soon as it is chosen (see range), the next ones once
+   * the whole order is made. The failpoint `listing-page-read` marks each page, so a test can make a
+   * listing fail after its first bytes are out.
+   */
+  async *pages(from = 0, to = this.length): AsyncGenerator<readonly NodeRecord[]> {
+    const first = Math.max(0, from);
+    const last = Math.min(to, this.length);
+    for (let i = first; i < last; i += CHILD_PAGE) {
+      if (i > first) await nextTurn();
+      failpoint('listing-page-read');
+      const end = Math.min(last, i + CHILD_PAGE);
+      yield i === first ? await this.range(i, end) : (await this.ordered()).slice(i, end);
+    }
+  }
+
   /** The whole order; the first reader's call sorts what no selection placed, in slices. */
   ordered(): Promise<readonly NodeRecord[]> {
     if (this.#ordered) return Promise.resolve(this.#ordered);
@@ -125,8 +148,6 @@ export class ChildListing {
     return order;
   }
 }
-
-const nodeOf = (k: Keyed): NodeRecord => k.node;
 
 /**
  * Rearranges `a[lo..hi)` so that the member of rank `k` (from 0 at `a[0]`) is at `a[k]`, every smaller
@@ -168,7 +189,7 @@ function swap(a: Keyed[], i: number, j: number): void {
  * A bottom-up merge sort by listing key that yields a turn of the event loop every CHILD_PAGE
  * members sorted or merged, so a long sort holds no other client back for long.
  */
-export async function sortedInSlices(members: Keyed[]): Promise<Keyed[]> {
+async function sortedInSlices(members: Keyed[]): Promise<Keyed[]> {
   let from = members;
   for (let i = 0; i < from.length; i += CHILD_PAGE) {
     const run = from.slice(i, i + CHILD_PAGE).sort(byKey);

@@ -9,7 +9,9 @@ import { NotificationQueues } from './change-events/notification-queues.js';
 import { withQueueEvents } from './change-events/queue-events.js';
 import { changeDeadProps, type DeadPropChange } from './dead-properties.js';
 import { notFound } from './errors.js';
+import type { ChildListing } from './child-listing.js';
 import { checkCreate, createFile, writeContent, type Content, type FileInfo } from './file-writes.js';
+import { Listings } from './listings.js';
 import { takeLock, type LockTarget } from './lock-operations.js';
 import type { ActiveLock, LockQueries, LockRequest } from './locks.js';
 import { newNode } from './node-records.js';
@@ -41,12 +43,14 @@ export class CloudStore {
   readonly annotations: Annotations;
   /** CDMI notification queues; every change appends its events to the queues that take them. */
   readonly notificationQueues: NotificationQueues;
+  readonly #listings: Listings;
 
   constructor(state: AnyState, persistence: StatePersistence, blobs: BlobStore, clock: Clock = systemClock) {
     this.#core = new StoreCore(state, persistence, blobs, clock);
     this.recycleBin = new RecycleBin(this.#core);
     this.annotations = new Annotations(this.#core);
     this.notificationQueues = new NotificationQueues(this.#core);
+    this.#listings = new Listings(this.#core.tree);
     const core = this.#core;
     core.deriveOnStaging((change) => withQueueEvents(core.tree, change, core.now()));
   }
@@ -103,6 +107,32 @@ export class CloudStore {
   children(user: string, containerId: string): NodeRecord[] {
     this.get(user, containerId, 'container');
     return this.#core.tree.children(containerId);
+  }
+
+  /**
+   * The one listing operation: the live children of a live container of `user` as they are now (later
+   * changes show in the next listing), in listing order, read a page at a time (ChildListing). Every
+   * listing (/v2, WebDAV, the HTML page, the inspector) renders its pages.
+   */
+  listing(user: string, containerId: string): ChildListing {
+    this.get(user, containerId, 'container');
+    return this.#listings.of(containerId);
+  }
+
+  /** How many live children a container has, without listing them. */
+  childCount(containerId: string): number {
+    return this.#listings.count(containerId);
+  }
+
+  /** Names from below the root down to `id` (the root itself has none): a WebDAV path. */
+  pathNames(id: string): string[] {
+    return this.#core.tree.pathNames(id);
+  }
+
+  /** A live node of `user` and every live node below it, parents first; stops soon past `max` nodes. */
+  subtree(user: string, id: string, max: number): NodeRecord[] {
+    this.get(user, id);
+    return this.#core.tree.subtree(id, max);
   }
 
   /** Resolves names down from the root (WebDAV addressing); [] is the root. */

@@ -31,14 +31,6 @@ export function plainNode(node: NodeRecord): NodeRecord {
   return node;
 }
 
-/** Case-insensitive name order, code points breaking ties, so listings are stable. */
-export function byName(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x !== y) return x < y ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The set under `key`, made on first use. */
 export function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
   let set = map.get(key);

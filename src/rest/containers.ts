@@ -2,7 +2,6 @@ import { Router, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
 import { containerEntity } from '../xml/entities.js';
-import { childSnapshot } from '../domain/tree-queries.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
@@ -59,10 +58,8 @@ export function containersRouter(store: CloudStore, router: Router = Router(), r
   router
     .route('/containers/:id/contents')
     .get(async (req, res) => {
-      const container = store.get(userOf(res), param(req, 'id'), 'container');
-      const filter = nameFilterOf(req);
-      const members = childSnapshot(store.tree, container.id);
-      await sendFileList(store, req, res, members, { ordered: true, filter });
+      const members = store.listing(userOf(res), param(req, 'id'));
+      await sendFileList(store, req, res, members, { ordered: true, filter: nameFilterOf(req) });
     })
     .post(async (req, res) => createInContainer(store, req, res, rules))
     .all(only('GET', 'POST'));

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { childSnapshot } from '../domain/tree-queries.js';
 import { notModified } from '../http/not-modified.js';
 import { SlicedAnswer } from '../http/sliced-answer.js';
 import { containerEntityFrame, listingItemXml } from '../xml/entities.js';
@@ -24,7 +23,7 @@ export async function sendDepthTwoContainer(
   node: NodeRecord,
 ): Promise<void> {
   const links = linksOf(res);
-  const members = childSnapshot(store.tree, node.id);
+  const members = store.listing(node.owner, node.id);
   const { start, count } = pageBoundsOf(req);
   const cut = Math.min(count ?? MAX_EXPANDED_ITEMS, MAX_EXPANDED_ITEMS);
   const items = await members.range(start, start + cut);

@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { CHILD_PAGE, pagesOf, type ChildListing } from '../domain/tree-queries.js';
+import type { ChildListing } from '../domain/child-listing.js';
 import { SlicedAnswer } from '../http/sliced-answer.js';
 import { fileListFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag, type ItemView } from '../xml/entity-tags.js';
@@ -56,12 +55,7 @@ export async function sendFileList(
   const tag = new ListingTag(links, shape, asked.start, page.total);
   if (views) tag.add(views);
   else if (!order) tag.addMembers(members.digest);
-  else {
-    for (let i = page.from; i < page.to; i += CHILD_PAGE) {
-      tag.add(linkItems(order.slice(i, Math.min(page.to, i + CHILD_PAGE)), chosen));
-      if (i + CHILD_PAGE < page.to) await nextTurn();
-    }
-  }
+  else for await (const part of members.pages(page.from, page.to)) tag.add(linkItems(part, chosen));
   res.setHeader('ETag', tag.value(page.count));
   if (notModified(res)) {
     res.status(304).end();
@@ -88,7 +82,7 @@ export async function sendFileList(
       }
       continue;
     }
-    for await (const part of pagesOf(members, page.from, page.to)) {
+    for await (const part of members.pages(page.from, page.to)) {
       for (const item of linkItems(part, wanted))
         if (!(await out.write(listingItemXml(item, links, shape, keep)))) return;
     }

@@ -3,7 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import { tagEntity, tagListEntity } from '../xml/entities.js';
 import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
 import { sendFileList } from './listing-slices.js';
-import { ChildListing } from '../domain/tree-queries.js';
+import { ChildListing } from '../domain/child-listing.js';
 import { notFound } from '../domain/errors.js';
 
 /**

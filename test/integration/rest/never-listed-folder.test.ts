@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type ScenarioDefinition } from '../../../src/index.js';
-import { CHILD_PAGE } from '../../../src/domain/tree-queries.js';
+import { CHILD_PAGE } from '../../../src/domain/child-listing.js';
 import { BASIC_DEMO } from '../../helpers/cli.js';
 import { readArriving, wellFormed } from '../../helpers/big-folders.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newNode } from '../../../src/domain/node-records.js';
 import { Tree } from '../../../src/domain/tree.js';
-import { ChildListing, childSnapshot, liveChildCount, pagesOf } from '../../../src/domain/tree-queries.js';
+import { ChildListing } from '../../../src/domain/child-listing.js';
+import { Listings } from '../../../src/domain/listings.js';
 import type { NodeRecord } from '../../../src/storage/schema.js';
 
 /** Names whose order ignoring case differs from their code-unit order, prefixes of each other, and non-ASCII. */
@@ -83,9 +84,17 @@ function shuffled(count: number, seed: number): { tree: Tree; rootId: string } {
   return { tree, rootId: root.id };
 }
 
+/** The listings of a tree, one per tree as its store keeps them. */
+const kept = new WeakMap<Tree, Listings>();
+function listings(tree: Tree): Listings {
+  let made = kept.get(tree);
+  if (!made) kept.set(tree, (made = new Listings(tree)));
+  return made;
+}
+
 async function pagesFlat(listing: ChildListing, from: number, to: number): Promise<NodeRecord[]> {
   const out: NodeRecord[] = [];
-  for await (const page of pagesOf(listing, from, to)) out.push(...page);
+  for await (const page of listing.pages(from, to)) out.push(...page);
   return out;
 }
 
@@ -93,14 +102,14 @@ describe('child snapshots (listings of big containers)', () => {
   it('list the live children in the tree’s own order (containers first, then by name ignoring case), small and big', async () => {
     for (const count of [0, 40, 5_000]) {
       const { tree, rootId } = wide(count);
-      expect(ids(await childSnapshot(tree, rootId).ordered())).toEqual(ids(tree.children(rootId)));
-      expect(liveChildCount(tree, rootId)).toBe(count);
+      expect(ids(await listings(tree).of(rootId).ordered())).toEqual(ids(tree.children(rootId)));
+      expect(listings(tree).count(rootId)).toBe(count);
     }
   });
 
   it('a never-listed container read page by page is in listing order across every page boundary, equal to a sorted reference', async () => {
     const { tree, rootId } = shuffled(20_000, 7);
-    const listing = childSnapshot(tree, rootId);
+    const listing = listings(tree).of(rootId);
     expect(listing.orderedNow).toBeUndefined();
     const reference = ids(referenceOrder(listing.unordered));
     expect(ids(await pagesFlat(listing, 0, listing.length))).toEqual(reference);
@@ -112,7 +121,7 @@ describe('child snapshots (listings of big containers)', () => {
     const random = seeded(11);
     for (let round = 0; round < 12; round++) {
       const { tree, rootId } = shuffled(9_000, round);
-      const listing = childSnapshot(tree, rootId);
+      const listing = listings(tree).of(rootId);
       const reference = ids(referenceOrder(listing.unordered));
       const from = Math.floor(random() * 9_500);
       const to = from + 1 + Math.floor(random() * 2_000);
@@ -140,17 +149,17 @@ describe('child snapshots (listings of big containers)', () => {
 
   it('the digest follows the members: the same for an unchanged container whatever else changed, new after a rename', async () => {
     const { tree, rootId } = shuffled(3_000, 3);
-    const first = childSnapshot(tree, rootId);
+    const first = listings(tree).of(rootId);
     const digest = first.digest;
     const other = newNode('alice', 'container', 'elsewhere', null, 1);
     tree.apply({ nodes: [other] });
-    const again = childSnapshot(tree, rootId);
+    const again = listings(tree).of(rootId);
     expect(again).not.toBe(first);
     expect(again.digest).toBe(digest);
     expect(new ChildListing([...first.unordered]).digest).toBe(digest);
     const file = first.unordered.find((n) => n.kind === 'file')!;
     tree.apply({ nodes: [{ ...file, name: 'renamed' }] });
-    expect(childSnapshot(tree, rootId).digest).not.toBe(digest);
+    expect(listings(tree).of(rootId).digest).not.toBe(digest);
   });
 
   it('after a seeded random run of adds, renames, removes, recycles and restores, every listing is in the order of a full sort', async () => {
@@ -161,7 +170,7 @@ describe('child snapshots (listings of big containers)', () => {
       return tree.node(all[Math.floor(random() * all.length)]!)!;
     };
     for (let step = 0; step < 60; step++) {
-      if (step % 3 === 0) await childSnapshot(tree, rootId).ordered(); // kept, then brought up to date
+      if (step % 3 === 0) await listings(tree).of(rootId).ordered(); // kept, then brought up to date
       for (let k = 0; k < 1 + Math.floor(random() * 8); k++) {
         const op = Math.floor(random() * 5);
         const n = pick();
@@ -172,16 +181,16 @@ describe('child snapshots (listings of big containers)', () => {
         else if (op === 3) tree.apply({ nodes: [{ ...n, recycled: n.recycled === null ? 9 : null }] });
         else tree.apply({ nodes: [{ ...n, accessed: n.accessed + 1 }] });
       }
-      const listing = childSnapshot(tree, rootId);
+      const listing = listings(tree).of(rootId);
       const reference = ids(referenceOrder(tree.children(rootId)));
       expect(ids(await pagesFlat(listing, 0, listing.length))).toEqual(reference);
-      expect(liveChildCount(tree, rootId)).toBe(reference.length);
+      expect(listings(tree).count(rootId)).toBe(reference.length);
     }
   });
 
   it('a snapshot taken stays as it was while the tree changes; the next one follows every change in order', async () => {
     const { tree, rootId } = wide(3_000);
-    const before = await childSnapshot(tree, rootId).ordered();
+    const before = await listings(tree).of(rootId).ordered();
     const copy = [...before];
     const [first, second, third] = tree.children(rootId).filter((n) => n.kind === 'file');
     tree.apply({
@@ -194,29 +203,29 @@ describe('child snapshots (listings of big containers)', () => {
       ],
     });
     expect(before).toEqual(copy);
-    const snapshot = childSnapshot(tree, rootId);
+    const snapshot = listings(tree).of(rootId);
     const after = await snapshot.ordered();
     expect(ids(after)).toEqual(ids(tree.children(rootId)));
     expect(after.find((n) => n.id === third!.id)!.accessed).toBe(99);
     expect(after).toHaveLength(3_001);
     // Unchanged tree: the same snapshot again, not a new one.
-    expect(childSnapshot(tree, rootId)).toBe(snapshot);
+    expect(listings(tree).of(rootId)).toBe(snapshot);
   });
 
   it('when most members change the snapshot is made afresh, still in order', async () => {
     const { tree, rootId } = wide(2_000);
-    await childSnapshot(tree, rootId).ordered();
+    await listings(tree).of(rootId).ordered();
     const renamed = tree.children(rootId).map((n, i) => ({ ...n, name: `${i % 2 ? 'x' : 'X'}${2000 - i}` }));
     tree.apply({ nodes: renamed });
-    expect(ids(await childSnapshot(tree, rootId).ordered())).toEqual(ids(tree.children(rootId)));
+    expect(ids(await listings(tree).of(rootId).ordered())).toEqual(ids(tree.children(rootId)));
   });
 
   it('changes committed while a big snapshot is being ordered do not show in it, and never make a member show twice', async () => {
     for (const listedBefore of [false, true]) {
       const { tree, rootId } = wide(9_000);
-      if (listedBefore) await childSnapshot(tree, rootId).ordered();
+      if (listedBefore) await listings(tree).of(rootId).ordered();
       tree.apply({ nodes: [newNode('alice', 'file', 'touch', rootId, 2)] });
-      const snapshot = childSnapshot(tree, rootId);
+      const snapshot = listings(tree).of(rootId);
       const reference = ids(referenceOrder(snapshot.unordered));
       const first = await snapshot.range(0, 100);
       const making = snapshot.ordered();
@@ -231,13 +240,13 @@ describe('child snapshots (listings of big containers)', () => {
       expect(ids(first)).toEqual(reference.slice(0, 100));
       expect(ids(made)).toEqual(reference);
       expect(made).toHaveLength(9_001);
-      expect(ids(await childSnapshot(tree, rootId).ordered())).toEqual(ids(tree.children(rootId)));
+      expect(ids(await listings(tree).of(rootId).ordered())).toEqual(ids(tree.children(rootId)));
     }
   });
 
   it('pages cover the asked range once, in order', async () => {
     const { tree, rootId } = wide(4_500);
-    const members = childSnapshot(tree, rootId);
+    const members = listings(tree).of(rootId);
     const all = await members.ordered();
     expect(ids(await pagesFlat(members, 10, 4_400))).toEqual(ids(all.slice(10, 4_400)));
     expect(await pagesFlat(members, 5_000, 6_000)).toEqual([]);
