@@ -5,16 +5,9 @@ import type { ReplayHandlerFactory, ScenarioDefinition } from './scenarios/types
 import type { MockMode } from './mode.js';
 import { parseGenerateShorthand } from './scenarios/generate/generate-shorthand.js';
 import { resolveGenerateSpec, type GeneratePlan, type GenerateSpec } from './scenarios/generate/generate-spec.js';
-import { DEFAULT_USERS } from './option-defaults.js';
+import { defaultOf, DEFAULT_USERS } from './option-table.js';
 
-export {
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  DEFAULT_TIMEOUTS,
-  DEFAULT_USERS,
-  parseUserSpec,
-  type ServerTimeouts,
-} from './option-defaults.js';
+export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUTS, DEFAULT_USERS, type ServerTimeouts } from './option-table.js';
 
 /** A report of long work under way, for `onProgress` (the CLI draws it as a line on a terminal). */
 export interface Progress {
@@ -31,7 +24,7 @@ export interface Progress {
   finished: boolean;
 }
 
-/** Options shared by the CLI and the programmatic API, with their defaults in one place. */
+/** Options shared by the CLI and the programmatic API; their flags and defaults are in option-table.ts. */
 export interface MockOptions {
   /** Relative paths (data, scenario files, recordings, record's out) resolve against it. Default: process.cwd(). */
   baseDir?: string;
@@ -115,7 +108,7 @@ export interface ResolvedOptions {
   seed: 'demo' | 'empty';
   generate: GeneratePlan | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
-  queueLimit: number | undefined;
+  queueLimit: number;
   publicUrl: string | undefined;
   strict: boolean;
   log: (line: string) => void;
@@ -123,8 +116,7 @@ export interface ResolvedOptions {
   verbose: boolean;
   journalSize: number;
   journalBodies: number;
-  /** undefined: the store's default. */
-  contentCacheMiB: number | undefined;
+  contentCacheMiB: number;
   scenario: string | ScenarioDefinition;
   adminToken: string | undefined;
   allowedHosts: string[];
@@ -173,19 +165,19 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     seed: options.seed ?? 'demo',
     generate: generatePlanOf(options.generate),
     onProgress: options.onProgress,
-    queueLimit: options.queueLimit,
+    queueLimit: options.queueLimit ?? defaultOf('queue-limit'),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
-    strict: options.strict ?? false,
+    strict: options.strict ?? defaultOf('strict'),
     log,
-    logFormat: options.logFormat ?? 'text',
-    verbose: options.verbose ?? false,
-    journalSize: options.journalSize ?? 1000,
-    journalBodies: options.journalBodies ?? 0,
+    logFormat: options.logFormat ?? defaultOf('log-format'),
+    verbose: options.verbose ?? defaultOf('verbose'),
+    journalSize: options.journalSize ?? defaultOf('journal-size'),
+    journalBodies: options.journalBodies ?? defaultOf('journal-bodies'),
     contentCacheMiB: contentCacheMiBOf(options.contentCacheMiB),
     scenario: options.scenario ?? 'default',
     adminToken: options.adminToken || undefined,
     allowedHosts: [...(options.allowedHosts ?? [])],
-    cors: options.cors ?? true,
+    cors: options.cors ?? defaultOf('cors'),
     corsOrigins: resolveCorsOrigins(options.corsOrigins ?? []),
     switchGraceMs: options.switchGraceMs,
     replayHandler: options.replayHandler,
@@ -199,8 +191,8 @@ function generatePlanOf(given: GenerateSpec | string | undefined): GeneratePlan 
   return resolveGenerateSpec(typeof given === 'string' ? parseGenerateShorthand(given) : given);
 }
 
-function contentCacheMiBOf(given: number | undefined): number | undefined {
-  if (given === undefined) return undefined;
+function contentCacheMiBOf(given: number | undefined): number {
+  if (given === undefined) return defaultOf('content-cache-mib');
   if (!Number.isFinite(given) || given < 0 || given > 1024 * 1024)
     throw new Error(`contentCacheMiB must be a number of MiB from 0 to 1048576, got ${String(given)}`);
   return given;

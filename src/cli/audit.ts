@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { CliError, type CliContext } from './context.js';
 import {
   AUDIT_RULES,
   DEFAULT_AUDIT_SETTINGS,
@@ -7,7 +8,7 @@ import {
   type AuditRuleId,
 } from '../audit/audit-types.js';
 import type { JournalEntry } from '../http/journal.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface AuditArgs extends RemoteArgs {
   file?: string;
@@ -27,7 +28,7 @@ interface AuditArgs extends RemoteArgs {
 const d = DEFAULT_AUDIT_SETTINGS;
 
 /** Prints the report and sets the exit code: 1 when the findings pass the gate (for CI). */
-async function report(entries: JournalEntry[], args: AuditArgs): Promise<void> {
+async function report(cli: CliContext, entries: JournalEntry[], args: AuditArgs): Promise<void> {
   // The rules load when a report is made, not with every command of the CLI.
   const [{ auditJournal }, { auditFails, auditText }] = await Promise.all([
     import('../audit/audit.js'),
@@ -44,15 +45,15 @@ async function report(entries: JournalEntry[], args: AuditArgs): Promise<void> {
   };
   const mine = args.user === undefined ? entries : entries.filter((e) => e.user === args.user);
   const result = auditJournal(mine, options);
-  process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : auditText(result));
+  cli.stdout(args.json ? `${JSON.stringify(result, null, 2)}\n` : auditText(result));
   const failed = auditFails(result, { failOn: args['fail-on'], maxFindings: args['max-findings'] });
   if (failed) {
-    process.stderr.write(`csp-mock: audit failed: ${failed}\n`);
-    process.exitCode = 1;
+    cli.stderr(`csp-mock: audit failed: ${failed}\n`);
+    cli.exitCode = 1;
   }
 }
 
-export const auditCommand: CommandModule<object, AuditArgs> = {
+export const auditCommand = (cli: CliContext): CommandModule<object, AuditArgs> => ({
   command: 'audit',
   describe:
     "report what a client did that a careful client does not (retries, resumes, revalidation, N+1, polling), from a running mock's journal or a saved one",
@@ -122,13 +123,12 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (args.file !== undefined) {
       try {
         const { readJournalFile } = await import('../audit/journal-file.js');
-        await report(await readJournalFile(args.file), args);
+        await report(cli, await readJournalFile(args.file), args);
       } catch (err) {
-        process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
-        process.exit(1);
+        throw new CliError((err as Error).message);
       }
       return;
     }
-    await withRemote(args, async (mock) => report(await mock.requests(), args));
+    await withRemote(cli, args, async (mock) => report(cli, await mock.requests(), args));
   },
-};
+});

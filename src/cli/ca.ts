@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { CliError, printLine, type CliContext } from './context.js';
 
 interface CaArgs {
   'ca-dir'?: string;
@@ -8,7 +9,7 @@ interface CaArgs {
 }
 
 /** `csp-mock ca`: the local CA (made when missing), where its certificate is and how to trust it. */
-export const caCommand: CommandModule<object, CaArgs> = {
+export const caCommand = (cli: CliContext): CommandModule<object, CaArgs> => ({
   command: 'ca',
   describe: 'where the local CA certificate of --https is, and how to trust it (made when missing)',
   builder: (y) =>
@@ -47,10 +48,9 @@ export const caCommand: CommandModule<object, CaArgs> = {
     try {
       ca = await openLocalCa(args['ca-dir'] ?? defaultCaFolder(), undefined, args.compat ? 'compat' : 'constrained');
     } catch (err) {
-      process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
-      process.exit(1);
+      throw new CliError((err as Error).message);
     }
-    if (args.path) console.log(ca.certFile);
-    else console.log(trustGuide(ca, new X509Certificate(ca.certPem).subject.replace(/\n/g, ', '), args.port));
+    if (args.path) printLine(cli, ca.certFile);
+    else printLine(cli, trustGuide(ca, new X509Certificate(ca.certPem).subject.replace(/\n/g, ', '), args.port));
   },
-};
+});

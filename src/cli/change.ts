@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
+import { printLine, type CliContext } from './context.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
 import { requestLine } from './requests.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 const KINDS = ['create', 'create-folder', 'overwrite', 'rename', 'move', 'delete', 'metadata', 'tags', 'quota', 'json'];
 
@@ -63,7 +64,7 @@ export function changeOf(args: ChangeArgs): unknown {
 }
 
 /** `csp-mock change rename /Documents/report.txt --to old.txt`: the second device changes a running mock's account. */
-export const changeCommand: CommandModule<object, ChangeArgs> = {
+export const changeCommand = (cli: CliContext): CommandModule<object, ChangeArgs> => ({
   command: 'change <kind> <target>',
   describe: "a second device changes a running mock's account now (as another client would)",
   builder: (y) =>
@@ -88,8 +89,8 @@ export const changeCommand: CommandModule<object, ChangeArgs> = {
       .example('$0 change quota 1000000 --user alice', 'shrink an account')
       .example('$0 change json \'[{"delete": "/a.txt"}, {"createFolder": "/New"}]\'', 'several, in order') as never,
   handler: (args) =>
-    withRemote(args, async (mock) => {
+    withRemote(cli, args, async (mock) => {
       const entries = await mock.change(changeOf(args) as DeviceChange);
-      for (const e of entries) console.log(args.json ? JSON.stringify(e) : requestLine(e));
+      for (const e of entries) printLine(cli, args.json ? JSON.stringify(e) : requestLine(e));
     }),
-};
+});

@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
+import { printLine, type CliContext } from './context.js';
 import type { ClockControls } from '../clock/clock-controls.js';
 import type { ClockSettings, ClockState } from '../clock/mock-clock.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 /** One line for people: "2025-01-01T00:00:00.000Z, frozen, 2d ahead of real time". */
 export function describeClock(state: ClockState): string {
@@ -58,6 +59,7 @@ function valueOf(args: ClockArgs, required: boolean): string | undefined {
 
 /** One subcommand: its words, what it does, and the call it makes. */
 function action(
+  cli: CliContext,
   command: string,
   describe: string,
   run: (clock: ClockControls, value: string | undefined) => Promise<ClockState>,
@@ -82,9 +84,9 @@ function action(
       return built.example(`$0 ${example[0]}`, example[1]) as never;
     },
     handler: (args) =>
-      withRemote(args, async (mock) => {
+      withRemote(cli, args, async (mock) => {
         const state = await run(mock.clock, valueOf(args, positional?.required ?? false));
-        console.log(args.json ? JSON.stringify(state, null, 2) : describeClock(state));
+        printLine(cli, args.json ? JSON.stringify(state, null, 2) : describeClock(state));
       }),
   };
 }
@@ -92,19 +94,20 @@ function action(
 const DURATION = 'a duration: 2d, 90s, 1h30m (after "--" when negative: -- -5m)';
 
 /** `csp-mock clock show|set|advance|offset|freeze|resume|reset`: the running mock's clock. */
-export const clockCommand: CommandModule<object, object> = {
+export const clockCommand = (cli: CliContext): CommandModule<object, object> => ({
   command: 'clock',
   describe: "show or move a running mock's clock (entity times, Date, Last-Modified, lock expiry)",
   builder: (y) =>
     y
       .command(
-        action('show', "print the mock's time", (c) => c.state(), [
+        action(cli, 'show', "print the mock's time", (c) => c.state(), [
           'clock show',
           'its time, frozen or running, and skew',
         ]),
       )
       .command(
         action(
+          cli,
           'set [value]',
           'put the clock at a time (a running clock runs on from there)',
           (c, v) => c.set(v!),
@@ -114,6 +117,7 @@ export const clockCommand: CommandModule<object, object> = {
       )
       .command(
         action(
+          cli,
           'advance [value]',
           'move the clock forward (or back)',
           (c, v) => c.advance(v!),
@@ -126,6 +130,7 @@ export const clockCommand: CommandModule<object, object> = {
       )
       .command(
         action(
+          cli,
           'offset [value]',
           'run the clock this far from real time (unfreezes it)',
           (c, v) => c.offset(v!),
@@ -135,6 +140,7 @@ export const clockCommand: CommandModule<object, object> = {
       )
       .command(
         action(
+          cli,
           'freeze [value]',
           'stop the clock (where it stands, or at a time)',
           (c, v) => c.freeze(v),
@@ -142,12 +148,15 @@ export const clockCommand: CommandModule<object, object> = {
           { describe: 'an ISO time with its zone (default: now)', required: false },
         ),
       )
-      .command(action('resume', 'let a frozen clock run on', (c) => c.resume(), ['clock resume', '']))
+      .command(action(cli, 'resume', 'let a frozen clock run on', (c) => c.resume(), ['clock resume', '']))
       .command(
-        action('reset', "back to the scenario's clock (or serve's options); the state is untouched", (c) => c.reset(), [
-          'clock reset',
-          '',
-        ]),
+        action(
+          cli,
+          'reset',
+          "back to the scenario's clock (or serve's options); the state is untouched",
+          (c) => c.reset(),
+          ['clock reset', ''],
+        ),
       )
       .demandCommand(
         1,
@@ -156,4 +165,4 @@ export const clockCommand: CommandModule<object, object> = {
       .example('$0 clock advance 2d', '')
       .example('$0 clock show --json', ''),
   handler: () => undefined,
-};
+});

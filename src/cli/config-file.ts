@@ -1,24 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { jsonErrorMessage } from '../scenarios/json-error.js';
+import { PATH_OPTIONS } from '../option-table.js';
 import { OptionValueError } from './option-checks.js';
 
 export const CONFIG_FILE = 'csp-mock.config.json';
 
-/** Options whose values are paths: relative ones in a config file resolve against the file's folder. */
-const PATH_KEYS = [
-  'data',
-  'out',
-  'recording',
-  'admin-token-file',
-  'adminTokenFile',
-  'cert',
-  'key',
-  'ca-dir',
-  'caDir',
-  'upstream-ca',
-  'upstreamCa',
-];
+/** Options whose values are paths, as flags and in camelCase: relative ones in a config file resolve against the file's folder. */
+const PATH_KEYS = PATH_OPTIONS.flatMap((name) => [name, name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())]);
 
 /**
  * yargs' `.config()` parser for csp-mock.config.json (or --config FILE): a JSON object of option names (as on

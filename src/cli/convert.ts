@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
+import { DEFAULT_MOCK_URL } from '../option-table.js';
 import type { CommandModule } from 'yargs';
+import { CliError, type CliContext } from './context.js';
 import { runImport, withImportOptions, type ImportHarArgs } from './import-har.js';
 
 interface ConvertArgs extends Omit<ImportHarArgs, 'har'> {
@@ -7,11 +9,11 @@ interface ConvertArgs extends Omit<ImportHarArgs, 'har'> {
   to: 'har' | 'jsonl';
 }
 
-/** Where links point in a HAR made from a recording, unless --base-url says: a replay on the default port. */
-const DEFAULT_HAR_BASE_URL = 'http://127.0.0.1:8080';
-
-/** A recording as HAR, to stdout or --out; any problem is one line on stderr and exit 1, with nothing written. */
-async function recordingToHarFile(args: ConvertArgs): Promise<void> {
+/**
+ * A recording as HAR, to stdout or --out; any problem is one line on stderr and exit 1, with nothing written.
+ * Its links name --base-url, else a replay on the default port.
+ */
+async function recordingToHarFile(cli: CliContext, args: ConvertArgs): Promise<void> {
   const [{ readRecording }, { locateRecording }, { recordingToHar }] = await Promise.all([
     import('../recording/recording-io.js'),
     import('../replay/scenario-replay.js'),
@@ -19,16 +21,15 @@ async function recordingToHarFile(args: ConvertArgs): Promise<void> {
   ]);
   try {
     const recording = await readRecording(locateRecording(args.input, process.cwd()));
-    const text = `${JSON.stringify(recordingToHar(recording, args['base-url'] ?? DEFAULT_HAR_BASE_URL), null, 2)}\n`;
+    const text = `${JSON.stringify(recordingToHar(recording, args['base-url'] ?? DEFAULT_MOCK_URL), null, 2)}\n`;
     if (args.out) await writeFile(args.out, text);
-    else process.stdout.write(text);
+    else cli.stdout(text);
   } catch (err) {
-    process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
-    process.exit(1);
+    throw new CliError((err as Error).message);
   }
 }
 
-export const convertCommand: CommandModule<object, ConvertArgs> = {
+export const convertCommand = (cli: CliContext): CommandModule<object, ConvertArgs> => ({
   command: 'convert <input>',
   describe: 'a recording to HAR (--to har), or a HAR capture to a recording (--to jsonl, as import-har)',
   builder: (y) =>
@@ -46,5 +47,5 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
         '$0 convert devtools.har --to jsonl --base-url https://cloud.example.test -o recordings/from-browser.jsonl',
         'the same as import-har',
       ) as never,
-  handler: (args) => (args.to === 'har' ? recordingToHarFile(args) : runImport(args, args.input)),
-};
+  handler: (args) => (args.to === 'har' ? recordingToHarFile(cli, args) : runImport(cli, args, args.input)),
+});

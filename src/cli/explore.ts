@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import type { CliContext } from './context.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface ConvergeArgs extends RemoteArgs {
   dir: string;
@@ -8,7 +9,7 @@ interface ConvergeArgs extends RemoteArgs {
   json: boolean;
 }
 
-export const convergeCommand: CommandModule<object, ConvergeArgs> = {
+export const convergeCommand = (cli: CliContext): CommandModule<object, ConvergeArgs> => ({
   command: 'converge',
   describe:
     "check that a synced folder holds what a user's tree in a running mock holds (names, kinds, sizes, contents; no content under two names); exit 1 with the differences",
@@ -20,12 +21,10 @@ export const convergeCommand: CommandModule<object, ConvergeArgs> = {
   handler: async (args) => {
     const { convergeWith, convergeText } = await import('../explore/converge.js');
     const dir = resolve(args.dir);
-    await withRemote(args, async (mock) => {
+    await withRemote(cli, args, async (mock) => {
       const report = await convergeWith(dir, mock, { user: args.user });
-      process.stdout.write(
-        args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir, args.user),
-      );
-      if (!report.converged) process.exitCode = 1;
+      cli.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir, args.user));
+      if (!report.converged) cli.exitCode = 1;
     });
   },
-};
+});

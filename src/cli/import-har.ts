@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
+import { CliError, printLine, type CliContext } from './context.js';
 import type { HarImportSummary } from '../har/har-to-recording.js';
-import { progressToStderr } from './progress-line.js';
+import { progressTo } from './progress-line.js';
 
 export interface ImportHarArgs {
   har: string;
@@ -57,7 +58,7 @@ function summaryLine(har: string, s: HarImportSummary): string {
 }
 
 /** Reads, checks and imports a HAR; any problem is one line on stderr and exit 1, with nothing written. */
-export async function runImport(args: Omit<ImportHarArgs, 'har'>, har: string): Promise<void> {
+export async function runImport(cli: CliContext, args: Omit<ImportHarArgs, 'har'>, har: string): Promise<void> {
   const [{ readHar }, { importHar }] = await Promise.all([
     import('../har/har-read.js'),
     import('../har/har-to-recording.js'),
@@ -70,16 +71,15 @@ export async function runImport(args: Omit<ImportHarArgs, 'har'>, har: string): 
       out: args.out,
       redact: args.redact,
       sidecarThreshold: args['sidecar-threshold'],
-      onProgress: progressToStderr({}),
+      onProgress: progressTo(cli, {}),
     });
-    console.log(summaryLine(har, summary));
+    printLine(cli, summaryLine(har, summary));
   } catch (err) {
-    process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
-    process.exit(1);
+    throw new CliError((err as Error).message);
   }
 }
 
-export const importHarCommand: CommandModule<object, ImportHarArgs> = {
+export const importHarCommand = (cli: CliContext): CommandModule<object, ImportHarArgs> => ({
   command: 'import-har <har>',
   describe:
     'turn a HAR capture (browser devtools, Playwright) into a recording, redacted and normalised as record does',
@@ -90,5 +90,5 @@ export const importHarCommand: CommandModule<object, ImportHarArgs> = {
         '$0 import-har devtools.har --base-url https://cloud.example.test -o recordings/from-browser.jsonl',
         'then: csp-mock replay --recording recordings/from-browser.jsonl',
       ) as never,
-  handler: (args) => runImport(args, args.har),
-};
+  handler: (args) => runImport(cli, args, args.har),
+});

@@ -1,24 +1,30 @@
-import { stdoutLine } from '../http/stdout-lines.js';
+import type { CliContext } from './context.js';
 
 export type OutputFormat = 'text' | 'json';
 
 /**
  * A line of a listening command's own output on stdout. Under `--log-format json` every stdout line is one JSON
  * object, so `| jq` reads the whole stream: a request line is already one; the rest (the ready facts, warnings,
- * scenario and watch notes, the stop) becomes `{"time", "event", ...}`, through the request log's batched writer, so the lines keep
- * their order.
+ * scenario and watch notes, the stop) becomes `{"time", "event", ...}`, through the request log's batched writer,
+ * so the lines keep their order.
  */
-export function outputLine(format: OutputFormat, line: string, event?: string, fields: object = {}): void {
+export function outputLine(
+  cli: CliContext,
+  format: OutputFormat,
+  line: string,
+  event?: string,
+  fields: object = {},
+): void {
   if (format === 'text') {
-    console.log(line);
+    cli.stdout(`${line}\n`);
     return;
   }
   if (event === undefined && line.startsWith('{')) {
-    stdoutLine(line);
+    cli.stdoutLine(line);
     return;
   }
   const warning = /^warning: /.exec(line);
-  stdoutLine(
+  cli.stdoutLine(
     JSON.stringify({
       time: new Date().toISOString(),
       event: event ?? (warning ? 'warning' : 'log'),
@@ -29,14 +35,20 @@ export function outputLine(format: OutputFormat, line: string, event?: string, f
 }
 
 /** The mock's log (MockOptions.log) for a format: each line through outputLine. */
-export function logLineFor(format: OutputFormat): (line: string) => void {
-  return (line) => outputLine(format, line);
+export function logLineFor(cli: CliContext, format: OutputFormat): (line: string) => void {
+  return (line) => outputLine(cli, format, line);
 }
 
 /** The ready lines: the URL, then one fact a line (text), or one `ready` event holding them all (json). */
-export function readyOutput(format: OutputFormat, command: string, url: string, facts: Array<[string, string]>): void {
+export function readyOutput(
+  cli: CliContext,
+  format: OutputFormat,
+  command: string,
+  url: string,
+  facts: Array<[string, string]>,
+): void {
   if (format === 'json') {
-    outputLine(format, `csp-mock ${command} listening on ${url}`, 'ready', {
+    outputLine(cli, format, `csp-mock ${command} listening on ${url}`, 'ready', {
       command,
       url,
       facts: Object.fromEntries(facts),
@@ -46,5 +58,5 @@ export function readyOutput(format: OutputFormat, command: string, url: string, 
   const lines = [`csp-mock ${command} listening on ${url}`];
   const width = Math.max(...facts.map(([k]) => k.length));
   for (const [key, value] of facts) lines.push(`  ${`${key}:`.padEnd(width + 1)} ${value}`);
-  outputLine(format, lines.join('\n'));
+  outputLine(cli, format, lines.join('\n'));
 }

@@ -1,4 +1,5 @@
 import type { Progress } from '../options.js';
+import type { CliContext } from './context.js';
 
 /** Where the line goes: stderr, or a test's fake. */
 export interface ProgressOutput {
@@ -87,14 +88,16 @@ function rateOf(p: Progress, elapsedMs: number): string {
 }
 
 /**
- * The `onProgress` of a command: a line on stderr when it is a terminal; nothing under --quiet or
- * --log-format json (whoever reads JSON lines is a program, and a line drawn beside them only gets in the way).
+ * The `onProgress` of a command: a line where the context draws progress (stderr, when it is a terminal);
+ * nothing under --quiet or --log-format json (whoever reads JSON lines is a program, and a line drawn beside
+ * them only gets in the way).
  */
-export function progressToStderr(args: {
-  quiet?: boolean;
-  'log-format'?: string;
-}): ((progress: Progress) => void) | undefined {
-  if (args.quiet || args['log-format'] === 'json' || !process.stderr.isTTY) return undefined;
-  const line = new ProgressLine(process.stderr);
+export function progressTo(
+  cli: CliContext,
+  args: { quiet?: boolean; 'log-format'?: string },
+): ((progress: Progress) => void) | undefined {
+  const out = cli.progressTo;
+  if (args.quiet || args['log-format'] === 'json' || !out?.isTTY) return undefined;
+  const line = new ProgressLine(out);
   return (progress) => line.report(progress);
 }

@@ -1,62 +1,59 @@
 import type { CommandModule } from 'yargs';
-import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
-import { parseUserSpec } from '../option-defaults.js';
+import { parseUserSpec } from '../option-table.js';
 import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
-import {
-  cannotStart,
-  listenOptionsOf,
-  logOptionsOf,
-  announce,
-  withListenOptions,
-  type ListenArgs,
-} from './listening.js';
+import { CliError, type CliContext } from './context.js';
+import { announce, listenOptionsOf, startListening, withListenOptions, type ListenArgs } from './listening.js';
+import { withOptions, type OptionValues } from './option-flags.js';
 
-interface ReplayArgs extends ListenArgs, MaxAgeArgs {
-  recording: string;
-  'on-miss': MissPolicy;
-  upstream?: string;
-  'match-header'?: string[];
-  user?: string[];
-  'public-url'?: string;
-  'admin-token'?: string;
+const REPLAY_OPTIONS = [
+  'max-age',
+  'recording',
+  'upstream',
+  'match-header',
+  'user',
+  'public-url',
+  'admin-token',
+] as const;
+
+type ReplayArgs = ListenArgs &
+  Pick<OptionValues, (typeof REPLAY_OPTIONS)[number]> & { recording: string; 'on-miss': MissPolicy };
+
+/**
+ * With --max-age, a stale recording (or one of unknown age) stops replay and verify before anything starts:
+ * one line on stderr, exit 1, nothing changed.
+ */
+export async function refuseStaleRecording(recording: string, maxAge: string | undefined): Promise<void> {
+  if (maxAge === undefined) return;
+  const [{ checkRecordingAge, parseMaxAge }, { locateRecording }] = await Promise.all([
+    import('../recording/recording-age.js'),
+    import('../replay/scenario-replay.js'),
+  ]);
+  try {
+    await checkRecordingAge(locateRecording(recording, process.cwd()), parseMaxAge(maxAge), maxAge);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
 }
 
-export const replayCommand: CommandModule<object, ReplayArgs> = {
+export const replayCommand = (cli: CliContext): CommandModule<object, ReplayArgs> => ({
   command: 'replay',
   describe: 'serve a recording byte for byte (no network); misses answer 404, the emulator or the upstream',
   builder: (y) =>
-    withMaxAgeOption(withListenOptions(y))
-      .option('recording', {
-        type: 'string',
-        demandOption: true,
+    withOptions(withListenOptions(y), REPLAY_OPTIONS, {
+      recording: { demandOption: true },
+      upstream: { describe: 'base URL of the service, for --on-miss proxy' },
+      user: {
         describe:
-          'recording file made by "record" (a path, or a NAME in ./recordings or shipped with csp-mock, e.g. example-session)',
-      })
+          'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses',
+      },
+      'public-url': { describe: 'our own base URL as clients see it (default: the request Host)' },
+      'admin-token': { describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' },
+    })
       .option('on-miss', {
         choices: MISS_POLICIES,
         default: 'error' as MissPolicy,
         describe:
           'error: 404 text/plain naming the nearest recorded requests; emulate: the emulator (seeded from the recording) answers; proxy: the upstream answers and the exchange is recorded',
-      })
-      .option('upstream', { type: 'string', describe: 'base URL of the service, for --on-miss proxy' })
-      .option('match-header', {
-        type: 'string',
-        array: true,
-        describe: 'request headers that take part in matching (replaces the default list)',
-      })
-      .option('user', {
-        type: 'string',
-        array: true,
-        describe:
-          'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses',
-      })
-      .option('public-url', {
-        type: 'string',
-        describe: 'our own base URL as clients see it (default: the request Host)',
-      })
-      .option('admin-token', {
-        type: 'string',
-        describe: 'require this token on /__admin (Authorization: Bearer TOKEN)',
       })
       .check((a) => {
         if (a['on-miss'] === 'proxy' && !a.upstream) throw new Error('--on-miss proxy needs --upstream');
@@ -73,17 +70,14 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         'a wrong password gets 401, as the service would answer',
       ) as never,
   handler: async (args) => {
-    await refuseStaleRecording(args.recording, args);
+    await refuseStaleRecording(args.recording, args['max-age']);
     const users = args.user?.length ? parseUserSpec(args.user) : undefined;
-    // Loaded when the command runs: the other commands (and --help) never need the server.
-    const { startMock } = await import('../server.js');
-    const mock = await startMock({
-      ...listenOptionsOf(args),
+    const mock = await startListening({
+      ...listenOptionsOf(args, cli),
       publicUrl: args['public-url'],
       adminToken: args['admin-token'],
       users,
       seed: 'empty',
-      ...logOptionsOf(args),
       mode: {
         kind: 'replay',
         recording: args.recording,
@@ -92,9 +86,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         matchHeaders: args['match-header'],
         users,
       },
-    }).catch((err: unknown) => cannotStart(err, args.port));
+    });
     const mode = mock.options.mode;
     announce(
+      cli,
       'replay',
       mock,
       [
@@ -108,4 +103,4 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       args,
     );
   },
-};
+});

@@ -1,11 +1,12 @@
 import type { CommandModule } from 'yargs';
+import { printLine, type CliContext } from './context.js';
 import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journal.js';
 import { isStatusClass, MAX_WAIT_MS } from '../http/journal-query.js';
 import { closestName } from '../scenarios/closest-name.js';
 import { OptionValueError } from './option-checks.js';
 import { SERVICE_METHODS } from '../http/methods.js';
 import { describeNetwork } from '../http/network-record.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface RequestsArgs extends RemoteArgs {
   follow: boolean;
@@ -60,7 +61,7 @@ export function requestLine(e: JournalEntry): string {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export const requestsCommand: CommandModule<object, RequestsArgs> = {
+export const requestsCommand = (cli: CliContext): CommandModule<object, RequestsArgs> => ({
   command: 'requests',
   describe: 'print the request journal of a running mock (credentials removed)',
   builder: (y) =>
@@ -139,7 +140,7 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
       )
       .example('$0 requests --count --status 503', 'how many requests got a 503') as never,
   handler: (args) =>
-    withRemote(args, async (mock) => {
+    withRemote(cli, args, async (mock) => {
       const filter: JournalFilter = {
         method: args.method,
         path: args.path,
@@ -150,11 +151,11 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
         outcome: args.outcome,
       };
       let limit = args.limit;
-      const print = (e: JournalEntry): void => console.log(args.json ? JSON.stringify(e) : requestLine(e));
+      const print = (e: JournalEntry): void => printLine(cli, args.json ? JSON.stringify(e) : requestLine(e));
       if (args.har) {
         const { journalToHar } = await import('../har/journal-to-har.js');
         const entries = await mock.requests({ ...filter, after: args.after, limit });
-        process.stdout.write(`${JSON.stringify(journalToHar(entries, mock.url), null, 2)}\n`);
+        cli.stdout(`${JSON.stringify(journalToHar(entries, mock.url), null, 2)}\n`);
         return;
       }
       if (args.wait) {
@@ -167,7 +168,7 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
         return;
       }
       if (args.count) {
-        console.log(String(await mock.countRequests({ ...filter, after: args.after })));
+        printLine(cli, String(await mock.countRequests({ ...filter, after: args.after })));
         return;
       }
       if (!args.follow) {
@@ -197,4 +198,4 @@ export const requestsCommand: CommandModule<object, RequestsArgs> = {
         await sleep(args.interval);
       }
     }),
-};
+});

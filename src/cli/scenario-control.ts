@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
+import { printLine, type CliContext } from './context.js';
 import { describeLatency } from '../scenarios/latency-sampler.js';
 import type { ScenarioSummary } from '../remote/connect-mock.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 function describeScenario(s: ScenarioSummary): string {
   const parts = [`scenario ${s.name}`, `${s.faults} fault rule(s)`];
@@ -17,7 +18,7 @@ interface UseArgs extends RemoteArgs {
 }
 
 /** `csp-mock scenario use NAME|PATH` and `csp-mock scenario show`: the running mock's scenario. */
-export const scenarioCommand: CommandModule<object, object> = {
+export const scenarioCommand = (cli: CliContext): CommandModule<object, object> => ({
   command: 'scenario',
   describe: 'show or switch the scenario of a running mock',
   builder: (y) =>
@@ -41,7 +42,7 @@ export const scenarioCommand: CommandModule<object, object> = {
               'a file of your own (read here, sent inline; the mock may run elsewhere)',
             ) as never,
         handler: (args) =>
-          withRemote(args, async (mock) => {
+          withRemote(cli, args, async (mock) => {
             const { MockRefusedError } = await import('../remote/connect-mock.js');
             const before = await mock.scenario();
             const summary = await mock.useScenario(args.scenario).catch((err: unknown) => {
@@ -50,13 +51,14 @@ export const scenarioCommand: CommandModule<object, object> = {
               throw err;
             });
             if (args.json) {
-              console.log(JSON.stringify(summary, null, 2));
+              printLine(cli, JSON.stringify(summary, null, 2));
               return;
             }
-            console.log(`switched: ${describeScenario(summary)}`);
+            printLine(cli, `switched: ${describeScenario(summary)}`);
             // Only a seeded scenario replaces the state: after one, the tree it made stays until a reset.
             if (before.seeded && !summary.seeded)
-              console.log(
+              printLine(
+                cli,
                 `  the state stays as ${before.name}'s seed left it; "csp-mock reset" puts back ${summary.name}'s starting state`,
               );
           }),
@@ -69,18 +71,18 @@ export const scenarioCommand: CommandModule<object, object> = {
             .option('json', { type: 'boolean', default: false, describe: 'print it as JSON' })
             .example('$0 scenario show', 'scenario default, 0 fault rule(s) (...)') as never,
         handler: (args) =>
-          withRemote(args, async (mock) => {
+          withRemote(cli, args, async (mock) => {
             const summary = await mock.scenario();
-            console.log(args.json ? JSON.stringify(summary, null, 2) : describeScenario(summary));
+            printLine(cli, args.json ? JSON.stringify(summary, null, 2) : describeScenario(summary));
           }),
       })
       .demandCommand(1, 'say "use NAME|PATH" or "show"')
       .example('$0 scenario use flaky-uploads', '')
       .example('$0 scenario show --url http://127.0.0.1:9000', ''),
   handler: () => undefined,
-};
+});
 
-export const resetCommand: CommandModule<object, RemoteArgs> = {
+export const resetCommand = (cli: CliContext): CommandModule<object, RemoteArgs> => ({
   command: 'reset',
   describe: "put a running mock back to its scenario's seed (fault counters and journal cleared)",
   builder: (y) =>
@@ -88,8 +90,8 @@ export const resetCommand: CommandModule<object, RemoteArgs> = {
       .example('$0 reset', '')
       .example('CSP_MOCK_URL=http://127.0.0.1:9000 $0 reset', 'another port') as never,
   handler: (args) =>
-    withRemote(args, async (mock) => {
+    withRemote(cli, args, async (mock) => {
       await mock.reset();
-      console.log(`reset ${mock.url}`);
+      printLine(cli, `reset ${mock.url}`);
     }),
-};
+});

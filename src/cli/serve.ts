@@ -3,43 +3,48 @@ import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { ClockState } from '../clock/mock-clock.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
-import { DEFAULT_USERS, parseUserSpec } from '../option-defaults.js';
+import { DEFAULT_USERS, parseUserSpec } from '../option-table.js';
 import type { RunningMock } from '../server.js';
+import type { CliContext } from './context.js';
 import {
   cannotStart,
   listenOptionsOf,
-  logOptionsOf,
   announce,
+  startListening,
   withListenOptions,
   type ListenArgs,
 } from './listening.js';
-import { describeGenerated, generateSpecOf, withGenerateOptions, type GenerateArgs } from './generate-option.js';
-import { adminTokenOf } from './remote-options.js';
+import { withOptions, type OptionValues } from './option-flags.js';
+import { adminTokenOf } from './remote.js';
 import { watchScenario } from './watch-scenario.js';
-import { progressToStderr } from './progress-line.js';
+import { progressTo } from './progress-line.js';
 import { logLineFor } from './output-lines.js';
-import { clockOptionsOf, describeClock, withClockOptions } from './clock.js';
+import { describeClock } from './clock.js';
 
-interface ServeArgs extends ListenArgs, GenerateArgs {
-  'clock-offset'?: string;
-  'clock-frozen'?: string;
-  data?: string;
-  'compact-after'?: number;
-  'queue-limit'?: number;
-  user?: string[];
-  'public-url'?: string;
-  strict: boolean;
-  empty: boolean;
-  scenario?: string;
-  'admin-token'?: string;
-  'admin-token-file'?: string;
-  'journal-size': number;
-  'journal-bodies': number;
-  'content-cache-mib': number;
-  'max-tenants': number;
-  'tenant-idle': string;
-  watch: boolean;
-}
+const SERVE_OPTIONS = [
+  'generate',
+  'max-memory',
+  'clock-offset',
+  'clock-frozen',
+  'data',
+  'compact-after',
+  'queue-limit',
+  'user',
+  'public-url',
+  'strict',
+  'empty',
+  'scenario',
+  'watch',
+  'admin-token',
+  'admin-token-file',
+  'journal-size',
+  'journal-bodies',
+  'content-cache-mib',
+  'max-tenants',
+  'tenant-idle',
+] as const;
+
+type ServeArgs = ListenArgs & Pick<OptionValues, (typeof SERVE_OPTIONS)[number]>;
 
 /** A clock line on the ready screen only when the clock is not the host's. */
 function clockShown(state: ClockState): Array<[string, string]> {
@@ -63,82 +68,38 @@ function stateFact(mock: RunningMock, existed: boolean, createdFolder: string | 
   return `${data} (${what}), bytes in ${data}.blobs/${createdFolder ? ` (created the folder ${createdFolder})` : ''}`;
 }
 
-export const serveCommand: CommandModule<object, ServeArgs> = {
+/**
+ * The spec --generate and --max-memory give (checked later, with the other options); throws on text that is no
+ * spec. Its reader loads when serve runs, not with every command of the CLI.
+ */
+async function generateSpecOf(args: ServeArgs): Promise<GenerateSpec | undefined> {
+  if (args.generate === undefined) {
+    if (args['max-memory'] !== undefined) throw new Error('--max-memory applies only with --generate');
+    return undefined;
+  }
+  const { parseGenerateShorthand } = await import('../scenarios/generate/generate-shorthand.js');
+  const spec = parseGenerateShorthand(args.generate);
+  return args['max-memory'] === undefined ? spec : { ...spec, maxMemory: args['max-memory'] };
+}
+
+/** The ready line's words for a generated account: what each user got, as counted in the store. */
+function describeGenerated(spec: GenerateSpec, objectsPerUser: number): string {
+  const parts: string[] = [];
+  if (spec.files !== undefined) parts.push(`${spec.files.toLocaleString('en-US')} files`);
+  if (spec.filesPerFolder !== undefined) parts.push(`${spec.filesPerFolder.toLocaleString('en-US')} files a folder`);
+  parts.push(`${(spec.folders ?? 0).toLocaleString('en-US')} folders`);
+  if (spec.depth !== undefined) parts.push(`depth ${spec.depth}`);
+  if (spec.size !== undefined)
+    parts.push(`sizes ${typeof spec.size === 'object' ? JSON.stringify(spec.size) : spec.size}`);
+  parts.push(`seed ${spec.seed ?? 1}`);
+  return `generated for each user: ${parts.join(', ')} (${objectsPerUser.toLocaleString('en-US')} objects, content made on read)`;
+}
+
+export const serveCommand = (cli: CliContext): CommandModule<object, ServeArgs> => ({
   command: 'serve',
   describe: 'run the emulator (REST /v2 and WebDAV /dav over one store)',
   builder: (y) =>
-    withClockOptions(withGenerateOptions(withListenOptions(y)))
-      .option('data', {
-        type: 'string',
-        describe:
-          'JSON state file, relative to the current folder (file bytes go to <data>.blobs/); default: in memory',
-      })
-      .option('compact-after', {
-        type: 'number',
-        describe: 'with --data: compact the change log past this many bytes (default: max(4 MiB, state size))',
-      })
-      .option('queue-limit', {
-        type: 'number',
-        describe: 'values a CDMI notification queue keeps unread before dropping its oldest (default 10000)',
-      })
-      .option('user', { type: 'string', array: true, describe: 'NAME:PASSWORD, repeatable (default demo:demo)' })
-      .option('public-url', {
-        type: 'string',
-        describe: 'base of the absolute links in XML (default: the request Host)',
-      })
-      .option('strict', {
-        type: 'boolean',
-        default: false,
-        describe: 'refuse requests without X-Client-Specification: 2',
-      })
-      .option('empty', {
-        type: 'boolean',
-        default: false,
-        describe: 'start with empty trees instead of the demo data',
-      })
-      .option('scenario', {
-        type: 'string',
-        describe:
-          'scenario NAME (see "csp-mock scenarios"; a file name or its "name") or PATH to a scenario file (default: default)',
-      })
-      .option('watch', {
-        type: 'boolean',
-        default: false,
-        describe: 'reload the scenario file when it changes: faults and latency at once, the state untouched',
-      })
-      .option('admin-token', {
-        type: 'string',
-        describe: 'require this token on /__admin (Authorization: Bearer TOKEN); env CSP_MOCK_ADMIN_TOKEN',
-      })
-      .option('admin-token-file', {
-        type: 'string',
-        describe: 'read the admin token from the first line of this file (not visible in ps)',
-      })
-      .option('journal-size', {
-        type: 'number',
-        default: 1000,
-        describe: 'requests the journal (/__admin/requests) keeps',
-      })
-      .option('journal-bodies', {
-        type: 'number',
-        default: 0,
-        describe: 'keep up to this many bytes of each request and response body in the journal (secrets removed)',
-      })
-      .option('content-cache-mib', {
-        type: 'number',
-        default: 64,
-        describe: 'MiB of file content kept in memory to answer reads; 0: none',
-      })
-      .option('max-tenants', {
-        type: 'number',
-        default: 64,
-        describe: 'tenants (isolated mocks under /t/<name>, made by POST /__admin/tenants) kept at once; 0: none',
-      })
-      .option('tenant-idle', {
-        type: 'string',
-        default: '30m',
-        describe: 'close a tenant nothing has reached for this long (e.g. 30m, 2h; 0: never)',
-      })
+    withOptions(withListenOptions(y), SERVE_OPTIONS)
       .example('$0 serve', 'demo tree, in memory, http://127.0.0.1:8080, user demo:demo')
       .example('$0 serve -p 0 --data ./state.json', 'a free port; state kept in ./state.json and ./state.json.blobs/')
       .example('$0 serve --empty --user alice:pw --user bob:pw2', 'two users with empty trees')
@@ -167,12 +128,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const dataDir = args.data ? dirname(resolve(args.data)) : undefined;
     const createdFolder = dataDir !== undefined && !existsSync(dataDir) ? dataDir : undefined;
     const existed = args.data !== undefined && existsSync(resolve(args.data));
-    // Loaded when the command runs: the other commands (and --help) never need the server.
-    const { startMock } = await import('../server.js');
-    const mock = await startMock({
+    const clockFrozen = args['clock-frozen'];
+    const clockOffset = args['clock-offset'];
+    const mock = await startListening({
+      ...listenOptionsOf(args, cli),
       scenario: args.scenario,
       adminToken,
-      ...listenOptionsOf(args),
       data: args.data,
       compactAfterBytes: args['compact-after'],
       queueLimit: args['queue-limit'],
@@ -181,18 +142,23 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       strict: args.strict,
       seed: args.empty ? 'empty' : 'demo',
       generate,
-      onProgress: progressToStderr(args),
+      onProgress: progressTo(cli, args),
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],
-      clock: clockOptionsOf(args),
+      clock:
+        clockFrozen !== undefined
+          ? { frozen: clockFrozen }
+          : clockOffset !== undefined
+            ? { offset: clockOffset }
+            : undefined,
       tenants: { max: args['max-tenants'], idle: args['tenant-idle'] },
-      ...logOptionsOf(args),
-    }).catch((err: unknown) => cannotStart(err, args.port));
+    });
     // The scenario's seed may add logins to --user (or to the default demo:demo).
     const who = Object.keys({ ...(users ?? DEFAULT_USERS), ...mock.scenario.seed?.users }).join(', ');
     const scenario = mock.scenario;
     announce(
+      cli,
       'serve',
       mock,
       [
@@ -210,6 +176,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ],
       args,
     );
-    if (args.watch) watchScenario(mock, logLineFor(args['log-format']));
+    if (args.watch) watchScenario(mock, logLineFor(cli, args['log-format']));
   },
-};
+});

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { printLine, type CliContext } from './context.js';
 import type { StateNode } from '../admin/state-view.js';
 import type { SeedNode } from '../scenarios/types.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface StateArgs extends RemoteArgs {
   user?: string;
@@ -35,7 +36,7 @@ function fixturesOf(nodes: SeedNode[] | 'demo' | undefined, found: string[] = []
   return found;
 }
 
-export const stateCommand: CommandModule<object, StateArgs> = {
+export const stateCommand = (cli: CliContext): CommandModule<object, StateArgs> => ({
   command: 'state',
   describe: 'print the live state of a running mock (as a tree, as JSON, or as a seed a scenario file accepts)',
   builder: (y) =>
@@ -62,7 +63,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
         'save the state as a scenario; later: csp-mock serve --scenario after-sync',
       ) as never,
   handler: (args) =>
-    withRemote(args, async (mock) => {
+    withRemote(cli, args, async (mock) => {
       if (args.seed) {
         const scenario = await mock.seed({ inlineLimit: args['inline-limit'] });
         const trees = scenario.seed?.trees ?? {};
@@ -77,7 +78,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
             throw new Error(
               `${fixtures.length} file(s) are larger than the inline limit: give --out FILE to write them as fixtures, or a larger --inline-limit`,
             );
-          console.log(JSON.stringify(scenario, null, 2));
+          printLine(cli, JSON.stringify(scenario, null, 2));
           return;
         }
         const file = resolve(args.out);
@@ -89,14 +90,15 @@ export const stateCommand: CommandModule<object, StateArgs> = {
           await writeFile(target, await mock.content(id));
         }
         await writeFile(file, `${JSON.stringify(scenario, null, 2)}\n`);
-        console.log(
+        printLine(
+          cli,
           `wrote ${file}${fixtures.length ? ` and ${fixtures.length} fixture file(s) under ${join(dirname(file), 'fixtures')}` : ''}`,
         );
         return;
       }
       const view = await mock.state({ user: args.user });
       if (args.json) {
-        console.log(JSON.stringify(view, null, 2));
+        printLine(cli, JSON.stringify(view, null, 2));
         return;
       }
       const lines = [`scenario ${view.scenario}`];
@@ -104,6 +106,6 @@ export const stateCommand: CommandModule<object, StateArgs> = {
         lines.push(`${user} (root ${tree.rootId}${tree.recycled ? `, ${tree.recycled} in the recycle bin` : ''})`);
         treeLines(tree.tree, '  ', lines);
       }
-      console.log(lines.join('\n'));
+      printLine(cli, lines.join('\n'));
     }),
-};
+});

@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { parseUserSpec } from '../option-defaults.js';
+import { printLine, type CliContext } from './context.js';
+import { parseUserSpec } from '../option-table.js';
 import type { TenantOptions, TenantView } from '../remote/tenant-calls.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote-options.js';
+import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface CreateArgs extends RemoteArgs {
   name: string;
@@ -16,7 +17,7 @@ function describeTenant(t: TenantView): string {
 }
 
 /** `csp-mock tenant create|list|delete`: the isolated mocks of a served mock, each under <url>/t/<name>. */
-export const tenantCommand: CommandModule<object, object> = {
+export const tenantCommand = (cli: CliContext): CommandModule<object, object> => ({
   command: 'tenant',
   describe: 'create, list or delete the tenants of a running mock (isolated mocks under /t/<name>)',
   builder: (y) =>
@@ -43,14 +44,14 @@ export const tenantCommand: CommandModule<object, object> = {
               'then: csp-mock reset --url http://127.0.0.1:8080/t/w1',
             ) as never,
         handler: (args) =>
-          withRemote(args, async (mock) => {
+          withRemote(cli, args, async (mock) => {
             const options: TenantOptions = {};
             if (args.scenario !== undefined) options.scenario = args.scenario;
             if (args.empty) options.seed = 'empty';
             if (args.user?.length) options.users = parseUserSpec(args.user);
             const tenant = await mock.tenant(args.name, options);
             const view = (await mock.tenants()).find((t) => t.name === args.name);
-            console.log(args.json ? JSON.stringify(view ?? { url: tenant.url }, null, 2) : tenant.url);
+            printLine(cli, args.json ? JSON.stringify(view ?? { url: tenant.url }, null, 2) : tenant.url);
           }),
       })
       .command<RemoteArgs & { json: boolean }>({
@@ -59,10 +60,10 @@ export const tenantCommand: CommandModule<object, object> = {
         builder: (u) =>
           withRemoteOptions(u).option('json', { type: 'boolean', default: false, describe: 'as JSON' }) as never,
         handler: (args) =>
-          withRemote(args, async (mock) => {
+          withRemote(cli, args, async (mock) => {
             const tenants = await mock.tenants();
-            if (args.json) return console.log(JSON.stringify(tenants, null, 2));
-            console.log(tenants.length ? tenants.map(describeTenant).join('\n') : 'no tenants');
+            if (args.json) return printLine(cli, JSON.stringify(tenants, null, 2));
+            printLine(cli, tenants.length ? tenants.map(describeTenant).join('\n') : 'no tenants');
           }),
       })
       .command<RemoteArgs & { name: string }>({
@@ -70,11 +71,11 @@ export const tenantCommand: CommandModule<object, object> = {
         describe: 'close a tenant and drop its state',
         builder: (u) => withRemoteOptions(u).positional('name', { type: 'string', demandOption: true }) as never,
         handler: (args) =>
-          withRemote(args, async (mock) => {
+          withRemote(cli, args, async (mock) => {
             await mock.deleteTenant(args.name);
-            console.log(`deleted tenant ${args.name}`);
+            printLine(cli, `deleted tenant ${args.name}`);
           }),
       })
       .demandCommand(1, 'say "create NAME", "list" or "delete NAME"'),
   handler: () => undefined,
-};
+});

@@ -1,20 +1,22 @@
 import type { CommandModule } from 'yargs';
-import { refuseStaleRecording, withMaxAgeOption, type MaxAgeArgs } from './max-age.js';
+import { CliError, type CliContext } from './context.js';
+import { withOptions, type OptionValues } from './option-flags.js';
+import { refuseStaleRecording } from './replay.js';
 import type { VerifySeed } from '../verify/verify-recording.js';
-import { progressToStderr } from './progress-line.js';
+import { progressTo } from './progress-line.js';
 
-interface VerifyArgs extends MaxAgeArgs {
+interface VerifyArgs extends Pick<OptionValues, 'max-age'> {
   recording: string;
   seed: VerifySeed;
   scenario?: string;
 }
 
-export const verifyCommand: CommandModule<object, VerifyArgs> = {
+export const verifyCommand = (cli: CliContext): CommandModule<object, VerifyArgs> => ({
   command: 'verify',
   describe:
     'replay every recorded request to the service against a fresh emulator and print where it differs (exit 1 if it does, or if nothing could be sent)',
   builder: (y) =>
-    withMaxAgeOption(y)
+    withOptions(y, ['max-age'])
       .option('recording', {
         type: 'string',
         demandOption: true,
@@ -37,7 +39,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         'start from the account the recording found',
       ) as never,
   handler: async (args) => {
-    await refuseStaleRecording(args.recording, args);
+    await refuseStaleRecording(args.recording, args['max-age']);
     // Loaded when verify runs: the other commands never need them.
     const [{ readRecording }, { locateRecording }, { verifyRecording }] = await Promise.all([
       import('../recording/recording-io.js'),
@@ -48,15 +50,14 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     try {
       recording = await readRecording(locateRecording(args.recording, process.cwd()));
     } catch (err) {
-      process.stderr.write(`csp-mock: ${(err as Error).message}\n`);
-      process.exit(1);
+      throw new CliError((err as Error).message);
     }
     const report = await verifyRecording(recording, {
       seed: args.seed,
       scenario: args.scenario,
-      onProgress: progressToStderr({}),
+      onProgress: progressTo(cli, {}),
     });
-    process.stdout.write(report.text);
-    process.exitCode = report.passed ? 0 : 1;
+    cli.stdout(report.text);
+    cli.exitCode = report.passed ? 0 : 1;
   },
-};
+});

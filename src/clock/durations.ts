@@ -1,6 +1,7 @@
 /** Lengths of time and points in time as people write them in scenario files, options and commands. */
 
-const UNIT_MS: Readonly<Record<string, number>> = {
+/** Milliseconds in each unit a duration may be written in. */
+export const UNIT_MS: Readonly<Record<'ms' | 's' | 'm' | 'h' | 'd' | 'w', number>> = {
   ms: 1,
   s: 1000,
   m: 60_000,
@@ -43,7 +44,7 @@ export function parseDuration(value: unknown): number {
   let read = 0;
   PART.lastIndex = 0;
   for (let match = PART.exec(body); match; match = PART.exec(body)) {
-    total += Number(match[1]) * UNIT_MS[match[2]!]!;
+    total += Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
     read = PART.lastIndex;
   }
   if (body.length === 0 || read !== body.length)
@@ -71,7 +72,7 @@ export function formatDuration(ms: number): string {
   let rest = Math.abs(ms);
   let text = '';
   for (const unit of ['d', 'h', 'm', 's'] as const) {
-    const size = UNIT_MS[unit]!;
+    const size = UNIT_MS[unit];
     const whole = Math.floor(rest / size);
     if (whole > 0) {
       text += `${whole}${unit}`;

@@ -1,7 +1,5 @@
-import { parseDuration } from '../clock/durations.js';
+import { parseDuration, UNIT_MS } from '../clock/durations.js';
 import { scanRecording } from './recording-read.js';
-
-const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** A maximum age as the user writes it: a positive duration as the clock reads them, e.g. "30d", "1.5d", "1h30m". */
 export function parseMaxAge(text: string): number {
@@ -20,10 +18,10 @@ export function parseMaxAge(text: string): number {
 /** "3 days", "5 hours": the largest unit that fits, for the one line a stale recording gets. */
 function describeAge(ms: number): string {
   for (const [unit, size] of [
-    ['week', UNITS['w']!],
-    ['day', UNITS['d']!],
-    ['hour', UNITS['h']!],
-    ['minute', UNITS['m']!],
+    ['week', UNIT_MS.w],
+    ['day', UNIT_MS.d],
+    ['hour', UNIT_MS.h],
+    ['minute', UNIT_MS.m],
   ] as const) {
     const n = Math.floor(ms / size);
     if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'}`;

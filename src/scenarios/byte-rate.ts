@@ -1,5 +1,5 @@
 import type { ByteRate } from './types.js';
-import { BYTE_UNITS } from './byte-units.js';
+import { BYTE_UNITS, parseBytes } from './byte-units.js';
 
 /** A rate's units: the byte units, and bits as network rates are often given. */
 const UNIT_BYTES: Record<string, number> = {
@@ -11,15 +11,10 @@ const UNIT_BYTES: Record<string, number> = {
   Gbit: 1e9 / 8,
 };
 
-// The schema's byteRate pattern says the same (scenario-schema-agreement.test.ts runs one table through both).
-const RATE = /^\s*([0-9]{1,15}(?:\.[0-9]{1,15})?)\s*([A-Za-z]+)\/s\s*$/;
-
 /** Bytes per second of a rate ("256 KiB/s", "1 Mbit/s" or a whole number); undefined if it is not one. */
 export function bytesPerSecond(rate: ByteRate): number | undefined {
   if (typeof rate === 'number') return Number.isSafeInteger(rate) && rate >= 1 ? rate : undefined;
-  const match = RATE.exec(rate);
-  const unit = match ? UNIT_BYTES[match[2]!] : undefined;
-  if (!match || unit === undefined) return undefined;
-  const value = Number(match[1]) * unit;
-  return value > 0 ? value : undefined;
+  const perSecond = /^(.*)\/s\s*$/s.exec(rate);
+  const value = perSecond ? parseBytes(perSecond[1]!, UNIT_BYTES, true) : undefined;
+  return value !== undefined && value > 0 ? value : undefined;
 }

@@ -42,7 +42,7 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'the client audit', modules: ['audit/'] },
   { layer: 'HAR in and out (the journal, recordings, captures)', modules: ['har/'] },
   { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
-  { layer: 'assembly: options', modules: ['options.ts', 'option-defaults.ts'] },
+  { layer: 'assembly: options', modules: ['options.ts', 'option-table.ts'] },
   { layer: 'assembly: the mode dispatch', modules: ['mode.ts'] },
   { layer: 'assembly: the emulator', modules: ['emulator.ts'] },
   { layer: 'modes: replay', modules: ['replay/'] },

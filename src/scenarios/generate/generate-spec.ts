@@ -1,5 +1,6 @@
 import { checkName } from '../../domain/names.js';
-import { parseByteSize, type SizeDistribution } from './size-distribution.js';
+import { parseByteSize } from '../byte-units.js';
+import type { SizeDistribution } from './size-distribution.js';
 
 /**
  * A generated account as written (a scenario's `seed.generate`, `serve --generate`, `startMock({ generate })`):

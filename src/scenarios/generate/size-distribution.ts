@@ -1,4 +1,4 @@
-import { BYTE_UNITS } from '../byte-units.js';
+import { MAX_BYTE_SIZE } from '../byte-units.js';
 
 /** How large generated files are: all one size, uniform between two, or log-normal (most small, a long tail). */
 export type SizeDistribution =
@@ -6,22 +6,8 @@ export type SizeDistribution =
   | { kind: 'uniform'; min: number; max: number }
   | { kind: 'log-normal'; median: number; p99: number; max: number | undefined };
 
-const SIZE = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$/;
 /** The largest size a generated file may have (nothing is stored, but a client may still read it). */
-export const MAX_FILE_BYTES = 1024 ** 4;
-
-/** Bytes of 4096, "4096", "200KB" (1000s), "1.5 MiB" (1024s); undefined when it is none, or negative, or past 1 TiB. */
-export function parseByteSize(value: unknown): number | undefined {
-  let bytes: number | undefined;
-  if (typeof value === 'number') bytes = value;
-  else if (typeof value === 'string') {
-    const match = SIZE.exec(value);
-    const unit = match ? (match[2] === '' ? 1 : BYTE_UNITS[match[2]!]) : undefined;
-    if (match && unit !== undefined) bytes = Math.round(Number(match[1]) * unit);
-  }
-  if (bytes === undefined || !Number.isInteger(bytes) || bytes < 0 || bytes > MAX_FILE_BYTES) return undefined;
-  return bytes;
-}
+export const MAX_FILE_BYTES = MAX_BYTE_SIZE;
 
 /** The standard normal's 99th percentile: p99 = median * exp(sigma * Z99). */
 const Z99 = 2.3263478740408408;

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type AuditReport, type RunningMock } from '../../../src/index.js';
-import { BASIC_DEMO, CLI } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { BASIC_DEMO } from '../../helpers/cli.js';
+import { cliHere } from './in-process.js';
 
 const headers = { Authorization: BASIC_DEMO, 'X-Client-Specification': '2' };
 const scratch = mkdtempSync(join(tmpdir(), 'csp-mock-audit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args], { cwd: scratch });
+const cli = (args: string[]) => cliHere(args, { cwd: scratch });
 
 let mock: RunningMock;
 beforeAll(async () => {

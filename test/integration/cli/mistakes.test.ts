@@ -1,49 +1,45 @@
 // What a mistyped command, option or scenario name, or a taken port, gets: a hint at what was meant.
 import { describe, expect, it } from 'vitest';
-import { CLI, killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
-
-const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args]);
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
 describe('mistakes on the command line', { timeout: 60_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('a mistyped command gets "did you mean" (csp-mock serv)', async () => {
-    const result = await cli(['serv']);
+    const result = await cliHere(['serv']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^csp-mock: Did you mean serve\?/);
   });
 
   it('a mistyped option gets "did you mean" and nothing starts (serve --prot 0)', async () => {
-    const result = await cli(['serve', '--prot', '0']);
+    const result = await cliHere(['serve', '--prot', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^csp-mock: unknown option --prot; did you mean --port\?/);
     expect(result.stdout).not.toContain('listening');
-    const sub = await cli(['requests', '--limt', '3']);
+    const sub = await cliHere(['requests', '--limt', '3']);
     expect(sub.stderr).toMatch(/unknown option --limt; did you mean --limit\?/);
   });
 
   it('CSP_MOCK_* variables of other commands, or of no command, are not unknown options', async () => {
-    const server = await serve([], {
-      env: { ...process.env, CSP_MOCK_URL: 'http://127.0.0.1:1', CSP_MOCK_MAX_FILE_BYTES: '1000000' },
+    const server = await serveHere([], {
+      env: { CSP_MOCK_URL: 'http://127.0.0.1:1', CSP_MOCK_MAX_FILE_BYTES: '1000000' },
     });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('scenario use flaky-upload (a near miss) suggests the closest name', async () => {
-    const server = await serve();
-    const result = await cli(['scenario', 'use', 'flaky-upload', '--url', server.url]);
+    const server = await serveHere();
+    const result = await cliHere(['scenario', 'use', 'flaky-upload', '--url', server.url]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no scenario named "flaky-upload"; did you mean "flaky-uploads"\?/);
   });
 
   it('a port in use gets a hint: -p 0, and how to find which process holds it', async () => {
-    const first = await serve();
-    const second = new ServeProcess(['serve', '--port', String(first.port)]);
-    expect((await second.exited).code).toBe(1);
-    const stderr = second.stderr.join('\n');
-    expect(stderr).toMatch(/EADDRINUSE/);
-    expect(stderr).toContain(`port ${first.port} is in use: "-p 0" picks a free port`);
-    expect(stderr).toContain(`lsof -i :${first.port}`);
+    const first = await serveHere();
+    const second = await cliHere(['serve', '--port', String(first.port)]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/EADDRINUSE/);
+    expect(second.stderr).toContain(`port ${first.port} is in use: "-p 0" picks a free port`);
+    expect(second.stderr).toContain(`lsof -i :${first.port}`);
   });
 });

@@ -3,23 +3,24 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, fetchAs, killServersAfterEach, serve, ServeProcess } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { fetchAs, killServersAfterEach, ServeProcess } from '../../helpers/cli.js';
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
 const TOKEN = 'remote-control-token';
 const scratch = mkdtempSync(join(tmpdir(), 'csp-mock-remote-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  return runCommand(process.execPath, [CLI, ...args], { cwd: scratch, env: { ...process.env, ...env } });
+  return cliHere(args, { cwd: scratch, env });
 }
 
-// Each step starts a CLI process (about half a second on a loaded machine).
+// The commands run here; `requests --follow` runs as a process, to be stopped with a signal.
 describe('controlling a running mock from the command line', { timeout: 60_000 }, () => {
   killServersAfterEach();
+  stopListeningAfterEach();
 
   it('switches and shows the scenario, lists filtered requests, resets, with --url and the token from the environment', async () => {
-    const server = await serve(['--admin-token', TOKEN]);
+    const server = await serveHere(['--admin-token', TOKEN]);
     const env = { CSP_MOCK_URL: server.url, CSP_MOCK_ADMIN_TOKEN: TOKEN };
 
     const used = await cli(['scenario', 'use', 'tag-objects-500'], env);
@@ -47,7 +48,7 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
   });
 
   it('prints the state as a tree, as JSON for one user, and as a seed a scenario file accepts', async () => {
-    const server = await serve(['--user', 'ann:pw', '--user', 'demo:demo']);
+    const server = await serveHere(['--user', 'ann:pw', '--user', 'demo:demo']);
     const env = { CSP_MOCK_URL: server.url };
     const tree = await cli(['state'], env);
     expect(tree.stdout).toMatch(/^scenario default/);
@@ -65,13 +66,13 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
     expect(readFileSync(join(scratch, 'scenarios', readme.fixture), 'utf8')).toContain('Welcome, demo');
 
     // The export is a scenario: a new mock started from it holds the same files.
-    const again = await serve(['--scenario', out, '--user', 'ann:pw', '--user', 'demo:demo']);
+    const again = await serveHere(['--scenario', out, '--user', 'ann:pw', '--user', 'demo:demo']);
     const body = await (await fetchAs(`${again.url}/dav/Documents/readme.txt`)).text();
     expect(body).toContain('Welcome, demo');
   });
 
   it('requests --follow prints each request once it completes, filtered, until stopped', async () => {
-    const server = await serve();
+    const server = await serveHere();
     const follower = new ServeProcess(
       ['requests', '--follow', '--url', server.url, '--path', '/v2/**', '--interval', '100'],
       { cwd: scratch },
@@ -91,7 +92,7 @@ describe('controlling a running mock from the command line', { timeout: 60_000 }
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(none.stderr).toMatch(/^csp-mock: no csp-mock answers at http:\/\/127\.0\.0\.1:9/);
 
-    const server = await serve(['--admin-token', TOKEN]);
+    const server = await serveHere(['--admin-token', TOKEN]);
     const refused = await cli(['reset', '--url', server.url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/requires an admin token: give --admin-token or CSP_MOCK_ADMIN_TOKEN/);

@@ -9,9 +9,12 @@ import {
   serve,
   ServeProcess,
 } from '../../helpers/cli.js';
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
+// The ready line, the signals and the exit status are the process's: those tests run csp-mock as a process.
 describe('csp-mock serve: start, address and stop', () => {
   killServersAfterEach();
+  stopListeningAfterEach();
 
   it('prints one line "listening on http://127.0.0.1:PORT" with the real port when started with --port 0', async () => {
     const server = await serve();
@@ -25,7 +28,7 @@ describe('csp-mock serve: start, address and stop', () => {
   });
 
   it('binds the address given by --host (and only it)', async () => {
-    const server = await serve(['--host', '127.0.0.2']);
+    const server = await serveHere(['--host', '127.0.0.2']);
     expect(server.url).toBe(`http://127.0.0.2:${server.port}`);
     expect((await fetchAs(`${server.url}/v2`)).status).toBe(200);
     expect(await refusesConnections(server.port, '127.0.0.1')).toBe(true);
@@ -71,23 +74,19 @@ describe('csp-mock serve: start, address and stop', () => {
     [['--frobnicate'], /unknown option --frobnicate/],
     [['--host', 'no-such-host.invalid'], /cannot listen on no-such-host\.invalid:0/],
   ])('refuses bad arguments %j with one clear error and a non-zero exit', async (args, message) => {
-    const proc = new ServeProcess(['serve', '--port', '0', ...args]);
-    const exit = await proc.exited;
-    expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    expect(proc.stderr.join('\n')).toMatch(message);
-    expect(proc.stderr[0]).toMatch(/^csp-mock: /);
-    expect(proc.stdout.join('\n')).not.toContain('listening on');
+    const run = await cliHere(['serve', '--port', '0', ...args]);
+    expect(run.code).not.toBe(0);
+    expect(run.context.running).toBeUndefined();
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(/^csp-mock: /);
+    expect(run.stdout).not.toContain('listening on');
   });
 
   it('refuses a port already in use with a clear error', async () => {
-    const first = await serve();
-    const second = new ServeProcess(['serve', '--port', String(first.port)]);
-    const exit = await second.exited;
-    expect(exit.code).toBe(1);
-    expect(second.stderr.join('\n')).toMatch(
-      new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}: .*EADDRINUSE`),
-    );
+    const first = await serveHere();
+    const second = await cliHere(['serve', '--port', String(first.port)]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}: .*EADDRINUSE`));
   });
 
   it('asks for a command when none is given', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseUserSpec, resolveOptions } from '../../../src/options.js';
+import { parseUserSpec } from '../../../src/option-table.js';
+import { resolveOptions } from '../../../src/options.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 
 const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];

@@ -3,7 +3,8 @@ import { parseGenerateShorthand } from '../../../src/scenarios/generate/generate
 import { resolveGenerateSpec } from '../../../src/scenarios/generate/generate-spec.js';
 import { branchingOf } from '../../../src/scenarios/generate/generated-tree.js';
 import { checkGeneratedMemory, ESTIMATED_BYTES_PER_OBJECT } from '../../../src/scenarios/generate/memory-estimate.js';
-import { parseByteSize, sizeSampler } from '../../../src/scenarios/generate/size-distribution.js';
+import { parseByteSize } from '../../../src/scenarios/byte-units.js';
+import { sizeSampler } from '../../../src/scenarios/generate/size-distribution.js';
 
 describe('a generated account spec: checked, with one clear error per bad field', () => {
   it('fills in the defaults', () => {

@@ -150,7 +150,22 @@ const EDGES: Array<[string, unknown[], (v: unknown) => object]> = [
   ['seed.generate.depth', [0, 1, 2 ** 31 + 1], (v) => ({ seed: { generate: { files: 1, depth: v, size: 1 } } })],
   [
     'seed.generate.size',
-    [0, -1, '200KB', '1 TiB', '1.1 TiB', 1099511627776, 1099511627777, 'abc', '1.5 MiB', '1 tb', '1 B/s', ' 7 '],
+    [
+      0,
+      -1,
+      '200KB',
+      '1 TiB',
+      '1.1 TiB',
+      1099511627776,
+      1099511627777,
+      'abc',
+      '1.5 MiB',
+      '1 tb',
+      '1 B/s',
+      ' 7 ',
+      `${'0'.repeat(15)}1 B`,
+      '1.5.5 KB',
+    ],
     (v) => ({ seed: { generate: { files: 1, size: v } } }),
   ],
   [

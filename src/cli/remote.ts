@@ -1,29 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
+import { DEFAULT_MOCK_URL } from '../option-table.js';
 import type { RemoteMock } from '../remote/connect-mock.js';
+import { CliError, type CliContext } from './context.js';
 import { forgetAddress, readAddress } from './mock-address-file.js';
+import { withOptions, type OptionValues } from './option-flags.js';
 
-export const DEFAULT_MOCK_URL = 'http://127.0.0.1:8080';
-
-export interface RemoteArgs {
-  url?: string;
-  'admin-token'?: string;
-  'admin-token-file'?: string;
-}
+export type RemoteArgs = Pick<OptionValues, 'url' | 'admin-token' | 'admin-token-file'>;
 
 /** --url, --admin-token and --admin-token-file, shared by the commands that control a running mock. */
 export function withRemoteOptions<T>(y: Argv<T>): Argv<T & RemoteArgs> {
-  return y
-    .option('url', {
-      type: 'string',
-      describe: 'the running mock (env CSP_MOCK_URL)',
-      defaultDescription: `the mock started from this folder, else ${DEFAULT_MOCK_URL}`,
-    })
-    .option('admin-token', { type: 'string', describe: 'its admin token (env CSP_MOCK_ADMIN_TOKEN)' })
-    .option('admin-token-file', {
-      type: 'string',
-      describe: 'read the admin token from this file (keeps it out of ps)',
-    }) as unknown as Argv<T & RemoteArgs>;
+  return withOptions(y, ['url', 'admin-token', 'admin-token-file'], {
+    'admin-token': { describe: 'its admin token (env CSP_MOCK_ADMIN_TOKEN)' },
+    'admin-token-file': { describe: 'read the admin token from this file (keeps it out of ps)' },
+  });
 }
 
 /** The token from --admin-token, else the first line of --admin-token-file. */
@@ -56,8 +46,8 @@ async function remoteModules(): Promise<
 }
 
 /** --url typed, or CSP_MOCK_URL set: the user named the mock (a config file's url only guesses it). */
-function urlNamed(): boolean {
-  return process.env['CSP_MOCK_URL'] !== undefined || process.argv.some((a) => a === '--url' || a.startsWith('--url='));
+function urlNamed(argv: readonly string[]): boolean {
+  return process.env['CSP_MOCK_URL'] !== undefined || argv.some((a) => a === '--url' || a.startsWith('--url='));
 }
 
 /** True when a csp-mock answers its admin API at `url` (a 401 asking for a token is one too). */
@@ -80,8 +70,12 @@ async function answersAsMock(url: string): Promise<boolean> {
  * http://127.0.0.1:8080. A given URL other than the one started here is said on stderr, and so is an address
  * left by a mock that no longer answers (killed without a chance to clean up), which is then forgotten.
  */
-export async function mockUrlOf(args: Pick<RemoteArgs, 'url'>, note: (line: string) => void): Promise<string> {
-  const named = urlNamed() && args.url !== undefined;
+export async function mockUrlOf(
+  args: Pick<RemoteArgs, 'url'>,
+  argv: readonly string[],
+  note: (line: string) => void,
+): Promise<string> {
+  const named = urlNamed(argv) && args.url !== undefined;
   let found = readAddress(process.cwd());
   // Looked at only when it would change the answer or the words: the given URL is its own.
   if (found && !(named && found.address.url === args.url) && !(await answersAsMock(found.address.url))) {
@@ -108,20 +102,23 @@ export async function mockUrlOf(args: Pick<RemoteArgs, 'url'>, note: (line: stri
 }
 
 /** Runs `action` against the mock at --url; a connection problem is one line on stderr and exit 1. */
-export async function withRemote(args: RemoteArgs, action: (mock: RemoteMock) => Promise<void>): Promise<void> {
+export async function withRemote(
+  cli: CliContext,
+  args: RemoteArgs,
+  action: (mock: RemoteMock) => Promise<void>,
+): Promise<void> {
   const { connectMock, MockRefusedError, localCaCertificate } = await remoteModules();
+  let mock: RemoteMock | undefined;
   try {
     // An https mock's certificate most often comes from the local CA: trust it, besides Node's roots.
-    const url = await mockUrlOf(args, (line) => process.stderr.write(`csp-mock: ${line}\n`));
+    const url = await mockUrlOf(args, cli.argv, (line) => cli.stderr(`csp-mock: ${line}\n`));
     const ca = /^https:/i.test(url) ? await localCaCertificate() : undefined;
-    const mock = connectMock(url, { adminToken: adminTokenOf(args), ca });
+    mock = connectMock(url, { adminToken: adminTokenOf(args), ca });
     await action(mock);
-    await mock.close();
   } catch (err) {
-    if (err instanceof Error) {
-      process.stderr.write(`csp-mock: ${err instanceof MockRefusedError ? err.reason : err.message}\n`);
-      process.exit(1);
-    }
+    if (err instanceof Error) throw new CliError(err instanceof MockRefusedError ? err.reason : err.message);
     throw err;
+  } finally {
+    await mock?.close();
   }
 }
