@@ -11,6 +11,7 @@ import { requestOrigin } from './http/request-origin.js';
 import { notFound } from './domain/errors.js';
 import { restRouter } from './rest/index.js';
 import type { Deviation } from './rest/deviations.js';
+import { serviceOf, type ServiceContext } from './http/service-context.js';
 import { Links } from './xml/links.js';
 
 export interface EmulatorDeps {
@@ -37,45 +38,67 @@ export interface Emulator {
   listener(): RequestListener;
 }
 
-/** Builds the emulator in request order, one step a line. */
+/**
+ * The emulator of one mock: its context (store and settings) handed to the one set of service routes
+ * that every mock of the process shares, so a mock (a tenant) costs no routes of its own.
+ */
 export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator {
+  const context: ServiceContext = {
+    store,
+    users: deps.users,
+    rules: { strict: deps.strict, deviates: (d) => deps.deviations().some((on) => on === d) },
+    log: deps.log,
+    publicUrl: deps.publicUrl,
+    mountPath: deps.mountPath ?? '',
+  };
+  const routes: RequestHandler = (req, res, next) => {
+    res.locals.service = context;
+    serviceRoutes()(req, res, next);
+  };
+  let own: RequestListener | undefined;
+  return {
+    routes,
+    listener: () => (own ??= emulatorApp(routes, deps.log)),
+  };
+}
+
+let shared: Router | undefined;
+
+/** The service's routes, built once in request order, one step a line; each reads its mock's context. */
+function serviceRoutes(): Router {
+  if (shared) return shared;
   // Paths are case-sensitive on the service: /V2 is not /v2.
   const routes = Router({ caseSensitive: true });
   // E1. absolute links from --public-url or the request's Host
   routes.use((req, res, next) => {
-    res.locals.links = new Links(requestOrigin(req, deps.publicUrl, deps.mountPath));
+    const { publicUrl, mountPath } = serviceOf(res);
+    res.locals.links = new Links(requestOrigin(req, publicUrl, mountPath));
     next();
   });
-  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router per resource
-  const auth = basicAuth(deps.users);
-  const rules = { strict: deps.strict, deviates: (d: Deviation) => deps.deviations().includes(d) };
-  routes.use('/v2', auth, clientSpecification(deps.strict, deps.log), restRouter(store, rules));
+  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router for /v2
+  const auth = basicAuth((res) => serviceOf(res).users());
+  routes.use('/v2', auth, clientSpecification(serviceOf), restRouter());
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
-  routes.use('/dav', auth, davRouter(store));
+  routes.use('/dav', auth, davRouter());
   routes.options('/', (_req, res) => sendOptions(res));
   // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
   // (built on the first /cdmi request: only a sync client reads the change feed)
   routes.use(
     '/cdmi',
     auth,
-    builtOnFirstUse(() => cdmiRouter(store)),
+    builtOnFirstUse(() => cdmiRouter()),
   );
-  // E4. anything else is 404; every error becomes one text/plain answer
+  // E4. anything else is 404; errors go on to the app's one error middleware
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
-  routes.use(errorMiddleware(deps.log));
-
-  let own: RequestListener | undefined;
-  return {
-    routes,
-    listener: () => (own ??= emulatorApp(routes)),
-  };
+  return (shared = routes);
 }
 
-/** The routes in an express app of their own, with the app's settings (see createApp). */
-function emulatorApp(routes: RequestHandler): RequestListener {
+/** The routes in an express app of their own, with the app's settings (see createApp) and its error middleware. */
+function emulatorApp(routes: RequestHandler, log: (line: string) => void): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
   app.use(routes);
+  app.use(errorMiddleware(log));
   return app;
 }

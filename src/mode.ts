@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Emulator } from './emulator.js';
 import type { Recording } from './recording/format.js';
-import type { RecordedTree } from './recording/recording-to-state.js';
+import type { RecordedTree } from './recording/recorded-tree.js';
 import type { MissPolicy } from './replay/replayer.js';
 import type { RecordMode, RecordPlan } from './record/record-modes.js';
 

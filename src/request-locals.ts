@@ -1,6 +1,7 @@
 import type { JournalMarks } from './http/journal-marks.js';
 import type { AnswerHook } from './http/service-answer.js';
 import type { ActiveScenario } from './scenarios/active-scenario.js';
+import type { ServiceContext } from './http/service-context.js';
 import type { Links } from './xml/links.js';
 
 // Every key a request's steps leave in res.locals, declared once (merged into express's Locals). Each is
@@ -11,6 +12,8 @@ declare global {
     interface Locals {
       /** The login basicAuth accepted (http/auth.ts). */
       user?: string;
+      /** The mock the request reached: its store and settings, for the service's shared routes (src/emulator.ts). */
+      service?: ServiceContext;
       /** Absolute links for the origin the client reached (set in src/app.ts; rest/ reads them with linksOf). */
       links?: Links;
       /** What the journal notes about this request beyond its status (http/journal-marks.ts). */

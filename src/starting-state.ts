@@ -2,7 +2,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import type { StateBuilder } from './domain/state-builder.js';
 import { buildSeed, openStoreSeeded, type SeedPlan } from './mock-state.js';
 import type { ResolvedOptions } from './options.js';
-import type { RecordedTree } from './recording/recording-to-state.js';
+import type { RecordedTree } from './recording/recorded-tree.js';
 import { addRecordedTree, recordedUsers, seedFromRecordedTree } from './recording/seed-from-recording.js';
 import { seedPlanOf } from './scenarios/seed-tree.js';
 import type { ResolvedScenario } from './scenarios/types.js';

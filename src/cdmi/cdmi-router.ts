@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import type { NotificationQueues } from '../domain/change-events/notification-queues.js';
 import { notFound } from '../domain/errors.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { bodyBuffer, only, readEntityBody, userOf } from '../rest/request-params.js';
+import { storeOf } from '../http/service-context.js';
 import { cdmiFieldsOf, valuesCountOf } from './cdmi-query.js';
 import {
   CDMI_VERSION,
@@ -33,11 +34,12 @@ function ownerOf(req: Request, res: Response): string {
 /**
  * CDMI notification queues under /cdmi (the management address of the cloud2 entry document):
  * /cdmi/<user> is the user's queue container, /cdmi/<user>/<queue> a queue. Reads and writes go to the
- * store's NotificationQueues; the events in them come from every change the store commits.
+ * store's NotificationQueues; the events in them come from every change the store commits. One router
+ * serves every mock: each request reads its mock's store (rest/service-context.ts).
  */
-export function cdmiRouter(store: CloudStore): Router {
+export function cdmiRouter(): Router {
   const router = Router({ caseSensitive: true });
-  const queues = store.notificationQueues;
+  const queuesOf = (res: Response): NotificationQueues => storeOf(res).notificationQueues;
 
   router
     .route('/')
@@ -59,8 +61,14 @@ export function cdmiRouter(store: CloudStore): Router {
     .route(['/:user', '/:user/'])
     .get((req, res) => {
       const user = ownerOf(req, res);
-      const names = queues.list(user).map((q) => q.name);
-      sendCdmi(res, MEDIA_CDMI.container, queueParentObject(encodeURIComponent(user), store.root(user).id, names));
+      const names = queuesOf(res)
+        .list(user)
+        .map((q) => q.name);
+      sendCdmi(
+        res,
+        MEDIA_CDMI.container,
+        queueParentObject(encodeURIComponent(user), storeOf(res).root(user).id, names),
+      );
     })
     .all(only('GET'));
 
@@ -69,7 +77,7 @@ export function cdmiRouter(store: CloudStore): Router {
     .get((req, res) => {
       const user = ownerOf(req, res);
       const parent = queueParentOf(user);
-      const queue = queues.get(user, req.params['queue']!);
+      const queue = queuesOf(res).get(user, req.params['queue']!);
       const fields = cdmiFieldsOf(req);
       const count = valuesCountOf(fields);
       const whole = queueObject(queue, parent);
@@ -86,7 +94,7 @@ export function cdmiRouter(store: CloudStore): Router {
       if (type !== '' && !QUEUE_DOCUMENT_TYPES.includes(type)) throw unsupportedMediaType(type, QUEUE_DOCUMENT_TYPES);
       const parent = queueParentOf(user);
       const spec = parseQueueDocument(bodyBuffer(req), parent);
-      const { queue, created } = await queues.create(user, req.params['queue']!, spec);
+      const { queue, created } = await queuesOf(res).create(user, req.params['queue']!, spec);
       if (!created) {
         res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
         res.end();
@@ -100,8 +108,8 @@ export function cdmiRouter(store: CloudStore): Router {
       const user = ownerOf(req, res);
       const name = req.params['queue']!;
       const count = valuesCountOf(cdmiFieldsOf(req));
-      if (count === undefined) await queues.delete(user, name);
-      else await queues.acknowledge(user, name, count);
+      if (count === undefined) await queuesOf(res).delete(user, name);
+      else await queuesOf(res).acknowledge(user, name, count);
       res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
       res.end();
     })

@@ -7,6 +7,7 @@ import { PreconditionFailed } from './conditions.js';
 import { DAV_XMLNS, XML_DECL, sendDavXml } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf } from './target.js';
+import { storeOf } from '../http/service-context.js';
 
 /** Our namespace for 412 details: RFC 4918 defines no precondition element for a failed conditional header. */
 export const CSP_MOCK_NS = 'urn:csp-mock';
@@ -16,9 +17,9 @@ export const CSP_MOCK_NS = 'urn:csp-mock';
  * DAV:no-conflicting-lock with the href of the lock's root; a 412 names the conditional header that
  * failed. Every other error goes on to the one error middleware (text/plain).
  */
-export function davErrorBodies(store: CloudStore): ErrorRequestHandler {
+export function davErrorBodies(): ErrorRequestHandler {
   return (err, req, res, next) => {
-    const xml = errorXml(store, req, res, err);
+    const xml = errorXml(storeOf(res), req, res, err);
     if (xml === undefined || res.headersSent) return next(err);
     sendDavXml(res, xml.status, `${XML_DECL}<D:error ${DAV_XMLNS}>${xml.body}</D:error>`);
   };

@@ -9,6 +9,7 @@ import { mkcol, remove } from './mkcol-delete.js';
 import { MAX_INFINITE_PROPFIND, propfind } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { getOrHead, put } from './read-write.js';
+import { storeOf } from '../http/service-context.js';
 
 type Handler = (store: CloudStore, req: Request, res: Response, next: NextFunction) => void | Promise<void>;
 
@@ -45,17 +46,21 @@ export function sendOptions(res: Response): void {
   res.end();
 }
 
-/** The WebDAV view of the same store as /v2: collections are containers, resources are files. */
-export function davRouter(store: CloudStore, options: DavOptions = {}): Router {
+/**
+ * The WebDAV view of the same store as /v2: collections are containers, resources are files. One router
+ * serves every mock: each request's handler gets its mock's store (rest/service-context.ts).
+ */
+export function davRouter(options: DavOptions = {}): Router {
   const router = Router();
   const byMethod = handlers(options);
   router.use(async (req, res, next) => {
     const handler = byMethod[req.method];
     if (!handler) throw methodNotAllowed(DAV_METHODS);
     res.setHeader('DAV', '1, 2');
+    const store = storeOf(res);
     if (answerSlashlessCollection(store, req, res)) return;
     await handler(store, req, res, next);
   });
-  router.use(davErrorBodies(store));
+  router.use(davErrorBodies());
   return router;
 }

@@ -35,10 +35,10 @@ export function loginRefused(): HttpError {
 }
 
 /** HTTP Basic against the configured users; sets res.locals.user (declared in src/request-locals.ts). */
-export function basicAuth(users: () => ReadonlyMap<string, string>): RequestHandler {
+export function basicAuth(usersOf: (res: Response) => ReadonlyMap<string, string>): RequestHandler {
   return (req, res, next) => {
     const creds = parseBasicAuth(req.headers.authorization);
-    const expected = creds ? users().get(creds.user) : undefined;
+    const expected = creds ? usersOf(res).get(creds.user) : undefined;
     if (!creds || expected === undefined || !sameSecret(creds.password, expected)) {
       next(creds ? loginRefused() : unauthorized(REALM, 'authentication required: send HTTP Basic credentials'));
       return;

@@ -1,29 +1,6 @@
-import { BASE_URL_TOKEN, headerValue, type Exchange, type Recording } from './format.js';
-import type { RecordedTree } from './recording-to-state.js';
-
-/** A /dav path's names, decoded and NFC as the store keeps them, joined by "/"; undefined when unreadable. */
-function davPath(path: string): string | undefined {
-  const m = /^\/dav(\/[^?#]*)?(?:[?#]|$)/.exec(path);
-  if (!m) return undefined;
-  try {
-    return (m[1] ?? '')
-      .split('/')
-      .filter((segment) => segment !== '')
-      .map((segment) => decodeURIComponent(segment).normalize('NFC'))
-      .join('/');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The /dav path a COPY or MOVE's Destination names (an absolute URI or a path). */
-function destinationOf(e: Exchange): string | undefined {
-  const destination = headerValue(e.request.headers, 'destination')?.split(BASE_URL_TOKEN).join('');
-  const path = destination?.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
-  return path === undefined ? undefined : davPath(path);
-}
-
-const under = (path: string, folder: string): boolean => path === folder || path.startsWith(`${folder}/`);
+import type { Recording } from './format.js';
+import type { RecordedTree } from './recorded-tree.js';
+import { davPath, destinationOf, under } from './dav-paths.js';
 
 /**
  * The places (login and /dav path) a recording's WebDAV requests created something at: MKCOL and PUT

@@ -1,5 +1,6 @@
 import { headerValue, type Recording } from './format.js';
-import { recordingToState, type RecordedTree } from './recording-to-state.js';
+import { recordingToState } from './recording-to-state.js';
+import type { RecordedTree } from './recorded-tree.js';
 import { davCreatedIds } from './dav-created.js';
 
 const LINK = /\/v2\/(?:containers|files)\/([^/?#"\s<]+)/;
@@ -18,14 +19,22 @@ function createdIds(recording: Recording): Set<string> {
 
 /**
  * The account as it was when the recording started: what the recording shows, less what its own
- * requests created over /v2 or /dav (and what lies under those), with deleted objects restored. Names, places and
- * contents are as last seen, so a recording that renames or rewrites a pre-existing object still differs.
+ * requests created over /v2 or /dav (and what lies under those), with deleted objects restored and objects a
+ * WebDAV MOVE took back where they were first seen. Other names, places and contents are as last seen, so a
+ * recording that renames over /v2 or rewrites a pre-existing object still differs.
  */
 export function recordingStartState(recording: Recording): RecordedTree {
   const end = recordingToState(recording);
   const created = new Set([...createdIds(recording), ...davCreatedIds(recording, end)]);
   const objects: RecordedTree['objects'] = new Map();
-  for (const [id, o] of end.objects) if (!created.has(id)) objects.set(id, { ...o, deleted: false });
+  for (const [id, o] of end.objects) {
+    if (created.has(id)) continue;
+    objects.set(id, {
+      ...o,
+      ...(o.startPlace && { name: o.startPlace.name, parentId: o.startPlace.parentId }),
+      deleted: false,
+    });
+  }
   // Something whose recorded parent was created during the recording did not exist at its start either.
   let dropped = true;
   while (dropped) {

@@ -1,34 +1,11 @@
 import type { NodeKind } from '../domain/model.js';
+import type { RecordedObject, RecordedTree } from './recorded-tree.js';
 import { hrefOf, parseXml, textOf, type XmlNode, type XmlValue } from '../xml/codec.js';
 import { headerValue, type Exchange, type Recording } from './format.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { boundaryOf } from './normalise.js';
 import { fileFromMultipart } from './recorded-multipart.js';
-
-/** One object as the recording shows it at its end. */
-export interface RecordedObject {
-  id: string;
-  kind: NodeKind;
-  user: string;
-  name?: string;
-  /** null for the user's root container. */
-  parentId?: string | null;
-  mimeType?: string;
-  public?: boolean;
-  content?: Buffer;
-  /** The size listings and entities showed (for a file whose content the recording never read). */
-  bytes?: number;
-  tags: string[];
-  /** Key -> value; '' for a key the recording lists but never shows the value of. */
-  metadata: Record<string, string>;
-  deleted: boolean;
-}
-
-export interface RecordedTree {
-  /** login -> root container id */
-  roots: Map<string, string>;
-  objects: Map<string, RecordedObject>;
-}
+import { readDavExchanges } from './dav-listings.js';
 
 const LINK = /\/v2\/(containers|files)\/([^/?#"\s<]+)/;
 
@@ -61,11 +38,13 @@ const truthy = (v: string | undefined): boolean | undefined => (v === undefined 
  * What a recording shows of each user's tree at its end: containers and files (ids as recorded),
  * names, parents, types, public flags, tags, metadata and contents, read from entry documents,
  * entities, listings, creates (XML and multipart), content writes (whole and Content-Range blocks)
- * and reads, tag and metadata listings, reads and writes, renames, moves and deletes.
+ * and reads, tag and metadata listings, reads and writes, renames, moves and deletes; then what its
+ * WebDAV exchanges show (dav-listings.ts).
  */
 export function recordingToState(recording: Recording): RecordedTree {
   const tree: RecordedTree = { roots: new Map(), objects: new Map() };
   for (const e of recording.exchanges) if (e.response.status < 300) readExchange(tree, e, e.user ?? 'demo');
+  readDavExchanges(tree, recording.exchanges);
   return tree;
 }
 

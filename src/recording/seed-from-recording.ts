@@ -3,7 +3,8 @@ import type { StateBuilder } from '../domain/state-builder.js';
 import { DEFAULT_MIME, newNode } from '../domain/node-records.js';
 import { recordDict } from '../domain/record-values.js';
 import type { Recording } from './format.js';
-import { recordingToState, type RecordedTree } from './recording-to-state.js';
+import { recordingToState } from './recording-to-state.js';
+import type { RecordedTree } from './recorded-tree.js';
 
 /**
  * Replaces each recorded user's tree in the store with the recorded one (same ids, so links from

@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import { storeOf } from '../http/service-context.js';
 import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
 import { parseTagInfo } from '../xml/requests.js';
@@ -33,10 +33,10 @@ const readRawValue = rawBodyReader('4mb');
  * Tags: GET lists, POST a tag-info entity applies, PUT <tags>/<name> applies, DELETE removes.
  * Metadata: GET lists metadata-item links; PUT/GET/DELETE <metadata>/<key> with the raw value.
  */
-export function annotationsRouter(store: CloudStore, router: Router = Router()): Router {
+export function annotationsRouter(router: Router = Router()): Router {
   for (const [segment, kind] of KINDS) {
     const base = `/${segment}/:id`;
-    const subject = (res: Response, id: string) => store.get(userOf(res), id, kind);
+    const subject = (res: Response, id: string) => storeOf(res).get(userOf(res), id, kind);
 
     router
       .route(`${base}/tags`)
@@ -47,7 +47,7 @@ export function annotationsRouter(store: CloudStore, router: Router = Router()):
       .post(readEntityBody, async (req, res) => {
         if (requestMediaType(req) !== MEDIA.tag) throw unsupportedMediaType(requestMediaType(req), [MEDIA.tag]);
         const { name } = parseTagInfo(bodyBuffer(req));
-        await store.annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
+        await storeOf(res).annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
         sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
       })
       .all(only('GET', 'POST'));
@@ -55,11 +55,11 @@ export function annotationsRouter(store: CloudStore, router: Router = Router()):
     router
       .route(`${base}/tags/:tag`)
       .put(async (req, res) => {
-        await store.annotations.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        await storeOf(res).annotations.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
       .delete(async (req, res) => {
-        await store.annotations.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
+        await storeOf(res).annotations.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
         res.status(204).end();
       })
       .all(only('PUT', 'DELETE'));
@@ -80,7 +80,7 @@ export function annotationsRouter(store: CloudStore, router: Router = Router()):
         res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
       })
       .put(readRawValue, async (req, res) => {
-        await store.annotations.setMetadata(
+        await storeOf(res).annotations.setMetadata(
           userOf(res),
           param(req, 'id'),
           param(req, 'key'),
@@ -89,7 +89,7 @@ export function annotationsRouter(store: CloudStore, router: Router = Router()):
         res.status(204).end();
       })
       .delete(async (req, res) => {
-        await store.annotations.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
+        await storeOf(res).annotations.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
         res.status(204).end();
       })
       .all(only('GET', 'PUT', 'DELETE'));

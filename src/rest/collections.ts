@@ -1,14 +1,14 @@
 import { Router } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import { storeOf } from '../http/service-context.js';
 import { accountEntity, emptyCollectionEntity, recycleBinEntity } from '../xml/entities.js';
 import { MEDIA, linksOf, only, pageOf, param, sendXml, userOf } from './request-params.js';
 import { accountView } from './views.js';
 
 /** Account, the recycle bin, and the collections the document only names (inferred: empty). */
-export function collectionsRouter(store: CloudStore, router: Router = Router()): Router {
+export function collectionsRouter(router: Router = Router()): Router {
   router
     .route('/account')
-    .get((_req, res) => sendXml(res, MEDIA.account, accountEntity(accountView(store, userOf(res)))))
+    .get((_req, res) => sendXml(res, MEDIA.account, accountEntity(accountView(storeOf(res), userOf(res)))))
     .all(only('GET'));
 
   for (const name of ['contacts', 'shares', 'projects', 'metacontainers']) {
@@ -21,7 +21,7 @@ export function collectionsRouter(store: CloudStore, router: Router = Router()):
   router
     .route('/recyclebin')
     .get((req, res) => {
-      const page = pageOf(req, store.recycleBin.list(userOf(res)));
+      const page = pageOf(req, storeOf(res).recycleBin.list(userOf(res)));
       sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity(page, linksOf(res)));
     })
     .all(only('GET'));
@@ -29,15 +29,15 @@ export function collectionsRouter(store: CloudStore, router: Router = Router()):
   router
     .route('/recyclebin/:id')
     .get((req, res) => {
-      const node = store.recycleBin.item(userOf(res), param(req, 'id'));
+      const node = storeOf(res).recycleBin.item(userOf(res), param(req, 'id'));
       sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)));
     })
     .post(async (req, res) => {
-      await store.recycleBin.restore(userOf(res), param(req, 'id'));
+      await storeOf(res).recycleBin.restore(userOf(res), param(req, 'id'));
       res.status(204).end();
     })
     .delete(async (req, res) => {
-      await store.recycleBin.purge(userOf(res), param(req, 'id'));
+      await storeOf(res).recycleBin.purge(userOf(res), param(req, 'id'));
       res.status(204).end();
     })
     .all(only('GET', 'POST', 'DELETE'));

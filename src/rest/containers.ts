@@ -1,11 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
+import { serviceOf, storeOf } from '../http/service-context.js';
 import type { NodeRecord } from '../domain/model.js';
 import { containerEntity } from '../xml/entities.js';
 import { parseContainerInfo, parseFileInfo } from '../xml/requests.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { receiveUpload } from './multipart-upload.js';
-import { DOCUMENTED, type RestRules } from './deviations.js';
+import type { RestRules } from './deviations.js';
 import { markParent } from '../http/journal-marks.js';
 import {
   MEDIA,
@@ -32,10 +33,11 @@ const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 const STRICT_PART_NAMES = ['file'];
 
 /** Containers and their contents: create a container, a file-info or an upload; listing, rename, move, copy, delete. */
-export function containersRouter(store: CloudStore, router: Router = Router(), rules: RestRules = DOCUMENTED): Router {
+export function containersRouter(router: Router = Router()): Router {
   router
     .route('/containers/:id')
     .get(async (req, res) => {
+      const store = storeOf(res);
       const user = userOf(res);
       const node = store.get(user, param(req, 'id'), 'container');
       if (node.parentId) markParent(res, node.parentId);
@@ -48,20 +50,21 @@ export function containersRouter(store: CloudStore, router: Router = Router(), r
         throw unsupportedMediaType(requestMediaType(req), [MEDIA.container]);
       const info = parseContainerInfo(bodyBuffer(req));
       const parentId = parentIdFrom(info.parentHref);
-      await store.update(userOf(res), param(req, 'id'), { name: info.name, parentId });
+      await storeOf(res).update(userOf(res), param(req, 'id'), { name: info.name, parentId });
       res.status(204).end();
     })
-    .post(async (req, res) => copyObject(store, req, res, 'container'))
-    .delete(async (req, res) => deleteObject(store, req, res, 'container'))
+    .post(async (req, res) => copyObject(storeOf(res), req, res, 'container'))
+    .delete(async (req, res) => deleteObject(storeOf(res), req, res, 'container'))
     .all(only('GET', 'PUT', 'POST', 'DELETE'));
 
   router
     .route('/containers/:id/contents')
     .get(async (req, res) => {
+      const store = storeOf(res);
       const members = store.listing(userOf(res), param(req, 'id'));
       await sendFileList(store, req, res, members, { ordered: true, filter: nameFilterOf(req) });
     })
-    .post(async (req, res) => createInContainer(store, req, res, rules))
+    .post(async (req, res) => createInContainer(storeOf(res), req, res, serviceOf(res).rules))
     .all(only('GET', 'POST'));
 
   return router;

@@ -16,5 +16,3 @@ export interface RestRules {
   /** True when the active scenario turns `deviation` on. */
   deviates: (deviation: Deviation) => boolean;
 }
-
-export const DOCUMENTED: RestRules = { strict: false, deviates: () => false };

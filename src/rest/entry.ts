@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
 import { accountFields, cloudEntity, containerFields, recycleBinFields, tagListFields } from '../xml/entities.js';
 import type { CloudLinkName } from '../xml/links.js';
 import type { XmlNode } from '../xml/codec.js';
 import { withLocations } from '../xml/cloud2.js';
 import { MEDIA, depthOf, linksOf, only, sendXml, userOf } from './request-params.js';
+import { storeOf } from '../http/service-context.js';
 import { accountView, containerView } from './views.js';
 
 /** The entry document's richer media type, which the service's own sync client asks for at login. */
@@ -14,10 +14,11 @@ export const CLOUD2 = 'application/vnd.csp.cloud2+xml';
  * GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity.
  * An Accept naming cloud2 gets that media type, with locations and namespaces added (xml/cloud2.ts).
  */
-export function entryRouter(store: CloudStore, router: Router = Router()): Router {
+export function entryRouter(router: Router = Router()): Router {
   router
     .route(['/', ''])
     .get((req, res) => {
+      const store = storeOf(res);
       const user = userOf(res);
       const links = linksOf(res);
       const root = store.root(user);

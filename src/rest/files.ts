@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import { serviceOf, storeOf } from '../http/service-context.js';
 import { fileEntity, permissionsEntity } from '../xml/entities.js';
 import { parseFileInfo } from '../xml/requests.js';
 import { badRequest, unsupportedMediaType } from '../http/errors.js';
@@ -22,15 +22,14 @@ import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
 import { notFound } from '../domain/errors.js';
 import { markParent } from '../http/journal-marks.js';
-import { DOCUMENTED, type RestRules } from './deviations.js';
 import { receivePart } from './multipart-upload.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
-export function filesRouter(store: CloudStore, router: Router = Router(), rules: RestRules = DOCUMENTED): Router {
+export function filesRouter(router: Router = Router()): Router {
   router
     .route('/files/:id')
     .get((req, res) => {
-      const node = store.get(userOf(res), param(req, 'id'), 'file');
+      const node = storeOf(res).get(userOf(res), param(req, 'id'), 'file');
       if (node.parentId) markParent(res, node.parentId);
       sendXml(res, MEDIA.file, fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req))));
     })
@@ -45,7 +44,7 @@ export function filesRouter(store: CloudStore, router: Router = Router(), rules:
         );
       }
       const parentId = parentIdFrom(info.parentHref);
-      await store.update(userOf(res), param(req, 'id'), {
+      await storeOf(res).update(userOf(res), param(req, 'id'), {
         name: info.name,
         public: info.public,
         mimeType: info.mimeType,
@@ -53,11 +52,12 @@ export function filesRouter(store: CloudStore, router: Router = Router(), rules:
       });
       res.status(204).end();
     })
-    .post(async (req, res) => copyObject(store, req, res, 'file'))
-    .delete(async (req, res) => deleteObject(store, req, res, 'file'))
+    .post(async (req, res) => copyObject(storeOf(res), req, res, 'file'))
+    .delete(async (req, res) => deleteObject(storeOf(res), req, res, 'file'))
     .all(only('GET', 'PUT', 'POST', 'DELETE'));
 
   const download = (req: Request, res: Response, next: NextFunction): void => {
+    const store = storeOf(res);
     const node = store.get(userOf(res), param(req, 'id'), 'file');
     store.touchAccessed(node);
     sendContent(res, next, node, store.blobs);
@@ -70,12 +70,13 @@ export function filesRouter(store: CloudStore, router: Router = Router(), rules:
       const offset = parseContentRangeOffset(req.headers['content-range']);
       if (offset === 'invalid') throw badRequest('Content-Range must look like "bytes a-b/*"');
       // The store checks owner, locks and the block's base at commit, after the body has streamed.
-      await store.writeContent(userOf(res), param(req, 'id'), req, offset);
+      await storeOf(res).writeContent(userOf(res), param(req, 'id'), req, offset);
       res.status(204).end();
     })
     .post(async (req, res, next) => {
       // The document allows multipart on ContainerContents only: 405 here unless the scenario deviates.
-      if (!rules.deviates('multipart-content-overwrite') || requestMediaType(req) !== MEDIA.multipart)
+      const store = storeOf(res);
+      if (!serviceOf(res).rules.deviates('multipart-content-overwrite') || requestMediaType(req) !== MEDIA.multipart)
         return only('GET', 'PUT')(req, res, next);
       const user = userOf(res);
       const id = param(req, 'id');
@@ -92,14 +93,18 @@ export function filesRouter(store: CloudStore, router: Router = Router(), rules:
   router
     .route('/files/:id/permissions')
     .get((req, res) =>
-      sendXml(res, MEDIA.other('permissions'), permissionsEntity(store.get(userOf(res), param(req, 'id'), 'file'))),
+      sendXml(
+        res,
+        MEDIA.other('permissions'),
+        permissionsEntity(storeOf(res).get(userOf(res), param(req, 'id'), 'file')),
+      ),
     )
     .all(only('GET'));
 
   router
     .route('/files/:id/thumbnail')
     .get((req, res) => {
-      store.get(userOf(res), param(req, 'id'), 'file');
+      storeOf(res).get(userOf(res), param(req, 'id'), 'file');
       throw notFound('thumbnail', 'no thumbnail for this file (the mock renders none)');
     })
     .all(only('GET'));

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import { storeOf } from '../http/service-context.js';
 import { notFound } from '../domain/errors.js';
 import { davNames } from '../dav/paths.js';
 import { namespacesEntity } from '../xml/cloud2.js';
@@ -16,7 +16,7 @@ const ENCODED_SLASH = /%2f/gi;
  * Here alone `%2F` is a separator too: the sync client URL-encodes a whole event path, `/` included,
  * and the service accepted it (a name cannot hold `/`, so nothing else could be meant).
  */
-export function namespaceRouter(store: CloudStore, router: Router = Router()): Router {
+export function namespaceRouter(router: Router = Router()): Router {
   router
     .route('/namespaces')
     .get((_req, res) => sendXml(res, MEDIA.other('namespaces'), namespacesEntity(linksOf(res).namespaceContainer)))
@@ -25,6 +25,7 @@ export function namespaceRouter(store: CloudStore, router: Router = Router()): R
     const path = req.path;
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') return only('GET')(req, res, next);
+    const store = storeOf(res);
     const names = davNames(path.slice(PREFIX.length).replace(ENCODED_SLASH, '/'));
     const node = store.resolvePath(userOf(res), names);
     if (!node || !store.tree.isLive(node))

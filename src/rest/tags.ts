@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudStore } from '../domain/cloud-store.js';
+import { storeOf } from '../http/service-context.js';
 import { tagEntity, tagListEntity } from '../xml/entities.js';
 import { MEDIA, linksOf, only, pageOf, sendXml, userOf } from './request-params.js';
 import { sendFileList } from './listing-slices.js';
@@ -10,18 +10,22 @@ import { notFound } from '../domain/errors.js';
  * GET /v2/tags, /v2/tags/<name> and /v2/tags/<name>/objects: the tags in use, one tag, and the objects
  * carrying it (answered, as the service's announced fix of its 500 promises).
  */
-export function tagsRouter(store: CloudStore, router: Router = Router()): Router {
+export function tagsRouter(router: Router = Router()): Router {
   router
     .route('/tags')
     .get((req, res) =>
-      sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, store.annotations.tagsInUse(userOf(res))), linksOf(res))),
+      sendXml(
+        res,
+        MEDIA.tagList,
+        tagListEntity(pageOf(req, storeOf(res).annotations.tagsInUse(userOf(res))), linksOf(res)),
+      ),
     )
     .all(only('GET'));
 
   router
     .route('/tags/:name')
     .get((req, res) => {
-      if (!store.annotations.tagsInUse(userOf(res)).includes(req.params.name)) throw notFound('tag');
+      if (!storeOf(res).annotations.tagsInUse(userOf(res)).includes(req.params.name)) throw notFound('tag');
       sendXml(res, MEDIA.tag, tagEntity(req.params.name, linksOf(res)));
     })
     .all(only('GET'));
@@ -30,6 +34,7 @@ export function tagsRouter(store: CloudStore, router: Router = Router()): Router
   router
     .route('/tags/:name/objects')
     .get(async (req, res) => {
+      const store = storeOf(res);
       const tagged = store.annotations.taggedWith(userOf(res), req.params.name);
       await sendFileList(store, req, res, ChildListing.inOrder(tagged), { ordered: false });
     })

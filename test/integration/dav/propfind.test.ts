@@ -149,9 +149,17 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
       '/dav',
       (_req, res, next) => {
         res.locals['user'] = 'demo';
+        res.locals.service = {
+          store: cloud.client.mock.store,
+          users: () => new Map(),
+          rules: { strict: false, deviates: () => false },
+          log: () => undefined,
+          publicUrl: undefined,
+          mountPath: '',
+        };
         next();
       },
-      davRouter(cloud.client.mock.store, { maxInfiniteNodes: 3 }),
+      davRouter({ maxInfiniteNodes: 3 }),
     );
     const res = await dav(small, 'PROPFIND', '/dav/Docs').set('Depth', 'infinity').expect(403);
     expect(res.text).toContain('propfind-finite-depth');

@@ -114,6 +114,96 @@ describe('XML comparison: what verify reports between a recorded and an emulated
   });
 });
 
+const MULTISTATUS = (prefix: string, props: string, declare = `xmlns:${prefix}="DAV:"`) => {
+  const p = prefix ? `${prefix}:` : '';
+  return `<${p}multistatus ${declare}><${p}response><${p}href>/dav/a.txt</${p}href><${p}propstat><${p}prop>${props.replaceAll('P:', p)}</${p}prop><${p}status>HTTP/1.1 200 OK</${p}status></${p}propstat></${p}response></${p}multistatus>`;
+};
+
+describe('XML comparison: namespaces by URI, and WebDAV values a server makes up by form', () => {
+  it.each<[string, string, string, string[]]>([
+    [
+      '"D:" against "d:" for the DAV: namespace',
+      MULTISTATUS('D', '<P:getcontentlength>5</P:getcontentlength>'),
+      MULTISTATUS('d', '<P:getcontentlength>5</P:getcontentlength>'),
+      [],
+    ],
+    [
+      'a prefix against the default namespace',
+      MULTISTATUS('D', '<P:getcontentlength>5</P:getcontentlength>'),
+      MULTISTATUS('', '<P:getcontentlength>5</P:getcontentlength>', 'xmlns="DAV:"'),
+      [],
+    ],
+    [
+      'the same prefix bound to another namespace differs',
+      '<a:x xmlns:a="urn:one"/>',
+      '<a:x xmlns:a="urn:two"/>',
+      ['/ element 1: expected <a:x>, got <a:x>'],
+    ],
+    [
+      'an attribute through another prefix for the same namespace',
+      '<f xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="x"/>',
+      '<f xmlns:l="http://www.w3.org/1999/xlink" l:href="x"/>',
+      [],
+    ],
+    [
+      'an attribute value that differs through another prefix',
+      '<f xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="x"/>',
+      '<f xmlns:l="http://www.w3.org/1999/xlink" l:href="y"/>',
+      ['/f/@xlink:href: expected "x", got "y"'],
+    ],
+    [
+      'creationdate: two RFC 3339 times',
+      MULTISTATUS('D', '<P:creationdate>2026-01-01T10:00:00Z</P:creationdate>'),
+      MULTISTATUS('D', '<P:creationdate>2026-11-28T04:16:48.120+01:00</P:creationdate>'),
+      [],
+    ],
+    [
+      'creationdate: not a time',
+      MULTISTATUS('D', '<P:creationdate>2026-01-01T10:00:00Z</P:creationdate>'),
+      MULTISTATUS('D', '<P:creationdate>yesterday</P:creationdate>'),
+      [
+        '/D:multistatus/D:response/D:propstat/D:prop/D:creationdate: expected an RFC 3339 time, got "yesterday" (recorded "2026-01-01T10:00:00Z")',
+      ],
+    ],
+    [
+      'getlastmodified: two HTTP dates',
+      MULTISTATUS('D', '<P:getlastmodified>Thu, 01 Jan 2026 10:00:00 GMT</P:getlastmodified>'),
+      MULTISTATUS('D', '<P:getlastmodified>Sat, 28 Nov 2026 04:16:48 GMT</P:getlastmodified>'),
+      [],
+    ],
+    [
+      'getlastmodified: an ISO time is not an HTTP date',
+      MULTISTATUS('D', '<P:getlastmodified>Thu, 01 Jan 2026 10:00:00 GMT</P:getlastmodified>'),
+      MULTISTATUS('D', '<P:getlastmodified>2026-01-01T10:00:00Z</P:getlastmodified>'),
+      [
+        '/D:multistatus/D:response/D:propstat/D:prop/D:getlastmodified: expected an HTTP date, got "2026-01-01T10:00:00Z" (recorded "Thu, 01 Jan 2026 10:00:00 GMT")',
+      ],
+    ],
+    [
+      'getetag: two entity tags, strong and weak',
+      MULTISTATUS('D', '<P:getetag>"abc-1"</P:getetag>'),
+      MULTISTATUS('D', '<P:getetag>W/"xyz"</P:getetag>'),
+      [],
+    ],
+    [
+      'getetag: an unquoted value is not an entity tag',
+      MULTISTATUS('D', '<P:getetag>"abc-1"</P:getetag>'),
+      MULTISTATUS('D', '<P:getetag>abc-1</P:getetag>'),
+      [
+        '/D:multistatus/D:response/D:propstat/D:prop/D:getetag: expected an entity tag, got "abc-1" (recorded ""abc-1"")',
+      ],
+    ],
+    [
+      'a getetag outside the DAV: namespace is compared by value',
+      '<x:getetag xmlns:x="urn:other">"a"</x:getetag>',
+      '<x:getetag xmlns:x="urn:other">"b"</x:getetag>',
+      ['/x:getetag text: expected ""a"", got ""b""'],
+    ],
+  ])('%s', (_what, expected, actual, lines) => {
+    expect(compareXml(parsed(expected), parsed(actual))).toEqual(lines);
+  });
+});
+
 describe('XML comparison: what counts as XML', () => {
   it.each<[string, string, boolean]>([
     ['an element', '<a/>', true],
