@@ -58,3 +58,14 @@ export type { StateView, StateNode } from './admin/state-view.js';
 export { converge, type ConvergeOptions, type ConvergeReport, type ExpectedFile } from './explore/converge.js';
 export type { Finding, FindingKind } from './explore/findings.js';
 export type { TreeEntry } from './explore/tree-listing.js';
+export {
+  explore,
+  type ExploreFailure,
+  type ExploreOptions,
+  type ExploreProgress,
+  type ExploreReport,
+} from './explore/explore.js';
+export type { PassContext, SyncClient } from './explore/client-pass.js';
+export type { CoverageRow } from './explore/coverage.js';
+export type { ReproBundle } from './explore/repro-bundle.js';
+export type { LocalEdit, Step, StepKind } from './explore/schedule.js';

@@ -1,8 +1,14 @@
 import type { JournalEntry } from '../http/journal.js';
 import type { AuditedRequest } from './audit-types.js';
 
-/** When the request arrived, in ms since the epoch. */
-export const arrivedAt = (e: JournalEntry): number => Date.parse(e.time);
+/**
+ * When the request arrived on the mock's clock, in ms since the epoch: a client whose timers run on the same
+ * clock (a frozen one, advanced) is judged by the time it saw. A saved journal without mockTime: the host's time.
+ */
+export function arrivedAt(e: JournalEntry): number {
+  const onMockClock = Date.parse(e.mockTime);
+  return Number.isNaN(onMockClock) ? Date.parse(e.time) : onMockClock;
+}
 
 /** When its answer ended (arrival plus duration; arrival when it never ended). */
 export const endedAt = (e: JournalEntry): number => arrivedAt(e) + (e.durationMs ?? 0);

@@ -5,7 +5,7 @@ import { caCommand } from './ca.js';
 import { changeCommand } from './change.js';
 import { clockCommand } from './clock.js';
 import { convertCommand } from './convert.js';
-import { convergeCommand } from './explore.js';
+import { convergeCommand, exploreCommand } from './explore.js';
 import { importHarCommand } from './import-har.js';
 import { recordCommand } from './record.js';
 import { replayCommand } from './replay.js';
@@ -40,4 +40,5 @@ export const COMMANDS: readonly CliCommand[] = [
   importHarCommand,
   tenantCommand,
   convergeCommand,
+  exploreCommand,
 ];

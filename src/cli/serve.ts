@@ -176,6 +176,15 @@ export const serveCommand = (cli: CliContext): CommandModule<object, ServeArgs> 
       ],
       args,
     );
-    if (args.watch) watchScenario(mock, logLineFor(cli, args['log-format']));
+    if (!args.watch) return;
+    const watcher = watchScenario(mock, logLineFor(cli, args['log-format']));
+    const running = cli.running!;
+    cli.running = {
+      ...running,
+      close: async () => {
+        watcher?.close();
+        await running.close();
+      },
+    };
   },
 });

@@ -53,8 +53,11 @@ export async function localTree(dir: string): Promise<Tree> {
   return sorted(entries);
 }
 
-/** A user's live tree in a mock, through its admin API (the same for a mock in this process and elsewhere). */
-export async function remoteTree(mock: RemoteMock, user: string): Promise<Tree> {
+/**
+ * A user's live tree in a mock, through its admin API (the same for a mock in this process and elsewhere).
+ * `hashes` keeps each file version's hash between calls, so a run reads each content once.
+ */
+export async function remoteTree(mock: RemoteMock, user: string, hashes = new Map<string, string>()): Promise<Tree> {
   const view = await mock.state({ user });
   const entries: TreeEntry[] = [];
   const work: Array<{ node: StateNode; parent: string }> = view.users[user]!.tree.map((node) => ({ node, parent: '' }));
@@ -65,8 +68,13 @@ export async function remoteTree(mock: RemoteMock, user: string): Promise<Tree> 
       entries.push({ path, kind: 'folder' });
       for (const child of node.children) work.push({ node: child, parent: path });
     } else {
-      const content = await mock.content(node.id);
-      entries.push({ path: `${parent}/${node.file}`, kind: 'file', bytes: content.length, sha256: sha256Of(content) });
+      const key = `${node.id}:${node.version}:${node.bytes}`;
+      let sha256 = hashes.get(key);
+      if (sha256 === undefined) {
+        sha256 = sha256Of(await mock.content(node.id));
+        hashes.set(key, sha256);
+      }
+      entries.push({ path: `${parent}/${node.file}`, kind: 'file', bytes: node.bytes, sha256 });
     }
   }
   return sorted(entries);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cyclesOf, importEdges, sourceFiles, type ImportEdge } from './import-graph.js';
@@ -164,5 +165,22 @@ describe('architecture: imports point one way', () => {
   it('every allowed exception still matches an import (the list only shrinks)', () => {
     const stale = ALLOWED.filter((a) => !edges.some((e) => e.from === a.from && e.to === a.to));
     expect(stale.map((a) => `${a.from} -> ${a.to}`)).toEqual([]);
+  });
+});
+
+/** The modules src/README.md's layer block names, top to bottom (parenthesised remarks left out). */
+function readmeLayerModules(): string[] {
+  const readme = readFileSync(fileURLToPath(new URL('../../src/README.md', import.meta.url)), 'utf8');
+  const after = readme.slice(readme.indexOf('**Imports point one way**'));
+  const block = /```\n([\s\S]*?)```/.exec(after)?.[1] ?? '';
+  const withoutRemarks = block.replace(/\([^()]*\)/g, ' ');
+  return [...withoutRemarks.matchAll(/(?:^|[\s·>;])((?:\*\/)?[a-z][\w.-]*(?:\/|\.ts))(?=$|[\s·;])/gm)].map(
+    (m) => m[1]!,
+  );
+}
+
+describe('architecture: the reference says what the table holds', () => {
+  it("src/README.md's layer block names every module of the table, in the table's order, and nothing else", () => {
+    expect(readmeLayerModules()).toEqual(TABLE_MODULES);
   });
 });

@@ -155,7 +155,9 @@ if (server) {
 const child = spawn(process.execPath, [BIN, ...args], { stdio: server || follow ? ['ignore', 'pipe', 'inherit'] : 'inherit' });
 let stopping = false;
 const stop = () => { if (!stopping) { stopping = true; child.kill('SIGTERM'); } };
-const limit = setTimeout(() => { console.error('readme-examples: csp-mock ' + args.join(' ') + ' never got ready'); child.kill('SIGKILL'); process.exit(1); }, 30000);
+// A server that prints no ready line at all is stuck: a busy machine (other files' examples beside this one)
+// makes a start with --generate or a new CA take long, so the limit is the block's own, not a guess at speed.
+const limit = setTimeout(() => { console.error('readme-examples: csp-mock ' + args.join(' ') + ' never got ready'); child.kill('SIGKILL'); process.exit(1); }, 240000);
 let poke;
 let asked = false;
 if (server || follow) {

@@ -34,6 +34,8 @@ const files = exampleFiles(ROOT).map((file) => ({
   text: readFileSync(join(ROOT, file), 'utf8'),
 }));
 const blocks = files.flatMap(({ file, text }) => extractBlocks(file, text));
+/** A block with a server start under --generate or a new CA, beside the other files' blocks on a busy machine. */
+const BLOCK_TIMEOUT_MS = 300_000;
 const where = (b: ExampleBlock): string => `${b.file}:${b.line}`;
 const fileName = (b: ExampleBlock, ext: string): string =>
   join(BLOCKS_DIR, `${b.file.replace(/[/.]/g, '_')}-L${b.line}${ext}`);
@@ -156,13 +158,31 @@ for (const block of blocks.filter((b) => planBlock(b).run === 'vitest')) {
   await import(/* @vite-ignore */ path);
 }
 
+/**
+ * A TypeScript script runs in this process with the scratch folder as the current folder, which is one per
+ * process: the scripts of files running side by side take turns.
+ */
+let scriptTurn = Promise.resolve();
+async function inTurn(run: () => Promise<void>): Promise<void> {
+  const before = scriptTurn;
+  let done = (): void => undefined;
+  scriptTurn = new Promise((resolve) => (done = resolve));
+  await before;
+  try {
+    await run();
+  } finally {
+    done();
+  }
+}
+
+// The files run side by side (each with its own scratch folder, mock and CA folder), their blocks in order.
 for (const { file } of files) {
   const runnable = blocks.filter(
     (b) => b.file === file && !['vitest', 'skip', 'impossible'].includes(planBlock(b).run),
   );
   if (runnable.length === 0) continue;
 
-  describe(`the examples of ${file}`, () => {
+  describe.concurrent(`the examples of ${file}`, () => {
     let scratch: string;
     let mock: RunningMock;
     let env: NodeJS.ProcessEnv;
@@ -171,7 +191,13 @@ for (const { file } of files) {
       mkdirSync(join(scratch, 'node_modules'));
       symlinkSync(ROOT, join(scratch, 'node_modules', 'csp-mock'), 'dir');
       mock = await startMock({ baseDir: scratch });
-      env = { ...process.env, PATH: `${SHIMS}:${process.env['PATH'] ?? ''}`, CSP_MOCK_URL: mock.url, NO_COLOR: '1' };
+      env = {
+        ...process.env,
+        PATH: `${SHIMS}:${process.env['PATH'] ?? ''}`,
+        CSP_MOCK_URL: mock.url,
+        CSP_MOCK_CA_DIR: mkdtempSync(join(CA_DIR, 'file-')),
+        NO_COLOR: '1',
+      };
     });
     beforeEach(async () => {
       await mock.useScenario('default');
@@ -184,40 +210,46 @@ for (const { file } of files) {
 
     for (const block of runnable) {
       const plan = planBlock(block);
-      it(`${where(block)} (${plan.run === 'file' ? `file ${plan.path}` : block.lang}) runs as written`, async () => {
-        const code = withPort(block.code, mock.port);
-        if (plan.run === 'file') {
-          mkdirSync(dirname(join(scratch, plan.path)), { recursive: true });
-          writeFileSync(join(scratch, plan.path), block.code);
-          return;
-        }
-        if (plan.run === 'shell') {
-          const checked = withClaimChecks(code);
-          const input = `${CLAIMS_PRELUDE}${checked.code}`;
-          const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: scratch, env, input });
-          expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
-          const held = result.output.split('\n').filter((l) => l === CLAIM_HELD).length;
-          expect(held, `${where(block)}: every "# =>" claim is checked:\n${result.output}`).toBe(checked.claims);
-          return;
-        }
-        if (plan.run === 'node') {
-          const path = join(scratch, `example-L${block.line}${plan.commonjs ? '.cjs' : '.mjs'}`);
-          writeFileSync(path, code);
-          const result = await run(process.execPath, [path], { cwd: scratch, env });
-          expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
-          return;
-        }
-        // A TypeScript script: imported here, with the scratch folder as its current folder.
-        const path = fileName(block, '.ts');
-        writeFileSync(path, `// ${where(block)}\n${code}\nexport {};\n`);
-        const before = process.cwd();
-        process.chdir(scratch);
-        try {
-          await import(/* @vite-ignore */ path);
-        } finally {
-          process.chdir(before);
-        }
-      }, 120_000);
+      it.sequential(
+        `${where(block)} (${plan.run === 'file' ? `file ${plan.path}` : block.lang}) runs as written`,
+        async () => {
+          const code = withPort(block.code, mock.port);
+          if (plan.run === 'file') {
+            mkdirSync(dirname(join(scratch, plan.path)), { recursive: true });
+            writeFileSync(join(scratch, plan.path), block.code);
+            return;
+          }
+          if (plan.run === 'shell') {
+            const checked = withClaimChecks(code);
+            const input = `${CLAIMS_PRELUDE}${checked.code}`;
+            const result = await run('bash', ['-euo', 'pipefail', '-s'], { cwd: scratch, env, input });
+            expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
+            const held = result.output.split('\n').filter((l) => l === CLAIM_HELD).length;
+            expect(held, `${where(block)}: every "# =>" claim is checked:\n${result.output}`).toBe(checked.claims);
+            return;
+          }
+          if (plan.run === 'node') {
+            const path = join(scratch, `example-L${block.line}${plan.commonjs ? '.cjs' : '.mjs'}`);
+            writeFileSync(path, code);
+            const result = await run(process.execPath, [path], { cwd: scratch, env });
+            expect(result.code, `${where(block)} exited ${result.code}:\n${result.output}`).toBe(0);
+            return;
+          }
+          // A TypeScript script: imported here, with the scratch folder as its current folder.
+          const path = fileName(block, '.ts');
+          writeFileSync(path, `// ${where(block)}\n${code}\nexport {};\n`);
+          await inTurn(async () => {
+            const before = process.cwd();
+            process.chdir(scratch);
+            try {
+              await import(/* @vite-ignore */ path);
+            } finally {
+              process.chdir(before);
+            }
+          });
+        },
+        BLOCK_TIMEOUT_MS,
+      );
     }
   });
 }

@@ -1,8 +1,8 @@
 // The audit on the wire: small scripted clients, each misbehaving on purpose in one way, and one that
 // behaves (backoff, Retry-After, conditional GETs, resumed uploads, listings with the children's details).
-// The time-based thresholds have wide margins: a misbehaving client sends at once, a good one sleeps at
-// least the threshold (a loaded machine only makes the sleeps longer); the exact edges are unit-tested in
-// test/unit/audit/audit-rules.test.ts.
+// The audit reads the mock's clock, here frozen: a misbehaving client sends at once, a good one waits by
+// advancing the clock past the threshold, as a client on fake timers would (no real sleep, so no margin for a
+// loaded machine is needed); the exact edges are unit-tested in test/unit/audit/audit-rules.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectMock,
@@ -46,8 +46,6 @@ const scenario: ScenarioDefinition = {
 /** A conditional GET, as fetch sends it (fetch adds its own Cache-Control: no-cache; the mock answers 304 all the same). */
 const revalidate = (etag: string): Record<string, string> => ({ 'If-None-Match': etag });
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** A client of one mock: fetch with the demo login, and the ids it learns from listings. */
 class Client {
   constructor(readonly mock: RunningMock) {}
@@ -69,6 +67,11 @@ class Client {
   async listing(path: string, headers: Record<string, string> = {}): Promise<string[]> {
     const xml = await (await this.send(path, { headers })).text();
     return [...new Set([...xml.matchAll(/xlink:href="[^"]*\/files\/([^"/]+)"/g)].map((m) => m[1]!))];
+  }
+
+  /** Waits `ms` on the mock's clock (frozen, so only this moves it). */
+  wait(ms: number): Promise<unknown> {
+    return this.mock.clock.advance(`${ms}ms`);
   }
 
   /** An id by path, read from the store (not a request, so the journal holds only the client's). */
@@ -117,7 +120,7 @@ async function misbehave(client: Client): Promise<Planted> {
   // so that this is its only fault).
   const blocks: number[] = [];
   for (const from of [0, BLOCK, 2 * BLOCK]) blocks.push(await seqOf(client, () => client.block(big, from)));
-  await sleep(OPTIONS.minBackoffMs! + 100);
+  await client.wait(OPTIONS.minBackoffMs! + 100);
   blocks.push(await seqOf(client, () => client.block(big, 0)));
   planted['full-reupload'] = blocks;
   // n-plus-one-listing: the album's bare listing, then one GET per photo.
@@ -144,14 +147,14 @@ async function behave(client: Client): Promise<void> {
   await Promise.all([
     // A failure without Retry-After: back off past the floor, then retry.
     (async () => {
-      if ((await client.status('/v2/tags')) === 500) await sleep(OPTIONS.minBackoffMs! + 200);
+      if ((await client.status('/v2/tags')) === 500) await client.wait(OPTIONS.minBackoffMs! + 200);
       expect(await client.status('/v2/tags')).toBe(200);
     })(),
     // A 503 with Retry-After: wait what it asks.
     (async () => {
       const res = await client.send('/v2/account');
       await res.arrayBuffer();
-      if (res.status === 503) await sleep(Number(res.headers.get('retry-after')) * 1000 + 100);
+      if (res.status === 503) await client.wait(Number(res.headers.get('retry-after')) * 1000 + 100);
       expect(await client.status('/v2/account')).toBe(200);
     })(),
     // Blocks: after the failed third block, back off and resume at its offset.
@@ -159,7 +162,7 @@ async function behave(client: Client): Promise<void> {
       for (const from of [0, BLOCK, 2 * BLOCK]) {
         let status = await client.block(big, from);
         while (status >= 500) {
-          await sleep(OPTIONS.minBackoffMs! + 200);
+          await client.wait(OPTIONS.minBackoffMs! + 200);
           status = await client.block(big, from);
         }
         expect(status).toBe(204);
@@ -175,7 +178,7 @@ async function behave(client: Client): Promise<void> {
       await client.listing(`/v2/containers/${album}/contents`, { 'X-Cloud-Depth': '1' });
       let etag = '';
       for (let i = 0; i < 5; i++) {
-        if (i > 0) await sleep(OPTIONS.minPollIntervalMs! + 100);
+        if (i > 0) await client.wait(OPTIONS.minPollIntervalMs! + 100);
         const res = await client.send(root, { headers: etag ? revalidate(etag) : {} });
         await res.arrayBuffer();
         etag = res.headers.get('etag') ?? etag;
@@ -190,7 +193,7 @@ afterEach(async () => {
 });
 
 async function scripted(): Promise<Client> {
-  const mock = await startMock({ scenario });
+  const mock = await startMock({ scenario, clock: { frozen: '2026-01-01T10:00:00Z' } });
   mocks.push(mock);
   return new Client(mock);
 }

@@ -3,21 +3,24 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { basic, CLI, fetchAs, killServersAfterEach, ServeProcess } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { basic, fetchAs } from '../../helpers/cli.js';
+import { cliHere, serveHere, stopListeningAfterEach, type ListeningRun } from './in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'csp-mock-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(args: string[], env: Record<string, string>): Promise<ServeProcess> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_') && k !== 'PORT'),
-  );
-  return new ServeProcess(args, { cwd: dir, env: { ...clean, ...env } }).ready();
+/** The environment without any CSP_MOCK_* variable or PORT, then `env`. */
+function cleanWith(env: Record<string, string>): Record<string, string | undefined> {
+  const names = Object.keys(process.env).filter((k) => k.startsWith('CSP_MOCK_') || k === 'PORT');
+  return { ...Object.fromEntries(names.map((k) => [k, undefined])), ...env };
+}
+
+function start(args: string[], env: Record<string, string>): Promise<ListeningRun> {
+  return serveHere(args, { cwd: dir, env: cleanWith(env) });
 }
 
 describe('configuration', { timeout: 30_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('takes options from the environment (CSP_MOCK_PORT, PORT, CSP_MOCK_USER) and from csp-mock.config.json, a flag winning', async () => {
     writeFileSync(
@@ -50,10 +53,7 @@ describe('configuration', { timeout: 30_000 }, () => {
   });
 
   it('refuses a bad environment value in one line', async () => {
-    const result = await runCommand(process.execPath, [CLI, 'serve'], {
-      cwd: dir,
-      env: { ...process.env, CSP_MOCK_PORT: 'eighty' },
-    });
+    const result = await cliHere(['serve'], { cwd: dir, env: { CSP_MOCK_PORT: 'eighty' } });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('csp-mock: CSP_MOCK_PORT must be a number, got "eighty"');
   });
@@ -68,10 +68,7 @@ describe('configuration', { timeout: 30_000 }, () => {
       ['{"__proto__": {"port": 1}}', '"__proto__" is not an option name'],
     ] as const) {
       writeFileSync(file, text);
-      const result = await runCommand(process.execPath, [CLI, 'serve', '--port', '0'], {
-        cwd: folder,
-        env: process.env,
-      });
+      const result = await cliHere(['serve', '--port', '0'], { cwd: folder });
       expect(result.code, text).toBe(1);
       expect(result.stderr.trim(), text).toMatch(new RegExp(`^csp-mock: config file .*csp-mock\\.config\\.json: `));
       expect(result.stderr.trim(), text).toContain(field);
@@ -81,9 +78,8 @@ describe('configuration', { timeout: 30_000 }, () => {
 
   it("yargs' own .env('CSP_MOCK') and .config() give a control command the same order: flag > environment > file", async () => {
     const server = await start(['serve', '-p', '0'], {});
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CSP_MOCK_')));
     const show = (args: string[], env: Record<string, string>) =>
-      runCommand(process.execPath, [CLI, 'scenario', 'show', ...args], { cwd: dir, env: { ...clean, ...env } });
+      cliHere(['scenario', 'show', ...args], { cwd: dir, env: cleanWith(env) });
     const nobody = 'http://127.0.0.1:9';
     writeFileSync(join(dir, 'csp-mock.config.json'), JSON.stringify({ url: server.url }));
     expect((await show([], {})).stdout).toMatch(/^scenario default/);
@@ -98,18 +94,15 @@ describe('configuration', { timeout: 30_000 }, () => {
 
     const named = await show(['--config', 'missing.json'], {});
     expect(named.stderr).toMatch(/^csp-mock: cannot read config file .*missing\.json: ENOENT/);
-    const yes = await runCommand(process.execPath, [CLI, 'serve', '-p', '0'], {
-      cwd: dir,
-      env: { ...clean, CSP_MOCK_EMPTY: 'yes' },
-    });
+    const yes = await cliHere(['serve', '-p', '0'], { cwd: dir, env: cleanWith({ CSP_MOCK_EMPTY: 'yes' }) });
     expect(yes.stderr.trim()).toBe('csp-mock: CSP_MOCK_EMPTY must be true or false, got "yes"');
   });
 
   it('every command answers -h with examples', async () => {
     for (const command of ['serve', 'record', 'replay', 'verify', 'scenario', 'reset', 'requests', 'state']) {
-      const help = await runCommand(process.execPath, [CLI, command, '-h']);
+      const help = await cliHere([command, '-h']);
       expect(help.stdout, command).toContain('Examples:');
     }
-    expect((await runCommand(process.execPath, [CLI, '-v'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await cliHere(['-v'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });

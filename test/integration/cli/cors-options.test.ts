@@ -3,10 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { ServeProcess, killServersAfterEach, serve } from '../../helpers/cli.js';
+import { killServersAfterEach, serve } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
+// Run here, but for the warning on stderr: that one is the process's own stream.
 killServersAfterEach();
+stopListeningAfterEach();
 const tmp = useTempDir('cors-options');
 let mock: RunningMock | undefined;
 afterEach(async () => {
@@ -26,7 +29,7 @@ async function seenBy(url: string, origin: string): Promise<[number, string | nu
 
 describe('csp-mock serve and CORS', () => {
   it('--cors-origin is repeatable, lets exactly those origins in, and the ready lines say so', async () => {
-    const server = await serve([
+    const server = await serveHere([
       '--cors-origin',
       'https://a.example.test',
       '--cors-origin',
@@ -42,22 +45,22 @@ describe('csp-mock serve and CORS', () => {
   });
 
   it("--no-cors turns it off; CSP_MOCK_CORS_ORIGIN and the config file's corsOrigin list origins", async () => {
-    const off = await serve(['--no-cors']);
+    const off = await serveHere(['--no-cors']);
     expect(await seenBy(off.url, 'http://localhost:5173')).toEqual([200, null]);
-    const env = await serve([], {
-      env: { ...process.env, CSP_MOCK_CORS_ORIGIN: 'https://a.example.test,https://b.example.test' },
+    const env = await serveHere([], {
+      env: { CSP_MOCK_CORS_ORIGIN: 'https://a.example.test,https://b.example.test' },
     });
     expect(await seenBy(env.url, 'https://b.example.test')).toEqual([200, 'https://b.example.test']);
     writeFileSync(join(tmp.path, 'csp-mock.config.json'), JSON.stringify({ corsOrigin: ['https://c.example.test'] }));
-    const file = await serve([], { cwd: tmp.path });
+    const file = await serveHere([], { cwd: tmp.path });
     expect(await seenBy(file.url, 'https://c.example.test')).toEqual([200, 'https://c.example.test']);
     expect(await seenBy(file.url, 'https://a.example.test')).toEqual([403, null]);
   });
 
   it('a malformed --cors-origin is one line naming the option and the value, exit 1', async () => {
-    const bad = new ServeProcess(['serve', '--port', '0', '--cors-origin', 'app.example.test/path']);
-    expect((await bad.exited).code).toBe(1);
-    expect(bad.stderr.join('\n')).toContain('--cors-origin "app.example.test/path" is not an origin');
+    const bad = await cliHere(['serve', '--port', '0', '--cors-origin', 'app.example.test/path']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--cors-origin "app.example.test/path" is not an origin');
   });
 
   it('"*" only when given, with a warning line on start (startMock too)', async () => {

@@ -2,8 +2,7 @@
 // listing), with the nearest choice when one is near, and exit code 1. One row per command and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { CLI } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { cliHere } from './in-process.js';
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -42,14 +41,13 @@ const ERROR_LINES: Array<[string[], string]> = [
 
 describe("the CLI's error lines", { timeout: 60_000 }, () => {
   it.each(ERROR_LINES)('csp-mock %j says one line and exits 1', async (args, line) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CSP_MOCK_URL: mock.url };
-    const result = await runCommand(process.execPath, [CLI, ...args], { env });
+    const result = await cliHere(args, { env: { CSP_MOCK_URL: mock.url } });
     expect(result.stderr).toBe(`csp-mock: ${line}\n`);
     expect(result.code).toBe(1);
   });
 
   it('a misspelt --recording names the recording it most likely meant', async () => {
-    const result = await runCommand(process.execPath, [CLI, 'replay', '-p', '0', '--recording', 'exampel-session']);
+    const result = await cliHere(['replay', '-p', '0', '--recording', 'exampel-session']);
     expect(result.stderr.split('\n')[0]).toMatch(
       /^csp-mock: cannot start: no recording named "exampel-session"; did you mean "example-session"\? \(looked in /,
     );
@@ -59,12 +57,12 @@ describe("the CLI's error lines", { timeout: 60_000 }, () => {
   it('requests --status 2xx takes a class of statuses, as the inspector does', async () => {
     await fetch(`${mock.url}/v2`, { headers: { Authorization: `Basic ${btoa('demo:demo')}` } });
     await fetch(`${mock.url}/v2/nowhere`, { headers: { Authorization: `Basic ${btoa('demo:demo')}` } });
-    const env: NodeJS.ProcessEnv = { ...process.env, CSP_MOCK_URL: mock.url };
-    const ok = await runCommand(process.execPath, [CLI, 'requests', '--status', '2xx'], { env });
+    const env = { CSP_MOCK_URL: mock.url };
+    const ok = await cliHere(['requests', '--status', '2xx'], { env });
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toMatch(/ GET \/v2 200 /);
     expect(ok.stdout).not.toMatch(/ 404 /);
-    const failed = await runCommand(process.execPath, [CLI, 'requests', '--status', '4xx', '--count'], { env });
+    const failed = await cliHere(['requests', '--status', '4xx', '--count'], { env });
     expect(failed.stdout).toBe('1\n');
   });
 });

@@ -11,13 +11,18 @@ export interface CliRun {
   stderr: string;
 }
 
-/** A listening command (serve, record, replay) that listens, and what it printed so far. */
-export interface ListeningRun extends CliRun {
+/** A listening command (serve, record, replay) that listens, and what it printed so far (as test/helpers/cli.ts's ServeProcess). */
+export interface ListeningRun {
+  /** The lines printed so far, request lines included. */
+  readonly stdout: string[];
+  readonly stderr: string[];
   readonly url: string;
   readonly port: number;
   readonly mock: ListeningMock['mock'];
   /** What it printed so far, including request lines printed after the start. */
   output(): { stdout: string; stderr: string };
+  /** The first stdout line matching `pattern`, once printed (the test's timeout bounds the wait). */
+  waitForLine(pattern: RegExp): Promise<string>;
   /** Closes it as a signal would (its address file goes too). */
   stop(): Promise<void>;
 }
@@ -39,15 +44,23 @@ export function stopListeningAfterEach(): void {
 }
 
 /** Runs `csp-mock ARGS` here, with the environment and folder given for the length of the run. */
-export async function cliHere(args: string[], options: RunOptions = {}): Promise<CliRun & { context: CliContext }> {
+export async function cliHere(
+  args: string[],
+  options: RunOptions = {},
+): Promise<CliRun & { context: CliContext; printed(listener: () => void): void }> {
   let stdout = '';
   let stderr = '';
+  const listeners: Array<() => void> = [];
+  const out = (text: string): void => {
+    stdout += text;
+    for (const listener of listeners.splice(0)) listener();
+  };
   const context: CliContext = {
     argv: args,
-    stdout: (text) => void (stdout += text),
+    stdout: out,
     stderr: (text) => void (stderr += text),
-    stdoutLine: (line) => void (stdout += `${line}\n`),
-    requestLog: (line) => void (stdout += `${line}\n`),
+    stdoutLine: (line) => out(`${line}\n`),
+    requestLog: (line) => out(`${line}\n`),
     exitCode: 0,
   };
   const env = { ...process.env };
@@ -62,6 +75,7 @@ export async function cliHere(args: string[], options: RunOptions = {}): Promise
     return {
       code,
       context,
+      printed: (listener) => void listeners.push(listener),
       get stdout() {
         return stdout;
       },
@@ -76,26 +90,38 @@ export async function cliHere(args: string[], options: RunOptions = {}): Promise
   }
 }
 
-/** Runs a listening command here (`serve --port 0 ARGS` by default) and resolves once it listens. */
+/**
+ * Runs a listening command here and resolves once it listens: `serve --port 0 ARGS` for options alone, the
+ * words as given when they name the command (serve, record, replay).
+ */
 export async function serveHere(args: string[] = [], options: RunOptions = {}): Promise<ListeningRun> {
-  const argv = ['serve', 'replay', 'record'].includes(args[0] ?? '') ? args : ['serve', ...args];
-  const withPort = argv.some((a) => a === '-p' || a.startsWith('--port')) ? argv : [...argv, '--port', '0'];
+  const named = ['serve', 'replay', 'record'].includes(args[0] ?? '');
+  const withPort = named ? args : ['serve', '--port', '0', ...args];
   const run = await cliHere(withPort, options);
   const running = run.context.running;
   if (!running) throw new Error(`csp-mock ${withPort.join(' ')} did not start (${run.code}): ${run.stderr}`);
   let stopped: Promise<void> | undefined;
+  const lines = (text: string): string[] => text.split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
   const started: ListeningRun = {
-    code: run.code,
     get stdout() {
-      return run.stdout;
+      return lines(run.stdout);
     },
     get stderr() {
-      return run.stderr;
+      return lines(run.stderr);
     },
     url: running.mock.url,
     port: running.mock.port,
     mock: running.mock,
     output: () => ({ stdout: run.stdout, stderr: run.stderr }),
+    waitForLine: (pattern) =>
+      new Promise((resolve) => {
+        const look = (): void => {
+          const line = run.stdout.split('\n').find((l) => pattern.test(l));
+          if (line === undefined) run.printed(look);
+          else resolve(line);
+        };
+        look();
+      }),
     stop: () => {
       listening.delete(started);
       return (stopped ??= running.close());

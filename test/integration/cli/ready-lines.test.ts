@@ -2,12 +2,12 @@
 // generated account as generated, and a switch to an unseeded scenario that the tree stays until a reset.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { fetchAs } from '../../helpers/cli.js';
+import { cliHere, serveHere as serve, stopListeningAfterEach } from './in-process.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 describe('the ready lines describe the state', { timeout: 60_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
   const temp = useTempDir('ready-lines');
 
   it('a --data state says new the first time and resumed, with its objects, after a restart', async () => {
@@ -33,8 +33,7 @@ describe('the ready lines describe the state', { timeout: 60_000 }, () => {
 
   it('scenario use default after a seeded scenario says the tree stays until a reset', async () => {
     const server = await serve(['--scenario', 'empty']);
-    const env = { ...process.env, CSP_MOCK_URL: server.url };
-    const switched = await runCommand(process.execPath, [CLI, 'scenario', 'use', 'default'], { env });
+    const switched = await cliHere(['scenario', 'use', 'default'], { env: { CSP_MOCK_URL: server.url } });
     expect(switched.stdout.split('\n').at(-2)).toBe(
       `  the state stays as empty's seed left it; "csp-mock reset" puts back default's starting state`,
     );

@@ -4,7 +4,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { basic, fetchAs, killServersAfterEach, serve, type ServeProcess } from '../../helpers/cli.js';
+import { basic, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
+import { serveHere, stopListeningAfterEach, type ListeningRun } from './in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'csp-mock-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,15 +36,17 @@ function rawGet(url: string): Promise<void> {
   });
 }
 
-async function lineFor(server: ServeProcess, pattern: RegExp): Promise<string> {
+async function lineFor(server: Pick<ListeningRun, 'waitForLine'>, pattern: RegExp): Promise<string> {
   return server.waitForLine(pattern);
 }
 
+// serve runs here, but for the test of its whole stdout as a process.
 describe('the request log', { timeout: 30_000 }, () => {
   killServersAfterEach();
+  stopListeningAfterEach();
 
   it('names the fault rule that fired and the outcome: truncated after N bytes, reset by the mock', async () => {
-    const server = await serve(['--scenario', scenario]);
+    const server = await serveHere(['--scenario', scenario]);
     await rawGet(`${server.url}/dav/Documents/readme.txt`);
     await rawGet(`${server.url}/v2/tags`);
     expect(await lineFor(server, /^GET \/dav\/Documents\/readme\.txt/)).toMatch(
@@ -53,7 +56,7 @@ describe('the request log', { timeout: 30_000 }, () => {
   });
 
   it('--log-format json writes one object a line; --quiet writes none; --verbose shows headers and bodies without secrets', async () => {
-    const json = await serve(['--log-format', 'json']);
+    const json = await serveHere(['--log-format', 'json']);
     await fetchAs(`${json.url}/v2`);
     const line = JSON.parse(await lineFor(json, /^\{.*"path":"\/v2"/));
     expect(line).toMatchObject({
@@ -65,15 +68,20 @@ describe('the request log', { timeout: 30_000 }, () => {
       outcome: 'answered',
     });
 
-    const quiet = await serve(['--quiet']);
+    const quiet = await serveHere(['--quiet']);
     await fetchAs(`${quiet.url}/v2`);
     await fetchAs(`${quiet.url}/v2`);
-    expect(quiet.stdout.filter((l) => l.startsWith('GET '))).toEqual([]);
+    expect(
+      quiet
+        .output()
+        .stdout.split('\n')
+        .filter((l) => l.startsWith('GET ')),
+    ).toEqual([]);
 
-    const verbose = await serve(['--verbose']);
+    const verbose = await serveHere(['--verbose']);
     await fetchAs(`${verbose.url}/v2/account`);
     await lineFor(verbose, /^ {2}< <account-info/);
-    const output = verbose.stdout.join('\n');
+    const output = verbose.output().stdout;
     expect(output).toContain('  > authorization: [removed]');
     expect(output).not.toContain(basic('demo', 'demo'));
     expect(output).toMatch(/<authkey>\[removed\]<\/authkey>/);

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { fetchAs } from '../../helpers/cli.js';
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'csp-mock-requests-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -12,14 +12,14 @@ const slowScenario = join(scratch, 'slow.json');
 writeFileSync(slowScenario, JSON.stringify({ network: { bandwidth: { down: '1 MiB/s' } } }));
 
 function cli(args: string[]) {
-  return runCommand(process.execPath, [CLI, ...args], { cwd: scratch });
+  return cliHere(args, { cwd: scratch });
 }
 
 describe('csp-mock requests', { timeout: 60_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('--limit N prints the last N requests (it was an unknown argument)', async () => {
-    const server = await serve();
+    const server = await serveHere();
     for (const path of ['/v2/account', '/v2/tags', '/dav/Documents/readme.txt']) await fetchAs(`${server.url}${path}`);
     const last = await cli(['requests', '--limit', '2', '--url', server.url]);
     expect(last.stderr).toBe('');
@@ -48,11 +48,14 @@ describe('csp-mock requests', { timeout: 60_000 }, () => {
   });
 
   it('the text lines show the network conditions a request met, as the server log does', async () => {
-    const server = await serve(['--scenario', slowScenario]);
+    const server = await serveHere(['--scenario', slowScenario]);
     await fetchAs(`${server.url}/dav/Documents/readme.txt`);
     const listed = await cli(['requests', '--url', server.url]);
     expect(listed.stdout).toMatch(/ GET \/dav\/Documents\/readme\.txt 200 .* network=bandwidth in=\d+B out=\d+B/);
-    const logged = server.stdout.find((l) => l.includes('/dav/Documents/readme.txt'));
+    const logged = server
+      .output()
+      .stdout.split('\n')
+      .find((l) => l.includes('/dav/Documents/readme.txt'));
     expect(logged).toMatch(/network=bandwidth in=\d+B out=\d+B/);
   });
 });

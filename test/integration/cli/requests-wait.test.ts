@@ -2,12 +2,12 @@
 // matches, one clear line and exit 1 when the time runs out.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../src/index.js';
-import { BASIC_DEMO, CLI } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { BASIC_DEMO } from '../../helpers/cli.js';
 import { watchedMock } from '../../helpers/watched-mock.js';
+import { cliHere } from './in-process.js';
 
 const headers = { Authorization: BASIC_DEMO, 'X-Client-Specification': '2' };
-const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args]);
+const cli = (args: string[]) => cliHere(args);
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
-// `csp-mock scenario use PATH` and `connectMock(url).useScenario(PATH)` against a mock served by another process
-// from another folder: the file is read by the caller and sent inline (extends merged, fixtures' bytes included).
+// `csp-mock scenario use PATH` and `connectMock(url).useScenario(PATH)` against a mock served from another folder
+// (its baseDir, fixed at its start): the file is read by the caller and sent inline (extends merged, fixtures' bytes included).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectMock } from '../../../src/index.js';
-import { CLI, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { fetchAs } from '../../helpers/cli.js';
+import { cliHere, serveHere, stopListeningAfterEach } from './in-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'csp-mock-use-file-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -52,7 +52,7 @@ writeFileSync(
 writeFileSync(join(scratch, 'outside.txt'), 'not for the mock');
 
 function cli(args: string[]) {
-  return runCommand(process.execPath, [CLI, ...args], { cwd: clientDir });
+  return cliHere(args, { cwd: clientDir });
 }
 
 async function expectAfterSync(url: string): Promise<void> {
@@ -64,10 +64,10 @@ async function expectAfterSync(url: string): Promise<void> {
 }
 
 describe('switching a served mock to a scenario file of the client', { timeout: 60_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('scenario use ./scenarios/after-sync.json sends the file with its extends and fixture, which the mock could not read', async () => {
-    const server = await serve([], { cwd: serverDir });
+    const server = await serveHere([], { cwd: serverDir });
     const used = await cli(['scenario', 'use', './scenarios/after-sync.json', '--url', server.url]);
     expect(used.stderr).toBe('');
     expect(used.code).toBe(0);
@@ -76,7 +76,7 @@ describe('switching a served mock to a scenario file of the client', { timeout: 
   });
 
   it('connectMock(url).useScenario(path) sends the file inline too, relative to baseDir', async () => {
-    const server = await serve([], { cwd: serverDir });
+    const server = await serveHere([], { cwd: serverDir });
     const remote = connectMock(server.url, { baseDir: clientDir });
     const summary = await remote.useScenario('scenarios/after-sync.json');
     expect(summary).toMatchObject({
@@ -92,7 +92,7 @@ describe('switching a served mock to a scenario file of the client', { timeout: 
   });
 
   it('a fixture outside the scenario file’s folder is refused on the client, naming the field, and nothing is sent', async () => {
-    const server = await serve([], { cwd: serverDir });
+    const server = await serveHere([], { cwd: serverDir });
     const refused = await cli(['scenario', 'use', 'scenarios/escapes.json', '--url', server.url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/escapes\.json.*seed\.trees\.demo\[0\]\.fixture/);

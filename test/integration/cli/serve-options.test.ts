@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readXml } from '../../helpers/cloud.js';
-import { basic, BASIC_DEMO, fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
+import { basic, BASIC_DEMO, fetchAs } from '../../helpers/cli.js';
+import { serveHere as serve, stopListeningAfterEach } from './in-process.js';
 
 async function rootNames(url: string, auth?: string): Promise<string[]> {
   const entry = readXml(await (await fetchAs(`${url}/v2`, { auth })).text());
@@ -11,7 +12,7 @@ async function rootNames(url: string, auth?: string): Promise<string[]> {
 }
 
 describe('csp-mock serve options', () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('starts with the demo tree by default and with an empty tree under --empty', async () => {
     const demo = await serve();

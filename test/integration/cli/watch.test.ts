@@ -3,18 +3,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fetchAs, killServersAfterEach, serve } from '../../helpers/cli.js';
+import { fetchAs } from '../../helpers/cli.js';
+import { serveHere, stopListeningAfterEach } from './in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'csp-mock-watch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('serve --watch', { timeout: 30_000 }, () => {
-  killServersAfterEach();
+  stopListeningAfterEach();
 
   it('reloads faults and latency when the file changes; the state stays; a changed seed gets a hint to reset', async () => {
     const file = join(dir, 'live.json');
     writeFileSync(file, JSON.stringify({ faults: [] }));
-    const server = await serve(['--scenario', file, '--watch']);
+    const server = await serveHere(['--scenario', file, '--watch']);
     await server.waitForLine(/^watch: watching /);
     expect((await fetchAs(`${server.url}/dav/kept.txt`, { method: 'PUT', body: 'still here' })).status).toBe(201);
     expect((await fetchAs(`${server.url}/v2/tags`)).status).toBe(200);

@@ -1,21 +1,13 @@
 // Installs the package as a user would (tarball, folder, git URL) into a scratch project, then runs the
 // bin with npx and loads the API with import and with require, from plain scripts, a default jest
 // project and a vitest project. Needs npm and the registry (dependencies, jest, vitest, nock).
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, startCommand } from '../../helpers/run-command.js';
+import { runCommand, startCommand, type CommandResult } from '../../helpers/run-command.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CONSUMERS = fileURLToPath(new URL('./consumers/', import.meta.url));
@@ -25,6 +17,8 @@ const DEV_DEPENDENCIES = JSON.parse(readFileSync(join(REPO, 'package.json'), 'ut
   string
 >;
 const scratch: string[] = [];
+/** A test waits for its install, which runs beside the other four: as long as the slowest may take on a busy machine. */
+const INSTALLED_WITHIN = 420_000;
 
 function scratchProject(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `csp-mock-consumer-${name}-`));
@@ -36,9 +30,30 @@ function scratchProject(name: string): string {
   return dir;
 }
 
-async function npmInstall(project: string, ...specs: string[]): Promise<void> {
-  const result = await runCommand('npm', ['install', ...specs, ...NPM_FLAGS], { cwd: project });
-  expect(result.code, result.stderr).toBe(0);
+interface Installed {
+  project: string;
+  install: CommandResult;
+}
+
+/** `npm install specs` in a new scratch project. */
+async function installedProject(name: string, specs: string[]): Promise<Installed> {
+  const project = scratchProject(name);
+  return { project, install: await runCommand('npm', ['install', ...specs, ...NPM_FLAGS], { cwd: project }) };
+}
+
+/** A fresh clone of this checkout (no node_modules, no dist), installed as a folder. */
+async function installedClone(): Promise<Installed & { cloned: CommandResult }> {
+  const clone = mkdtempSync(join(tmpdir(), 'csp-mock-clone-'));
+  scratch.push(clone);
+  const cloned = await runCommand('git', ['clone', '--quiet', REPO, clone]);
+  return { cloned, ...(await installedProject('folder', [clone])) };
+}
+
+/** The project of an install that succeeded. */
+async function installed(installing: Promise<Installed>): Promise<string> {
+  const { project, install } = await installing;
+  expect(install.code, install.stderr).toBe(0);
+  return project;
 }
 
 /** This process's environment without the test runner's own variables (a nested jest or vitest reads them). */
@@ -105,20 +120,15 @@ async function usesTheInstall(project: string): Promise<void> {
   expect(cjs.stdout, cjs.stderr).toContain('status 200');
 }
 
-describe('installing csp-mock into a scratch project', () => {
+describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITHIN }, () => {
   let tarball = '';
-  /** The jest and vitest projects install (in the background) while the tests before theirs run. */
-  const runnerProjects: { jest?: Promise<string>; vitest?: Promise<string> } = {};
-  const installedProject = (name: string, specs: string[]): Promise<string> => {
-    const project = scratchProject(name);
-    const installing = runCommand('npm', ['install', tarball, ...specs, ...NPM_FLAGS], { cwd: project }).then(
-      (result) => {
-        if (result.code !== 0) throw new Error(`npm install ${specs.join(' ')} failed: ${result.stderr}`);
-        return project;
-      },
-    );
-    installing.catch(() => undefined); // awaited (and reported) by its test
-    return installing;
+  /**
+   * One install per consumer kind, all started at once as soon as the tarball is packed: they wait mostly on npm
+   * and on the two builds (the folder's prepare, the git URL's), so together they take about as long as the
+   * slowest. Each test awaits its own and checks it.
+   */
+  let installs: Record<'tarball' | 'jest' | 'vitest' | 'git', Promise<Installed>> & {
+    folder: Promise<Installed & { cloned: CommandResult }>;
   };
   beforeAll(async () => {
     // `npm test` has just built dist/, so pack without running prepare again.
@@ -131,12 +141,18 @@ describe('installing csp-mock into a scratch project', () => {
     );
     expect(packed.code, packed.stderr).toBe(0);
     tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
-    runnerProjects.jest = installedProject('jest', ['jest@30', `nock@${DEV_DEPENDENCIES['nock']}`]);
-    runnerProjects.vitest = installedProject('vitest', [`vitest@${DEV_DEPENDENCIES['vitest']}`]);
+    const head = (await runCommand('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();
+    installs = {
+      tarball: installedProject('tarball', [tarball]),
+      jest: installedProject('jest', [tarball, 'jest@30', `nock@${DEV_DEPENDENCIES['nock']}`]),
+      vitest: installedProject('vitest', [tarball, `vitest@${DEV_DEPENDENCIES['vitest']}`]),
+      folder: installedClone(),
+      git: installedProject('git', [`git+file://${REPO.replace(/\/$/, '')}#${head}`]),
+    };
   }, 60_000);
-  // Removing three installed node_modules trees takes longer than the default 10 s on a busy machine.
-  afterAll(() => {
-    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  // Removing five installed node_modules trees takes longer than the default 10 s on a busy machine.
+  afterAll(async () => {
+    await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
   }, 120_000);
 
   it('the tarball ships dist, scenarios (with the schema), recordings, LICENSE and README, and nothing else', async () => {
@@ -178,8 +194,7 @@ describe('installing csp-mock into a scratch project', () => {
   });
 
   it('from the tarball: npx csp-mock, import and require work', async () => {
-    const project = scratchProject('tarball');
-    await npmInstall(project, tarball);
+    const project = await installed(installs.tarball);
     await usesTheInstall(project);
 
     // A plain CommonJS script and an ES module script: start, one request, reset, stop.
@@ -232,10 +247,10 @@ describe('installing csp-mock into a scratch project', () => {
     );
     expect(typed.stdout + typed.stderr).toBe('');
     expect(typed.code).toBe(0);
-  }, 120_000);
+  });
 
   it('a default jest project (CommonJS) requires csp-mock: start, a request, reset, stop; interceptCloud with nock installed', async () => {
-    const project = await runnerProjects.jest!;
+    const project = await installed(installs.jest);
     addConsumerFile(project, 'jest-suite.cjs', 'mock.test.js');
     const run = await runCommand(process.execPath, [join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], {
       cwd: project,
@@ -243,10 +258,10 @@ describe('installing csp-mock into a scratch project', () => {
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stderr).toMatch(/Tests: +2 passed, 2 total/);
-  }, 180_000);
+  });
 
   it('a vitest project imports csp-mock: start, a request, reset, stop', async () => {
-    const project = await runnerProjects.vitest!;
+    const project = await installed(installs.vitest);
     addConsumerFile(project, 'vitest-suite.mjs', 'mock.test.mjs');
     const run = await runCommand(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
       cwd: project,
@@ -254,22 +269,15 @@ describe('installing csp-mock into a scratch project', () => {
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Tests +1 passed \(1\)/);
-  }, 180_000);
+  });
 
   it('from the folder of a fresh clone (no node_modules, no dist): prepare installs the build tools there, builds, and npx csp-mock, import and require work', async () => {
-    const clone = mkdtempSync(join(tmpdir(), 'csp-mock-clone-'));
-    scratch.push(clone);
-    const cloned = await runCommand('git', ['clone', '--quiet', REPO, clone]);
+    const { cloned } = await installs.folder;
     expect(cloned.code, cloned.stderr).toBe(0);
-    const project = scratchProject('folder');
-    await npmInstall(project, clone);
-    await usesTheInstall(project);
-  }, 300_000);
+    await usesTheInstall(await installed(installs.folder));
+  });
 
   it('from a git URL: prepare builds dist/ on install, then npx csp-mock, import and require work', async () => {
-    const head = (await runCommand('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();
-    const project = scratchProject('git');
-    await npmInstall(project, `git+file://${REPO.replace(/\/$/, '')}#${head}`);
-    await usesTheInstall(project);
-  }, 240_000);
+    await usesTheInstall(await installed(installs.git));
+  });
 });

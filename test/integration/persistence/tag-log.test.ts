@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import type { NodeRecord, StateData } from '../../../src/domain/model.js';
 import { FAILPOINTS_ENV } from '../../../src/storage/failpoints.js';
 import { logFileOf, replayLogBytes } from '../../../src/storage/log-file.js';
@@ -22,25 +23,7 @@ const lastLine = async (dataFile: string): Promise<unknown> => {
   return JSON.parse(lines[lines.length - 1]!);
 };
 
-const record = (id: string, tags: string[]): NodeRecord => ({
-  id,
-  kind: 'file',
-  owner: 'alice',
-  name: id,
-  parentId: 'root',
-  created: 1,
-  modified: 1,
-  accessed: 1,
-  version: 1,
-  public: false,
-  mimeType: '',
-  bytes: 0,
-  blobId: null,
-  tags,
-  metadata: {},
-  deadProps: {},
-  recycled: null,
-});
+const record = (id: string, tags: string[]): NodeRecord => nodeRecord({ id, owner: 'alice', tags });
 
 const stateWith = (tags: string[]): StateData => ({
   schema: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASIC, timed, useRunningMock } from './wire-client.js';
+import { BASIC, timed, until, useRunningMock } from './wire-client.js';
 
 const get = (url: string): Promise<Response> =>
   fetch(url, { headers: { Authorization: BASIC, 'X-Client-Specification': '2' } });
@@ -30,9 +30,22 @@ describe('delays: delayMs alone and global latency', () => {
       expect(value.status).toBe(200);
       expect(ms).toBeGreaterThanOrEqual(195);
     }
-    const admin = await timed(() => fetch(`${mock.url}/__admin/scenario`));
-    expect(admin.value.status).toBe(200);
-    expect(admin.ms).toBeLessThan(195);
+    // The admin API answers while a service request is held by a latency of a minute (an order, not a timing).
+    await mock.useScenario({ latency: { minMs: 60_000, maxMs: 60_000, seed: 3 } });
+    const controller = new AbortController();
+    let serviceAnswered = false;
+    const held = fetch(`${mock.url}/v2/tags`, {
+      headers: { Authorization: BASIC },
+      signal: controller.signal,
+    }).then(
+      () => (serviceAnswered = true),
+      (err: Error) => err.name,
+    );
+    const admin = await fetch(`${mock.url}/__admin/scenario`);
+    expect(admin.status).toBe(200);
+    expect(serviceAnswered).toBe(false);
+    controller.abort();
+    expect(await held).toBe('AbortError');
   });
 
   it('a client that gives up during a delay leaves the server serving, and the journal says aborted', async () => {
@@ -44,11 +57,12 @@ describe('delays: delayMs alone and global latency', () => {
       headers: { Authorization: BASIC },
       signal: controller.signal,
     }).catch((err: Error) => err.name);
-    await new Promise((r) => setTimeout(r, 100));
+    // Aborted once the server holds it (the journal has it, pending), and looked at once it is no longer pending.
+    await until(mock.requests, (entries) => entries.some((e) => e.path === '/v2/tags'));
     controller.abort();
     expect(await pending).toBe('AbortError');
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await mock.requests()).at(-1)).toMatchObject({ path: '/v2/tags', outcome: 'aborted', status: null });
+    const settled = await until(mock.requests, (entries) => entries.at(-1)?.outcome !== 'pending');
+    expect(settled.at(-1)).toMatchObject({ path: '/v2/tags', outcome: 'aborted', status: null });
     expect((await get(`${mock.url}/v2`)).status).toBe(200);
   });
 });

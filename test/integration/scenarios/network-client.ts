@@ -1,6 +1,6 @@
 import { createHook } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
-import { BASIC } from './wire-client.js';
+import { BASIC, until } from './wire-client.js';
 
 /** One raw exchange with the times of every read: when bytes came, how many reads, how it ended. */
 export interface TimedExchange {
@@ -102,11 +102,6 @@ export function followTimers(): { pending(): string[]; stop(): void } {
 }
 
 /** The journal once no entry is pending (the server sees a close a moment after the client does). */
-export async function settledJournal<T extends { outcome: string }>(requests: () => Promise<T[]>): Promise<T[]> {
-  let entries = await requests();
-  for (let i = 0; i < 100 && entries.some((e) => e.outcome === 'pending'); i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    entries = await requests();
-  }
-  return entries;
+export function settledJournal<T extends { outcome: string }>(requests: () => Promise<T[]>): Promise<T[]> {
+  return until(requests, (entries) => !entries.some((e) => e.outcome === 'pending'));
 }

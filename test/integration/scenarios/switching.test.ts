@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioDefinition } from '../../../src/index.js';
-import { BASIC, useRunningMock } from './wire-client.js';
+import { BASIC, until, useRunningMock } from './wire-client.js';
 
 const HEADERS = { Authorization: `${BASIC}`, 'X-Client-Specification': '2' };
 const tagsAnswer = (status: number, body: string, delayMs?: number): ScenarioDefinition => ({
@@ -47,7 +47,7 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
   it('a switch is atomic: a request in flight finishes under the old scenario, later ones see only the new one', async () => {
     const mock = await running.start({ scenario: tagsAnswer(503, 'old', 400) });
     const inFlight = getText(`${mock.url}/v2/tags`);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(mock.requests, (entries) => entries.length === 1);
     // What the journal says about the old request at the moment the switch completes.
     const switched = mock
       .useScenario(tagsAnswer(502, 'new'))
@@ -85,8 +85,8 @@ describe('switching scenarios from a test suite (startMock, useScenario, reset, 
     });
     await fetch(`${mock.url}/v2/account?n=1&password=hunter2`, { headers: { ...HEADERS, 'X-Cloud-Key': 'api-key-1' } });
     await fetch(`${mock.url}/v2/recyclebin`, { headers: HEADERS }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
-    const [account, recycle] = await mock.requests();
+    // The server journals the reset a moment after the client sees it.
+    const [account, recycle] = await until(mock.requests, (entries) => entries.at(-1)?.outcome !== 'pending');
     expect(account).toMatchObject({
       method: 'GET',
       path: '/v2/account',

@@ -98,3 +98,15 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: 
   const value = await work();
   return { value, ms: performance.now() - started };
 }
+
+/**
+ * Reads `read()` again every few milliseconds until `holds` says yes, and returns that value. No deadline of its
+ * own: the test's timeout is the only limit, since a busy machine is slower, never wrong.
+ */
+export async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -77,6 +77,20 @@ describe('retry-without-backoff and retry-after-ignored', () => {
     );
   });
 
+  it("times are the mock's clock (mockTime): a retry a second on by a frozen clock advanced is not too soon, one at once is", () => {
+    // The host's time says the opposite of the mock's clock in both journals: the mock's clock decides.
+    const onMockClock = (mockGapMs: number, hostGapMs: number): JournalEntry[] => {
+      const [failure, retry] = journal({ at: 0, status: 500 }, { at: mockGapMs });
+      retry!.time = new Date(T0 + hostGapMs).toISOString();
+      return [failure!, retry!];
+    };
+    expect(rulesOf(onMockClock(1000, 0))).toEqual([]);
+    expect(rulesOf(onMockClock(0, 1000))).toEqual([['retry-without-backoff', 'warning', [1, 2]]]);
+    // A saved journal without mockTime: the host's time.
+    const saved = journal({ at: 0, status: 500 }, { at: 20 }).map(({ mockTime: _, ...e }) => e as JournalEntry);
+    expect(rulesOf(saved)).toEqual([['retry-without-backoff', 'warning', [1, 2]]]);
+  });
+
   it('a retry sooner than Retry-After asked is an error (and not also a backoff warning)', () => {
     const report = auditJournal(journal({ at: 0, status: 503, retryAfter: '2', durationMs: 10 }, { at: 1010 }));
     expect(report.findings.map((f) => [f.rule, f.severity])).toEqual([['retry-after-ignored', 'error']]);

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import { Tree } from '../../../src/domain/tree.js';
 import type { NodeRecord, StateData } from '../../../src/domain/model.js';
 import { openTestStore } from '../../helpers/stores.js';
 
-const record = (id: string, parentId: string | null, tags: string[] = []): NodeRecord => ({
-  id,
-  kind: parentId ? 'file' : 'container',
-  owner: 'alice',
-  name: id,
-  parentId,
-  created: 1,
-  modified: 1,
-  accessed: 1,
-  version: 1,
-  public: false,
-  mimeType: '',
-  bytes: 0,
-  blobId: null,
-  tags,
-  metadata: {},
-  deadProps: {},
-  recycled: null,
-});
+const record = (id: string, parentId: string | null, tags: string[] = []): NodeRecord =>
+  nodeRecord({ id, kind: parentId ? 'file' : 'container', owner: 'alice', parentId, tags });
 
 function treeWithTags(count: number): { tree: Tree; file: NodeRecord } {
   const tags = Array.from({ length: count }, (_, i) => `t${i}`);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import { Low } from 'lowdb';
 import { readSnapshot, SnapshotFile } from '../../../src/storage/snapshot-file.js';
 import { emptyPlainState, openStatePersistence } from '../../../src/storage/state-log.js';
@@ -75,23 +76,5 @@ describe('the snapshot file (a lowdb JSON document)', () => {
 });
 
 function rootNode(id: string, owner: string) {
-  return {
-    id,
-    kind: 'container' as const,
-    owner,
-    name: '/',
-    parentId: null,
-    created: 1,
-    modified: 1,
-    accessed: 1,
-    version: 1,
-    public: false,
-    mimeType: '',
-    bytes: 0,
-    blobId: null,
-    tags: [],
-    metadata: {},
-    deadProps: {},
-    recycled: null,
-  };
+  return nodeRecord({ id, kind: 'container', owner, name: '/', parentId: null });
 }

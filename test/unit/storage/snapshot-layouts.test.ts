@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import { Tree } from '../../../src/domain/tree.js';
 import type { NodeRecord, StateData } from '../../../src/storage/schema.js';
 import { readSnapshot, writeSnapshot } from '../../../src/storage/snapshot-file.js';
@@ -11,26 +12,17 @@ import { openStatePersistence, emptyPlainState } from '../../../src/storage/stat
 import type { StateMaps } from '../../../src/storage/state-maps.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
-const node = (id: string, parentId: string | null, more: Partial<NodeRecord> = {}): NodeRecord => ({
-  id,
-  kind: 'container',
-  owner: 'demo',
-  name: parentId === null ? '/' : `name of ${id}`,
-  parentId,
-  created: 1795531109,
-  modified: 1795531109,
-  accessed: 1795531109,
-  version: 1,
-  public: false,
-  mimeType: '',
-  bytes: 0,
-  blobId: null,
-  tags: [],
-  metadata: {},
-  deadProps: {},
-  recycled: null,
-  ...more,
-});
+const node = (id: string, parentId: string | null, more: Partial<NodeRecord> = {}): NodeRecord =>
+  nodeRecord({
+    id,
+    kind: 'container',
+    name: parentId === null ? '/' : `name of ${id}`,
+    parentId,
+    created: 1795531109,
+    modified: 1795531109,
+    accessed: 1795531109,
+    ...more,
+  });
 
 /** A state with what a layout could trip on: ids and logins that need escapes or look like prototype keys. */
 function awkwardState(): StateData & { logSeq: number } {

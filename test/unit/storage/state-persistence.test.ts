@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import { logFileOf } from '../../../src/storage/log-file.js';
 import {
   applyChangeSet,
@@ -20,25 +21,8 @@ import {
 } from '../../../src/storage/state-log.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
-const node = (id: string, name: string, parentId: string | null = null, owner = 'alice'): NodeRecord => ({
-  id,
-  kind: parentId ? 'file' : 'container',
-  owner,
-  name,
-  parentId,
-  created: 1,
-  modified: 1,
-  accessed: 1,
-  version: 1,
-  public: false,
-  mimeType: '',
-  bytes: 0,
-  blobId: null,
-  tags: [],
-  metadata: {},
-  deadProps: {},
-  recycled: null,
-});
+const node = (id: string, name: string, parentId: string | null = null, owner = 'alice'): NodeRecord =>
+  nodeRecord({ id, kind: parentId ? 'file' : 'container', owner, name, parentId });
 const userChange = (login: string, rootId = `root-${login}`): ChangeSet => ({
   users: [{ login, user: { rootId } }],
   nodes: [node(rootId, '/', null, login)],

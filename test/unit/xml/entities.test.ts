@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nodeRecord } from '../../helpers/node-record.js';
 import type { NodeRecord } from '../../../src/domain/model.js';
 import { buildXml } from '../../../src/xml/codec.js';
 import {
@@ -15,26 +16,21 @@ import {
 import { Links } from '../../../src/xml/links.js';
 
 const links = new Links('http://h:1/');
-const node = (over: Partial<NodeRecord>): NodeRecord => ({
-  id: 'ID',
-  kind: 'file',
-  owner: 'demo',
-  name: 'a & b.txt',
-  parentId: 'P',
-  created: 100,
-  modified: 200,
-  accessed: 300,
-  version: 2,
-  public: true,
-  mimeType: 'text/plain',
-  bytes: 5,
-  blobId: 'blob',
-  tags: [],
-  metadata: {},
-  deadProps: {},
-  recycled: null,
-  ...over,
-});
+const node = (over: Partial<NodeRecord>): NodeRecord =>
+  nodeRecord({
+    id: 'ID',
+    name: 'a & b.txt',
+    parentId: 'P',
+    created: 100,
+    modified: 200,
+    accessed: 300,
+    version: 2,
+    public: true,
+    mimeType: 'text/plain',
+    bytes: 5,
+    blobId: 'blob',
+    ...over,
+  });
 const L = (href: string) => `xlink:href="http://h:1${href}" xlink:type="simple"`;
 const NS = 'xmlns:xlink="http://www.w3.org/1999/xlink"';
 
