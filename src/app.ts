@@ -9,15 +9,13 @@ import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { inProcessChannel, type MockCore, type PartKey } from './feature.js';
 import { FEATURES, mockControls, type MockControls } from './features.js';
-import { stampClockDate } from './http/clock-date.js';
+import { answerWriter, serviceAnswer } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
-import { sandboxServedContent } from './http/sandbox-served.js';
 import { originFormUrl } from './http/origin-form.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { requestLog, requestLogger } from './http/request-log.js';
-import { serviceAnswer } from './http/service-answer.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -154,14 +152,13 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
-  // Every answer's Date from the mock's clock (skewed or frozen as the scenario or a test set it), as it goes out
-  stampClockDate(app, resolved.clock);
   // 0. a request line in absolute form (as to a proxy) is read as its origin form by every step after
   app.use(originFormUrl);
-  // 1. what the mock serves besides its own admin pages (stored files, listings, scenario, replayed and proxied
-  //    bodies) shares their origin: a browser opens it sandboxed (no script, an opaque origin), never sniffed;
-  //    enforced as the headers go out, so no handler, fault or recording can replace it
-  sandboxServedContent(app, mountPath);
+  // 1. every answer leaves through the one answer writer, its stages in one written order (http/answer-writer.ts):
+  //    the service answer's hooks, pacing, truncation, the journal's tap; as the headers go out, the sandbox
+  //    policy on what the mock serves besides its admin pages (a browser opens it with no script, an opaque
+  //    origin, never sniffed: no handler, fault or recording can replace it), then the Date from the mock's clock
+  answerWriter(app, { clock: resolved.clock, mountPath });
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)

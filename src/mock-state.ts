@@ -25,7 +25,7 @@ export interface StoreOptions {
   compactAfterBytes: number | undefined;
   /** Values a notification queue keeps unread (default: the domain's). */
   queueLimit?: number | undefined;
-  /** The content cache's bound; undefined: storage/blob-cache.ts's default. */
+  /** The content cache's bound; undefined: storage/store-cache.ts's default. */
   contentCacheMiB?: number | undefined;
   /** The time entities and locks are stamped with (default: the host's). */
   clock?: Clock | undefined;

@@ -1,5 +1,5 @@
 import type { JournalMarks } from './http/journal-marks.js';
-import type { AnswerHook } from './http/service-answer.js';
+import type { AnswerPlan } from './http/answer-writer.js';
 import type { ActiveScenario } from './scenarios/active-scenario.js';
 import type { ServiceContext } from './http/service-context.js';
 import type { Links } from './xml/links.js';
@@ -26,8 +26,8 @@ declare global {
       onSwitch?: (fn: () => void) => void;
       /** A CORS preflight left to the fault rules, with the header names it asked for (http/cors.ts). */
       heldPreflight?: readonly string[];
-      /** What earlier steps want done when the service starts its answer (http/service-answer.ts). */
-      answerHooks?: AnswerHook[];
+      /** What earlier steps asked of this request's answer: hooks, pacing, truncation, taps (http/answer-writer.ts). */
+      answer?: AnswerPlan;
     }
   }
 }

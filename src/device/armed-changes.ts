@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { onServiceAnswer } from '../http/service-answer.js';
+import { onServiceAnswer } from '../http/answer-writer.js';
 import type { DeviceChange, TriggerMatch } from '../scenarios/device-changes.js';
 import { compileMatch, type RequestPredicate } from '../scenarios/request-match.js';
 

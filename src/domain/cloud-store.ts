@@ -50,7 +50,7 @@ export class CloudStore {
     this.recycleBin = new RecycleBin(this.#core);
     this.annotations = new Annotations(this.#core);
     this.notificationQueues = new NotificationQueues(this.#core);
-    this.#listings = new Listings(this.#core.tree);
+    this.#listings = new Listings(this.#core.tree, blobs.cache.shelf('listing'));
     const core = this.#core;
     core.deriveOnStaging((change) => withQueueEvents(core.tree, change, core.now()));
   }

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { NodeRecord } from '../storage/schema.js';
+import type { CacheShelf } from '../storage/store-cache.js';
 import { ChildListing, byKey, keyed, listingKey, type Keyed } from './child-listing.js';
 import type { TreeQueries } from './tree-queries.js';
 
@@ -8,10 +8,10 @@ type ChildSource = Pick<TreeQueries, 'generation' | 'childIds' | 'node'>;
 
 /** Containers with fewer live children are read afresh: cheaper than keeping their order. */
 const KEPT_FROM = 1_000;
-/** Big containers whose listing is kept (two arrays of references each: about 16 bytes a child). */
-const KEPT_CONTAINERS = 8;
+/** What a kept listing costs a member: two arrays of references, about 16 bytes. */
+const KEPT_BYTES_A_MEMBER = 16;
 
-interface KeptListing {
+export interface KeptListing {
   generation: number;
   listing: ChildListing;
 }
@@ -26,10 +26,12 @@ interface KeptListing {
  */
 export class Listings {
   readonly #tree: ChildSource;
-  readonly #kept = new LRUCache<string, KeptListing>({ max: KEPT_CONTAINERS });
+  readonly #kept: CacheShelf<KeptListing>;
 
-  constructor(tree: ChildSource) {
+  /** `kept`: where the listings of big containers are kept (the store's cache, bounded with everything in it). */
+  constructor(tree: ChildSource, kept: CacheShelf<KeptListing>) {
     this.#tree = tree;
+    this.#kept = kept;
   }
 
   /**
@@ -51,7 +53,8 @@ export class Listings {
       order,
       before && sameMembers(before.unordered, live) ? before.digest : undefined,
     );
-    if (live.length >= KEPT_FROM) this.#kept.set(containerId, { generation, listing });
+    if (live.length >= KEPT_FROM)
+      this.#kept.set(containerId, { generation, listing }, live.length * KEPT_BYTES_A_MEMBER);
     else this.#kept.delete(containerId);
     return listing;
   }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 
 /** Keeps the first `limit` bytes of a stream of chunks and counts the rest. */
 export class CappedBytes {
@@ -39,20 +39,5 @@ export function tapRequest(req: Request, into: CappedBytes): void {
   (req as { emit: typeof emit }).emit = (event, ...args) => {
     if (event === 'data') into.add(args[0]);
     return emit(event, ...args);
-  };
-}
-
-/** Copies what the handler writes into the response body (after compression there is none here). */
-export function tapResponse(res: Response, into: CappedBytes): void {
-  const target = res as unknown as { write: (...a: unknown[]) => boolean; end: (...a: unknown[]) => unknown };
-  const write = target.write.bind(res);
-  const end = target.end.bind(res);
-  target.write = (...args) => {
-    into.add(args[0], args[1]);
-    return write(...args);
-  };
-  target.end = (...args) => {
-    into.add(args[0], args[1]);
-    return end(...args);
   };
 }

@@ -2,7 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../clock/mock-clock.js';
 import { parseBasicAuth } from './auth.js';
-import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
+import { tapAnswer } from './answer-writer.js';
+import { CappedBytes, tapRequest } from './body-tap.js';
+import { mayChangeState } from './methods.js';
 import { marksOf, outcomeOf } from './journal-marks.js';
 import type { DeviceChangeNote, JournalBody, JournalEntry, RequestOutcome } from './wire-types.js';
 import { redactBodyText, redactHeaderMap, redactQueryOf } from './redaction.js';
@@ -67,15 +69,6 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 
 /** Bytes of each answer kept while someone previews bodies (the inspector is open) and `bodies` keeps none. */
 export const BODY_PREVIEW_BYTES = 4096;
-
-/** Methods that never change state: their entries carry no `committed`. */
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'REPORT', 'SEARCH', 'TRACE']);
-
-/** True for a method whose request may change state (its journal entry says whether it did). */
-export function mayChangeState(method: string): boolean {
-  // Node hands methods over in capitals: the common case needs no copy.
-  return !READ_METHODS.has(method) && !READ_METHODS.has(method.toUpperCase());
-}
 
 /** A second-device change for the journal: who, what (its kind in capitals), where, and how it ended. */
 export interface DeviceChangeRecord {
@@ -256,7 +249,7 @@ export class RequestJournal {
     const requestBytes = limit > 0 ? new CappedBytes(limit) : undefined;
     const responseBytes = responseLimit > 0 ? new CappedBytes(responseLimit) : undefined;
     if (requestBytes) tapRequest(req as Request, requestBytes);
-    if (responseBytes) tapResponse(res as Response, responseBytes);
+    if (responseBytes) tapAnswer(res as Response, responseBytes);
     this.#push(slot);
     this.#emit('added', slot);
     // A response closes once: a plain listener, no once() wrapper.

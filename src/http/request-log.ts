@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CappedBytes, tapRequest, tapResponse } from './body-tap.js';
+import { tapAnswer } from './answer-writer.js';
+import { CappedBytes, tapRequest } from './body-tap.js';
 import { describeOutcome, marksOf, outcomeOf } from './journal-marks.js';
 import { describeNetwork } from './network-record.js';
 import { redactBodyText, redactHeaderMap } from './redaction.js';
@@ -46,7 +47,7 @@ export function requestLogger(log: (line: string) => void, options: RequestLogOp
     const requestBytes = options.verbose ? new CappedBytes(VERBOSE_BODY_BYTES) : undefined;
     const responseBytes = options.verbose ? new CappedBytes(VERBOSE_BODY_BYTES) : undefined;
     if (requestBytes) tapRequest(req as Request, requestBytes);
-    if (responseBytes) tapResponse(res as Response, responseBytes);
+    if (responseBytes) tapAnswer(res as Response, responseBytes);
     res.on('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const who = userOf();

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { markOutcome, marksOf } from '../http/journal-marks.js';
-import { onServiceAnswer } from '../http/service-answer.js';
+import { onServiceAnswer } from '../http/answer-writer.js';
 import type { FaultResponse } from './types.js';
 import { resetConnection, sendFaultResponse } from './wire-faults.js';
 

@@ -8,7 +8,8 @@ import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest }
 import { stallUpload } from './stall-upload.js';
 import { commitThen } from './ambiguous-commit.js';
 import type { FaultRule } from './types.js';
-import { resetConnection, sendFaultResponse, truncateBody } from './wire-faults.js';
+import { Truncation, resetConnection, sendFaultResponse } from './wire-faults.js';
+import { shapeBody } from '../http/answer-writer.js';
 
 /**
  * Global latency, then the first fault rule that matches and fires: it answers, or wraps the real
@@ -37,9 +38,9 @@ async function applyScenario(delays: PendingDelays, req: Request, res: Response,
   if (shaped && (rule.stallUpload || rule.hang?.of === 'request')) return stallRequest(req, res, rule, shaped);
   if (rule.afterCommit !== undefined) commitThen(req, res, rule.afterCommit);
   if (rule.connection === 'reset') return resetConnection(req, res);
-  if (rule.truncateAfterBytes !== undefined) truncateBody(res, rule.truncateAfterBytes);
+  if (rule.truncateAfterBytes !== undefined) shapeBody(res, 'truncate', new Truncation(res, rule.truncateAfterBytes));
   if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);
-  // Outermost, so a truncation counts the bytes as they leave the pacer.
+  // The answer writer runs pacing before truncation, so a truncation counts the bytes as they leave the pacer.
   if (shaped) shapeAnswer(req, res, shaped);
   if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
   next();

@@ -4,6 +4,7 @@ import type { NetworkRecord } from '../http/network-record.js';
 import type { RequestConditions } from './network-conditions.js';
 import { RequestPacer } from './request-pacer.js';
 import { ResponsePacer } from './response-pacer.js';
+import { shapeBody } from '../http/answer-writer.js';
 import { leaveSwitchGate, onSwitch } from './scenario-runtime.js';
 import { slowCloseAfterResponse } from './slow-close.js';
 import { resetConnection } from './wire-faults.js';
@@ -27,7 +28,7 @@ export function shapeRequest(req: Request, res: Response, conditions: RequestCon
   return { conditions, record };
 }
 
-/** The answer side: pacing, slices, a hang of the answer, a slow close. Call it last, so it stands outermost. */
+/** The answer side: pacing, slices, a hang of the answer (the answer writer's pacing stage), a slow close. */
 export function shapeAnswer(req: Request, res: Response, shaped: ShapedRequest): void {
   const { conditions, record } = shaped;
   const answerHang = conditions.hang?.of === 'request' ? undefined : conditions.hang;
@@ -40,6 +41,7 @@ export function shapeAnswer(req: Request, res: Response, shaped: ShapedRequest):
     onHang: () => leaveSwitchGate(res, () => endHeld(res)),
     onHangEnd: () => endConnection(req, res, answerHang?.then ?? 'close'),
   });
+  shapeBody(res, 'pace', pacer);
   onSwitch(res, () => pacer.lift());
 }
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import type { NetworkRecord } from '../http/network-record.js';
-import { callbackOf, toBuffer, writableBody, type WriteCallback } from './body-intercept.js';
+import type { BodySink, BodyStage, WriteCallback } from '../http/answer-writer.js';
 import type { DrawnSlice } from './network-conditions.js';
 import { TokenBucket } from './token-bucket.js';
 import type { Hang } from './types.js';
@@ -28,19 +28,19 @@ interface Pending {
 }
 
 /**
- * Stands between a handler and the socket: the body goes out at `downRate`, in slices, and stops
- * after a hang's bytes. Nothing is buffered beyond one handler write past HIGH_WATER: writes answer
- * false until the queue has gone, as a socket would, so streams (files, proxies) wait.
+ * The answer writer's pacing stage (http/answer-writer.ts): the body goes out at `downRate`, in slices,
+ * and stops after a hang's bytes. Nothing is buffered beyond one handler write past HIGH_WATER: writes
+ * answer false until the queue has gone, as a socket would, so streams (files, proxies) wait.
  */
-export class ResponsePacer {
+export class ResponsePacer implements BodyStage {
   readonly #res: Response;
   readonly #socket: Socket | null;
   readonly #record: NetworkRecord;
   readonly #shape: AnswerShape;
   #bucket: TokenBucket | undefined;
   #slice: DrawnSlice | undefined;
-  readonly #write: (chunk: Buffer, cb?: WriteCallback) => boolean;
-  readonly #end: (cb?: WriteCallback) => void;
+  #next: BodySink | undefined;
+  readonly #bodyless: boolean;
   readonly #queue: Pending[] = [];
   #queued = 0;
   /** Body bytes the handler gave, and bytes handed to the socket. */
@@ -64,40 +64,38 @@ export class ResponsePacer {
     this.#shape = shape;
     this.#bucket = shape.downRate === undefined ? undefined : new TokenBucket(shape.downRate);
     this.#slice = shape.slice;
-    const body = writableBody(res);
-    const write = body.write.bind(res);
-    const end = body.end.bind(res);
-    this.#write = (chunk, cb) => write(chunk, cb);
-    this.#end = (cb) => void end(cb);
     // A HEAD answer has no body to shape; only a hang still holds it back.
-    const bodyless = req.method === 'HEAD';
-    body.write = (chunk, encoding, cb) => {
-      const done = callbackOf(encoding, cb);
-      if (this.#closed || bodyless) return write(chunk, encoding as BufferEncoding, done);
-      return this.#accept(toBuffer(chunk, encoding), done);
-    };
-    body.end = (chunk, encoding, cb) => {
-      const done = callbackOf(chunk, encoding, cb);
-      // A bodyless answer ends as it would (its end() may still set Content-Length), unless a hang holds it.
-      if (this.#closed || (bodyless && !shape.hang)) return end(chunk, encoding, cb);
-      if (chunk !== undefined && typeof chunk !== 'function' && !bodyless) {
-        const buf = toBuffer(chunk, encoding);
-        // The whole body in one end(): keep the framing it would have had (Content-Length, not chunked).
-        if (
-          this.#given === 0 &&
-          !res.headersSent &&
-          !res.hasHeader('content-length') &&
-          !res.hasHeader('transfer-encoding')
-        ) {
-          res.setHeader('Content-Length', buf.length);
-        }
-        this.#accept(buf, undefined);
-      }
-      this.#ending = { cb: done };
-      this.#pump();
-      return res;
-    };
+    this.#bodyless = req.method === 'HEAD';
     res.once('close', () => this.#dispose());
+  }
+
+  attach(next: BodySink): void {
+    this.#next = next;
+  }
+
+  write(chunk: Buffer, cb?: WriteCallback): boolean {
+    if (this.#closed || this.#bodyless) return this.#next!.write(chunk, cb);
+    return this.#accept(chunk, cb);
+  }
+
+  end(chunk: Buffer | undefined, cb?: WriteCallback): void {
+    const res = this.#res;
+    // A bodyless answer ends as it would (its end() may still set Content-Length), unless a hang holds it.
+    if (this.#closed || (this.#bodyless && !this.#shape.hang)) return this.#next!.end(chunk, cb);
+    if (chunk !== undefined && !this.#bodyless) {
+      // The whole body in one end(): keep the framing it would have had (Content-Length, not chunked).
+      if (
+        this.#given === 0 &&
+        !res.headersSent &&
+        !res.hasHeader('content-length') &&
+        !res.hasHeader('transfer-encoding')
+      ) {
+        res.setHeader('Content-Length', chunk.length);
+      }
+      this.#accept(chunk, undefined);
+    }
+    this.#ending = { cb };
+    this.#pump();
   }
 
   /** From now on the answer goes at full speed and whole (a switch is waiting); a hang still holds it. */
@@ -184,7 +182,7 @@ export class ResponsePacer {
       this.#bucket?.take(size);
       const slice = this.#slice;
       if (slice && (this.#sliceLeft -= size) === 0) this.#nextSliceAt = performance.now() + slice.delayMs;
-      this.#write(piece, last ? head.cb : undefined);
+      this.#next!.write(piece, last ? head.cb : undefined);
       if (this.#closed) return;
       if (this.#socket?.writableNeedDrain && !this.#bucket && !this.#slice) return this.#waitForDrain();
     }
@@ -196,7 +194,7 @@ export class ResponsePacer {
     // The answer never finishes under a hang: its bytes are out (or the hang's share of them), then silence.
     if (hang) return this.#startHang();
     this.#ended = true;
-    this.#end(this.#ending.cb);
+    this.#next!.end(undefined, this.#ending.cb);
   }
 
   #startHang(): void {

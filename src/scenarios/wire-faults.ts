@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { closeAfterResponse } from '../http/close-connection.js';
 import { markOutcome } from '../http/journal-marks.js';
-import { callbackOf, toBuffer, writableBody } from './body-intercept.js';
+import type { BodySink, BodyStage, WriteCallback } from '../http/answer-writer.js';
 import type { FaultResponse } from './types.js';
 
 /** Tears the connection down with a TCP RST and no response at all. */
@@ -25,56 +25,60 @@ export function sendFaultResponse(res: Response, respond: FaultResponse, close: 
 }
 
 /**
- * Lets the real response through up to `limit` body bytes, then closes the socket: the headers
- * (with the full Content-Length) and the first bytes arrive, the rest never does.
+ * The answer writer's truncation stage (http/answer-writer.ts): the real answer goes through up to `limit` body
+ * bytes, then the socket closes: the headers (with the full Content-Length) and the first bytes arrive, the
+ * rest never does.
  */
-export function truncateBody(res: Response, limit: number): void {
-  const body = writableBody(res);
-  const write = body.write.bind(res);
-  const end = body.end.bind(res);
-  let sent = 0;
-  let cut = false;
+export class Truncation implements BodyStage {
+  readonly #res: Response;
+  readonly #limit: number;
+  #next: BodySink | undefined;
+  #sent = 0;
+  #cut = false;
 
-  const cutAfter = (buf: Buffer): void => {
-    cut = true;
-    markOutcome(res, 'truncated', limit);
-    if (!res.headersSent) res.flushHeaders();
-    const head = buf.subarray(0, Math.max(0, limit - sent));
-    sent += head.length;
-    if (head.length > 0) write(head);
-    res.socket?.destroySoon();
-  };
+  constructor(res: Response, limit: number) {
+    this.#res = res;
+    this.#limit = limit;
+  }
 
-  body.write = (chunk, encoding, cb) => {
-    const done = callbackOf(encoding, cb);
-    if (cut) {
-      done?.();
+  attach(next: BodySink): void {
+    this.#next = next;
+  }
+
+  write(chunk: Buffer, cb?: WriteCallback): boolean {
+    if (this.#cut) {
+      cb?.();
       return true;
     }
-    const buf = toBuffer(chunk, encoding);
-    if (sent + buf.length > limit) {
-      cutAfter(buf);
-      done?.();
+    if (this.#sent + chunk.length > this.#limit) {
+      this.#cutAfter(chunk);
+      cb?.();
       return true;
     }
-    sent += buf.length;
-    return write(buf, done);
-  };
+    this.#sent += chunk.length;
+    return this.#next!.write(chunk, cb);
+  }
 
-  body.end = (chunk, encoding, cb) => {
-    const done = callbackOf(chunk, encoding, cb);
-    if (cut) {
-      done?.();
-      return res;
-    }
-    const buf = typeof chunk === 'function' || chunk === undefined ? Buffer.alloc(0) : toBuffer(chunk, encoding);
-    if (sent + buf.length > limit) {
-      cutAfter(buf);
-      done?.();
-      return res;
+  end(chunk: Buffer | undefined, cb?: WriteCallback): void {
+    if (this.#cut) return cb?.();
+    const buf = chunk ?? Buffer.alloc(0);
+    if (this.#sent + buf.length > this.#limit) {
+      this.#cutAfter(buf);
+      return cb?.();
     }
     // The whole body fits: the response completes, then the connection closes as declared.
-    closeAfterResponse(res);
-    return end(buf, done);
-  };
+    closeAfterResponse(this.#res);
+    this.#next!.end(buf, cb);
+  }
+
+  #cutAfter(buf: Buffer): void {
+    const res = this.#res;
+    this.#cut = true;
+    markOutcome(res, 'truncated', this.#limit);
+    if (!res.headersSent) res.flushHeaders();
+    const head = buf.subarray(0, Math.max(0, this.#limit - this.#sent));
+    this.#sent += head.length;
+    if (head.length > 0) this.#next!.write(head);
+    res.socket?.destroySoon();
+  }
 }

@@ -4,11 +4,17 @@ import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } fr
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobCache } from './blob-cache.js';
+import { StoreCache, type CacheShelf } from './store-cache.js';
 import { HELD_BLOB_MAX_BYTES, HeldBlobs } from './held-blobs.js';
 import { PrivateFolder } from './private-folder.js';
 import { isDiskFull, toStorageError } from './storage-errors.js';
-import { isSyntheticBlobId, parseSyntheticBlobId, syntheticChunks, syntheticStream } from './synthetic-content.js';
+import {
+  isSyntheticBlobId,
+  parseSyntheticBlobId,
+  syntheticChunks,
+  syntheticStream,
+  type ChunkMaker,
+} from './synthetic-content.js';
 
 const TMP_PREFIX = '.tmp-';
 /** Blob files are private to the user, whatever the umask (so is their folder, 0700). */
@@ -36,10 +42,9 @@ const EMPTY: StoredBlob = Object.freeze({ blobId: null, size: 0 });
  * Writes stream to a temp file, fsync, then rename: a crash leaves either no blob or a whole one.
  * In memory mode the directory is a private temp dir, so big uploads never sit in RAM; its blobs die
  * with the process, so they skip the fsync, and small ones live in memory instead of a file each
- * (HeldBlobs, bounded: that is where memory mode stores them, not a copy). Apart from that, one
- * bounded cache keeps the bytes of recently read blobs (BlobCache). A synthetic blob id
- * (synthetic-content.ts) names bytes derived on read: nothing is stored or deleted for it, and the
- * cache keeps its bytes as it keeps a read blob's.
+ * (HeldBlobs, bounded: that is where memory mode stores them, not a copy). Apart from that, the
+ * store's one bounded cache (StoreCache) keeps the bytes of recently read blobs. A synthetic blob id
+ * (synthetic-content.ts) names bytes derived on read: nothing is stored, cached or deleted for it.
  */
 export class BlobStore {
   readonly dir: string;
@@ -48,20 +53,23 @@ export class BlobStore {
   readonly #folder: PrivateFolder | undefined;
   /** Memory mode's small blobs: they have no file. */
   readonly #held = new HeldBlobs();
-  /** Bytes of recently read blobs that have a file (bounded; see BlobCache). */
-  readonly cache: BlobCache;
+  /** The store's one cache: bytes of recently read blobs that have a file, and what the store keeps beside them (bounded; see StoreCache). */
+  readonly cache: StoreCache;
+  /** The chunk makers of recently read synthetic files, kept in the cache. */
+  readonly #makers: CacheShelf<ChunkMaker>;
 
   private constructor(dir: string, folder: PrivateFolder | undefined, cacheBytes: number | undefined) {
     this.dir = dir;
     this.#ephemeral = folder !== undefined;
     this.#folder = folder;
-    this.cache = new BlobCache(cacheBytes);
+    this.cache = new StoreCache(cacheBytes);
+    this.#makers = this.cache.shelf('synthetic');
   }
 
   /**
    * `dir`: the blobs of a data file, kept. None: memory mode, a private folder in the temp dir, made
    * now or, with `folder: 'when-needed'`, when a blob first needs a file (the mock's choice).
-   * `cacheBytes`: the content cache's bound (default DEFAULT_CONTENT_CACHE_MIB; 0: no cache).
+   * `cacheBytes`: the store cache's bound (default DEFAULT_CONTENT_CACHE_MIB; 0: no cache).
    */
   static async open(
     dir?: string,
@@ -140,7 +148,11 @@ export class BlobStore {
       const held = this.#held.get(blobId);
       const synthetic = parseSyntheticBlobId(blobId);
       // A block write into synthetic content makes it stored content: the derived bytes, then the write.
-      if (synthetic) await pipeline(syntheticStream(synthetic), createWriteStream(tmp, { mode: BLOB_MODE }));
+      if (synthetic)
+        await pipeline(
+          syntheticStream(synthetic, undefined, this.#makers),
+          createWriteStream(tmp, { mode: BLOB_MODE }),
+        );
       else if (held) await writeFile(tmp, held, { mode: BLOB_MODE });
       // A copy takes its source's mode; a blob an older version wrote may be readable by others.
       else await copyFile(this.pathOf(blobId), tmp).then(() => chmod(tmp, BLOB_MODE));
@@ -165,13 +177,13 @@ export class BlobStore {
   /** The bytes of synthetic content (or the inclusive range of them), made as they are read; undefined for a stored blob. */
   syntheticRead(blobId: string, range?: { start: number; end: number }): Readable | undefined {
     const synthetic = parseSyntheticBlobId(blobId);
-    return synthetic && syntheticStream(synthetic, range);
+    return synthetic && syntheticStream(synthetic, range, this.#makers);
   }
 
   /** syntheticRead as the views it is made of, for a writer that batches them; undefined for a stored blob. */
   syntheticChunks(blobId: string, range?: { start: number; end: number }): Iterator<Buffer> | undefined {
     const synthetic = parseSyntheticBlobId(blobId);
-    return synthetic && syntheticChunks(synthetic, range?.start, range?.end);
+    return synthetic && syntheticChunks(synthetic, range?.start, range?.end, this.#makers);
   }
 
   /**

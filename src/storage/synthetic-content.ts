@@ -1,6 +1,6 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { LRUCache } from 'lru-cache';
+import type { CacheShelf } from './store-cache.js';
 
 /**
  * Synthetic content: a file of a generated account stores no bytes. Its blob id names where its bytes
@@ -42,12 +42,8 @@ export const SYNTHETIC_BLOCK = 16 * 1024;
 /** Chunks that share one base: as many as keep each aligned 4 KiB of them a different window of it. */
 const GROUP_CHUNKS = 4096;
 const ZEROS = Buffer.alloc(SYNTHETIC_BLOCK);
-/**
- * The makers of recently read files: a file read again (a retry, a player's next range) skips its key
- * and base, which are most of what a small read costs. Each holds two blocks, so this stays small.
- */
-const recentMakers = new LRUCache<string, ChunkMaker>({ max: 64 });
-
+/** What a kept maker costs: its base written twice, and its key. */
+const MAKER_BYTES = 2 * SYNTHETIC_BLOCK + 64;
 /**
  * Joined, not concatenated: a concatenation this long stays a tree of its pieces in V8 (a cons string),
  * and a generated account holds one of these per file.
@@ -69,8 +65,12 @@ export function parseSyntheticBlobId(blobId: string): SyntheticContent | undefin
   return { seed, fileId, version, size };
 }
 
-/** What a file's chunks are made of: its key and rotation, and the base of one group, kept while it is read. */
-class ChunkMaker {
+/**
+ * What a file's chunks are made of: its key and rotation, and the base of one group, kept while it is
+ * read. The blob store keeps the makers of recently read files in the store's cache: a file read again
+ * (a retry, a player's next range) skips its key and base, which are most of what a small read costs.
+ */
+export class ChunkMaker {
   readonly #key: Buffer;
   readonly #first: number;
   readonly #stride: number;
@@ -110,19 +110,33 @@ class ChunkMaker {
  * The inclusive range `start`..`end` of the content (clamped to its size) as views of its base, chunk by
  * chunk: nothing is copied, and the views share one small block however long the file is.
  */
-export function syntheticChunks(content: SyntheticContent, start = 0, end = content.size - 1): Generator<Buffer> {
-  return chunks(content, start, Math.min(end, content.size - 1));
+export function syntheticChunks(
+  content: SyntheticContent,
+  start = 0,
+  end = content.size - 1,
+  makers?: CacheShelf<ChunkMaker>,
+): Generator<Buffer> {
+  return chunks(content, start, Math.min(end, content.size - 1), makers);
 }
 
-function makerOf(content: SyntheticContent): ChunkMaker {
+/** A maker for the file: kept in `makers` (made and kept there on a miss), else made for this read alone. */
+function makerOf(content: SyntheticContent, makers: CacheShelf<ChunkMaker> | undefined): ChunkMaker {
   const name = [content.seed, content.fileId, content.version].join(':');
-  let maker = recentMakers.get(name);
-  if (!maker) recentMakers.set(name, (maker = new ChunkMaker(content)));
+  let maker = makers?.get(name);
+  if (!maker) {
+    maker = new ChunkMaker(content);
+    makers?.set(name, maker, MAKER_BYTES);
+  }
   return maker;
 }
 
-function* chunks(content: SyntheticContent, start: number, end: number): Generator<Buffer> {
-  const maker = makerOf(content);
+function* chunks(
+  content: SyntheticContent,
+  start: number,
+  end: number,
+  makers?: CacheShelf<ChunkMaker>,
+): Generator<Buffer> {
+  const maker = makerOf(content, makers);
   for (let at = start; at <= end; ) {
     const index = Math.floor(at / SYNTHETIC_BLOCK);
     const from = at - index * SYNTHETIC_BLOCK;
@@ -144,10 +158,14 @@ export function syntheticBytes(content: SyntheticContent, start = 0, end = conte
  * reader takes them: no byte is copied or allocated per chunk, so a fresh file streams as fast as a
  * stored one from memory and needs no room in the content cache.
  */
-export function syntheticStream(content: SyntheticContent, range?: { start: number; end: number }): Readable {
+export function syntheticStream(
+  content: SyntheticContent,
+  range?: { start: number; end: number },
+  makers?: CacheShelf<ChunkMaker>,
+): Readable {
   const start = range?.start ?? 0;
   const end = Math.min(range?.end ?? content.size - 1, content.size - 1);
-  const pieces = chunks(content, start, end);
+  const pieces = chunks(content, start, end, makers);
   return new Readable({
     highWaterMark: 4 * SYNTHETIC_BLOCK,
     read() {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobCache } from '../../../src/storage/blob-cache.js';
+import { StoreCache } from '../../../src/storage/store-cache.js';
 import { createApp } from '../../../src/index.js';
 import { SPEC, binaryParser, useCloud, type CloudClient } from '../../helpers/cloud.js';
 
@@ -23,7 +23,7 @@ function withoutDate(headers: unknown): Record<string, string> {
 const idOf = (filePath: string): string => filePath.split('/').pop()!;
 
 /** The bytes the cache keeps for a blob. */
-const held = (cache: BlobCache, blobId: string): Buffer | undefined => cache.get(blobId);
+const held = (cache: StoreCache, blobId: string): Buffer | undefined => cache.get(blobId);
 
 function blobOf(client: CloudClient, filePath: string, user = 'demo'): string {
   const blobId = client.mock.store.get(user, idOf(filePath), 'file').blobId;
@@ -146,7 +146,7 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
   });
 });
 
-describe('BlobCache: bounded by bytes, least recently used first', () => {
+describe('StoreCache: bounded by bytes, least recently used first', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'csp-mock-blob-cache-'));
@@ -161,12 +161,12 @@ describe('BlobCache: bounded by bytes, least recently used first', () => {
     return path;
   }
 
-  async function read(cache: BlobCache, id: string, size: number): Promise<Buffer | undefined> {
+  async function read(cache: StoreCache, id: string, size: number): Promise<Buffer | undefined> {
     return cache.read(id, await blob(id, size), size);
   }
 
   it('never holds more than its bound, drops the least recently used, and leaves large blobs alone', async () => {
-    const cache = new BlobCache(100, 40);
+    const cache = new StoreCache(100, 40);
     for (const id of ['a', 'b', 'c']) await read(cache, id, 30);
     expect(cache.bytes).toBe(90);
     held(cache, 'a'); // now b is the least recently used
@@ -185,7 +185,7 @@ describe('BlobCache: bounded by bytes, least recently used first', () => {
   });
 
   it('concurrent misses read a blob once; a delete during the read keeps it out; an unreadable blob is a miss', async () => {
-    const cache = new BlobCache(100, 40);
+    const cache = new StoreCache(100, 40);
     const path = await blob('x', 20);
     const [one, two] = await Promise.all([cache.read('x', path, 20), cache.read('x', path, 20)]);
     expect(one).toBe(two);
@@ -200,7 +200,7 @@ describe('BlobCache: bounded by bytes, least recently used first', () => {
   });
 
   it('a size of 0 keeps nothing: every read streams', async () => {
-    const cache = new BlobCache(0);
+    const cache = new StoreCache(0);
     expect(await read(cache, 'a', 10)).toBeUndefined();
     expect(cache.size).toBe(0);
   });

@@ -3,6 +3,7 @@ import { newNode } from '../../../src/domain/node-records.js';
 import { Tree } from '../../../src/domain/tree.js';
 import { ChildListing } from '../../../src/domain/child-listing.js';
 import { Listings } from '../../../src/domain/listings.js';
+import { StoreCache } from '../../../src/storage/store-cache.js';
 import type { NodeRecord } from '../../../src/storage/schema.js';
 
 /** Names whose order ignoring case differs from their code-unit order, prefixes of each other, and non-ASCII. */
@@ -88,7 +89,7 @@ function shuffled(count: number, seed: number): { tree: Tree; rootId: string } {
 const kept = new WeakMap<Tree, Listings>();
 function listings(tree: Tree): Listings {
   let made = kept.get(tree);
-  if (!made) kept.set(tree, (made = new Listings(tree)));
+  if (!made) kept.set(tree, (made = new Listings(tree, new StoreCache().shelf('listing'))));
   return made;
 }
 
