@@ -14,11 +14,12 @@ describe('--cert and --key: your own certificate', { timeout: 60_000 }, () => {
   let ownCa: KeyPair;
   let server: KeyPair;
   let other: KeyPair;
+  // Three RSA keys made in JavaScript (node-forge): seconds of CPU, more on a busy machine than a hook's default 10 s.
   beforeAll(async () => {
     ownCa = await makeCaCertificate('a test CA');
     server = await makeServerCertificate(ownCa, ['localhost', '127.0.0.1']);
     other = await makeServerCertificate(ownCa, ['localhost']);
-  });
+  }, 120_000);
 
   /** Writes the named files into the temp folder and runs serve there; the CA folder is one that does not exist. */
   async function serveWith(files: Record<string, string>, args: string[]): Promise<ServeProcess> {
