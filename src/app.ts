@@ -3,11 +3,10 @@ import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
-import { unknownTenant, type TenantDirectory } from './admin/tenant-routes.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
-import { inProcessChannel, type MockCore, type PartKey } from './feature.js';
+import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from './feature.js';
 import { FEATURES, mockControls, type MockControls } from './features.js';
 import { answerWriter, serviceAnswer } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
@@ -61,10 +60,10 @@ export interface MockApp {
   attach(server: Server, listener?: RequestListener): void;
 }
 
-/** What a served mock adds around an app: the server's tenants on its default app; a tenant's mount. */
+/** What a served mock adds around an app: its features' parts (the server's tenants); a tenant's mount. */
 export interface AppParts {
-  /** The server's tenants: /__admin/tenants, and a clear 404 for a /t/<name> that names none. */
-  tenants?: TenantDirectory;
+  /** Parts the server's features give this mock (the tenants, to the default mock). */
+  provided?: readonly ProvidedPart[];
   /** A tenant's "/t/<name>": the app answers under it, and its links carry it. */
   mountPath?: string;
   /** Who named `options.scenario` (a tenant's, sent over HTTP: 'http'). Default 'user'. */
@@ -141,8 +140,10 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
       if (!featureParts.has(key)) throw new Error(`${key.name} is not part of this mock`);
       return featureParts.get(key) as T;
     },
+    has: (key) => featureParts.has(key),
     provide: (key, value) => void featureParts.set(key, value),
   };
+  for (const part of parts.provided ?? []) part.give(core);
   const features = FEATURES.map((feature) => feature.mount?.(core) ?? {});
   scenarios.subscribe(() => {
     for (const feature of features) feature.switched?.();
@@ -175,15 +176,16 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
       })
     : undefined;
   if (corsSteps) app.use(corsSteps.headers);
-  // 2c. a served mock's /t/<name> that names no live tenant (the server hands live ones to their own app)
-  if (parts.tenants) app.use(unknownTenant(parts.tenants));
+  // 2c. the features' steps before the admin API (a served mock's /t/<name> that names no live tenant: the server
+  //     hands live ones to their own app)
+  for (const feature of features) if (feature.steps?.['before-admin']) app.use(feature.steps['before-admin']);
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   //    (in a router of its own: the other requests pass one path test, not one per step)
   //    (its routes built on the first admin call: most test suites drive the mock in-process and never make one)
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
-    builtOnFirstUse(() => adminRouter({ mock: core, features: FEATURES, tenants: parts.tenants })),
+    builtOnFirstUse(() => adminRouter({ mock: core, features: FEATURES })),
   );
   app.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)

@@ -1,16 +1,21 @@
 import type { RequestHandler, Router } from 'express';
+import type { RequestListener } from 'node:http';
 import type { MockClock } from './clock/mock-clock.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import type { HttpError } from './http/errors.js';
 import type { RequestJournal } from './http/journal.js';
-import type { ResolvedOptions } from './options.js';
+import type { MockOptions, ResolvedOptions } from './options.js';
+import type { ScenarioTrust } from './scenarios/load.js';
 import type { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+import type { ResolvedScenario } from './scenarios/types.js';
 
 /** What an admin request carries into a control, parsed but unchecked (it came over HTTP). */
 export interface AdminInput {
   query: Record<string, unknown>;
   body: unknown;
   params: Record<string, unknown>;
+  /** The origin the client reached this mock at (`--public-url`, else its Host), its mount path included. */
+  origin: string;
 }
 
 /** A control's request as a client sends it: a path under /__admin (default the control's), a query, a JSON body. */
@@ -32,6 +37,8 @@ export interface Control<In, Out> {
   readonly path: string;
   /** The route's status: 200 with the output as JSON (default), 201 (also JSON) or 204 (no body). */
   readonly status?: 200 | 201 | 204;
+  /** The Location of what a 201 made. */
+  location?(out: Out): string;
   /** A long poll: the route holds one of `slots` answers open at once (half for one source), named `what`. */
   readonly held?: { slots: number; what: string };
   /** The input of an admin request (untrusted): throws HttpError (400) naming the field. */
@@ -75,9 +82,51 @@ export interface MockCore {
   readonly mountPath: string;
   /** The mock's one reset (state, fault counters, journal, a replay's cursor). */
   reset(): Promise<void>;
-  /** A feature's part, provided by its mount; throws when the feature is not mounted. */
+  /** A feature's part, provided by its mount (or its server); throws when there is none. */
   part<T>(key: PartKey<T>): T;
+  has(key: PartKey<unknown>): boolean;
   provide<T>(key: PartKey<T>, value: T): void;
+}
+
+/** A part given to a mock from outside it (the server's tenants, to its default mock). */
+export interface ProvidedPart {
+  give(mock: MockCore): void;
+}
+
+export const providedPart = <T>(key: PartKey<T>, value: T): ProvidedPart => ({
+  give: (mock) => mock.provide(key, value),
+});
+
+/** A mock made by a server for a feature of the server's (a tenant): its app, and what to show of it. */
+export interface ServedMock {
+  app: RequestListener;
+  readonly store: CloudStore;
+  readonly scenario: ResolvedScenario;
+  close(): Promise<void>;
+}
+
+/** How a server's feature makes a mock of its own: createApp, under a mount path. */
+export type MakeMock = (
+  options: MockOptions,
+  how: { mountPath: string; scenarioTrust: ScenarioTrust },
+) => Promise<ServedMock>;
+
+/** What a served mock (startMock, csp-mock serve) tells its features before it makes its default mock. */
+export interface ServeContext {
+  /** startMock's options (the features' own among them, e.g. `tenants`). */
+  options: MockOptions;
+  /** The Host names the server answers to. */
+  allowedHosts: string[];
+  makeMock: MakeMock;
+}
+
+/** A feature in a served mock: what it gives the default mock, how it routes requests, how it closes. */
+export interface ServedFeature {
+  provide?: readonly ProvidedPart[];
+  /** Wraps the server's request listener (the default mock's app, or the previous feature's routing). */
+  route?(next: RequestListener): RequestListener;
+  /** When the server closes, before the default mock. */
+  close?(): Promise<void>;
 }
 
 /** Where in the app's request order a feature's step runs (app.ts numbers them). */
@@ -108,6 +157,8 @@ export interface Feature {
   routes?(mock: MockCore, jsonBody: RequestHandler): Router | undefined;
   /** Assembles it into one mock, once, when the mock is made. */
   mount?(mock: MockCore): MountedFeature;
+  /** Assembles it into a served mock (startMock), once, before the default mock is made. */
+  serve?(server: ServeContext): ServedFeature;
 }
 
 /** The control with its types checked where it is written (and nowhere else). */

@@ -5,6 +5,7 @@ import { clockControls, clockFeature } from './clock/feature.js';
 import { deviceControls, deviceFeature, type DeviceControls } from './device/feature.js';
 import type { Channel, Feature } from './feature.js';
 import { harFeature } from './har/feature.js';
+import { tenantsFeature } from './tenants/feature.js';
 
 /**
  * Every feature of a mock, each declared in its own folder's feature.ts: app.ts mounts them in this order,
@@ -17,6 +18,7 @@ export const FEATURES: readonly Feature[] = [
   clockFeature,
   deviceFeature,
   auditFeature,
+  tenantsFeature,
 ];
 
 /**

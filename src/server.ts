@@ -1,18 +1,15 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
-import type { MockControls } from './features.js';
+import { FEATURES, type MockControls } from './features.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
 import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
 import { answerPlainHttp } from './tls/plain-http-answer.js';
-import { parseDuration } from './clock/durations.js';
-import { DEFAULT_MAX_TENANTS, DEFAULT_TENANT_IDLE_MS, TenantRegistry } from './tenants/tenant-registry.js';
-import { tenantRouting } from './tenants/tenant-routing.js';
+import type { TenantSettings } from './tenants/feature.js';
 
-export { DEFAULT_TIMEOUTS, type ServerTimeouts };
+export { DEFAULT_TIMEOUTS, type ServerTimeouts, type TenantSettings };
 
 export interface StartOptions extends MockOptions {
   /** Default 0: a free port, read it back from `port` or `url`. */
@@ -28,16 +25,6 @@ export interface StartOptions extends MockOptions {
   https?: boolean | HttpsOptions;
   /** Tenants: isolated mocks under /t/<name>, made over the admin API (POST /__admin/tenants). */
   tenants?: TenantSettings;
-}
-
-/** How many tenants a served mock keeps, and for how long nothing may reach one before it is closed. */
-export interface TenantSettings {
-  /** At most this many at once (default 64; 0: none). */
-  max?: number;
-  /** A duration ("30m", "2h", or ms; default 30 minutes; 0: never closed for being idle). */
-  idle?: string | number;
-  /** The real time in ms that idle expiry reads (default Date.now): a test moves it instead of waiting. */
-  now?: () => number;
 }
 
 /** Where a mock serves HTTPS, and what to trust. */
@@ -110,12 +97,15 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   // Before the app: a certificate that does not match its key changes nothing (no state file is made).
   const https = options.https ? (options.https === true ? {} : options.https) : undefined;
   const identity = https ? await identityOf(https, host, options.publicUrl) : undefined;
-  const tenants = tenantRegistryOf(options, allowedHosts);
-  const mock = await createApp({ ...options, allowedHosts }, { tenants }).catch(async (err: unknown) => {
-    await tenants.close();
+  // The features of a served mock (tenants): what they give the default mock, and their routing in front of it.
+  const served = FEATURES.flatMap((feature) => feature.serve?.({ options, allowedHosts, makeMock: createApp }) ?? []);
+  const closeServed = async (): Promise<void> => void (await Promise.all(served.map((s) => s.close?.())));
+  const provided = served.flatMap((s) => s.provide ?? []);
+  const mock = await createApp({ ...options, allowedHosts }, { provided }).catch(async (err: unknown) => {
+    await closeServed();
     throw err;
   });
-  const listener = tenantRouting(tenants, mock.app);
+  const listener = served.reduce<RequestListener>((next, s) => s.route?.(next) ?? next, mock.app);
   const tls = identity && { key: identity.key, cert: identity.cert };
   const server = tls && https?.port === undefined ? createHttpsServer(tls) : createServer();
   const besides = tls && https?.port !== undefined ? createHttpsServer(tls) : undefined;
@@ -131,7 +121,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     if (besides) await listen(besides, https?.port ?? 0, host);
   } catch (err) {
     await closeServers(servers);
-    await tenants.close();
+    await closeServed();
     await mock.close();
     throw new Error(`cannot listen on ${host}:${options.port ?? 0}: ${(err as Error).message}`);
   }
@@ -174,49 +164,10 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     reloadScenario: mock.reloadScenario,
     close: async () => {
       await closeServers(servers);
-      await tenants.close();
+      await closeServed();
       await mock.close();
     },
   };
-}
-
-/** What a tenant takes from the server's options (its body may then set scenario, seed, users, clock, ...). */
-const TENANT_INHERITS = [
-  'baseDir',
-  'users',
-  'seed',
-  'queueLimit',
-  'publicUrl',
-  'strict',
-  'log',
-  'logFormat',
-  'verbose',
-  'journalSize',
-  'journalBodies',
-  'contentCacheMiB',
-  'scenario',
-  'adminToken',
-  'switchGraceMs',
-  'replayHandler',
-  'clock',
-] as const satisfies ReadonlyArray<keyof MockOptions>;
-
-/**
- * The tenants' registry: each tenant starts from the server's options (logins, seed, scenario, journal,
- * admin token, Host names, public URL), never its --data, --generate or mode: a tenant emulates, in memory.
- */
-function tenantRegistryOf(options: StartOptions, allowedHosts: string[]): TenantRegistry {
-  const given = options.tenants ?? {};
-  const max = given.max ?? DEFAULT_MAX_TENANTS;
-  if (!Number.isInteger(max) || max < 0) throw new Error(`tenants.max must be a whole number >= 0, got ${max}`);
-  const idleMs = given.idle === undefined ? DEFAULT_TENANT_IDLE_MS : parseDuration(given.idle);
-  if (idleMs < 0) throw new Error(`tenants.idle must not be negative, got ${String(given.idle)}`);
-  const shared: MockOptions = {};
-  for (const key of TENANT_INHERITS) if (options[key] !== undefined) Object.assign(shared, { [key]: options[key] });
-  // Fixed now: a tenant made later finds ./scenarios where the server's did.
-  shared.baseDir = resolve(options.baseDir ?? process.cwd());
-  const log = typeof options.log === 'function' ? options.log : options.log ? console.log : () => undefined;
-  return new TenantRegistry({ ...shared, allowedHosts }, { max, idleMs, now: given.now, log });
 }
 
 /** The TLS module (and node-forge) load only when HTTPS is asked for. */

@@ -10,15 +10,12 @@ import { deepJson } from './deep-json.js';
 import { queryInt } from './journal-filter.js';
 import { DEFAULT_INLINE_LIMIT, exportedFile, seedView } from './seed-view.js';
 import { stateView } from './state-view.js';
-import { noNestedTenants, tenantRoutes, type TenantDirectory } from './tenant-routes.js';
 
 export interface AdminDeps {
   /** The mock the routes read and change. */
   mock: MockCore;
   /** Its features: their routes, then their controls. */
   features: readonly Feature[];
-  /** The server's tenants (/__admin/tenants), on the default mock of a served mock only. */
-  tenants?: TenantDirectory;
 }
 
 /**
@@ -26,7 +23,7 @@ export interface AdminDeps {
  * reset, journal, clock, changes...). Not behind the service's auth; app.ts mounts adminGuard (same origin,
  * JSON bodies) in front of it.
  */
-export function adminRouter({ mock, features, tenants }: AdminDeps): Router {
+export function adminRouter({ mock, features }: AdminDeps): Router {
   const { store, options } = mock;
   const router = Router();
   // The inspector's page at /__admin/ holds no state, so it loads without the token and asks for it
@@ -71,8 +68,6 @@ export function adminRouter({ mock, features, tenants }: AdminDeps): Router {
       mock,
     ),
   );
-  if (tenants) router.use('/tenants', tenantRoutes(tenants, jsonBody, options.publicUrl));
-  else if (mock.mountPath) router.use('/tenants', noNestedTenants);
   router.use((req, _res, next) => next(new HttpError(404, `no admin resource at /__admin${req.path}`)));
   return router;
 }

@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { AnyControl, MockCore } from '../feature.js';
 import { HttpError } from '../http/errors.js';
+import { requestOrigin } from '../http/request-origin.js';
 import { AdminSlots } from './admin-slots.js';
 
 const JSON_LIMIT = '5mb';
@@ -25,7 +26,8 @@ export function controlRoutes(controls: readonly AnyControl[], mock: MockCore): 
       let out: unknown;
       const gone = new AbortController();
       try {
-        const input = c.read({ query: req.query, body: req.body as unknown, params: req.params });
+        const origin = requestOrigin(req, mock.options.publicUrl, mock.mountPath);
+        const input = c.read({ query: req.query, body: req.body as unknown, params: req.params, origin });
         const release = slots?.take(req);
         res.once('close', () => {
           release?.();
@@ -41,6 +43,7 @@ export function controlRoutes(controls: readonly AnyControl[], mock: MockCore): 
       }
       if (res.destroyed) return;
       if (c.status === 204) return void res.status(204).end();
+      if (c.location) res.location(c.location(out));
       res.status(c.status ?? 200).json(out);
     };
     const path = c.path;

@@ -7,6 +7,7 @@ import type { Channel, Control } from '../feature.js';
 import { mockControls, type MockControls } from '../features.js';
 import type { JournalEntry, JournalFilter } from '../http/journal.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
+import { tenantControls } from '../tenants/feature.js';
 import { tenantBody, type TenantOptions, type TenantView } from './tenant-calls.js';
 
 export type { ScenarioSummary };
@@ -183,6 +184,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     },
   };
 
+  const tenants = tenantControls(channel);
   return {
     ...mockControls(channel),
     url: origin,
@@ -217,16 +219,14 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
       ),
     tenant: async (name, tenantOptions = {}) => {
       try {
-        await call('POST', '/tenants', await tenantBody(name, tenantOptions, baseDir));
+        await tenants.createTenant(await tenantBody(name, tenantOptions, baseDir));
       } catch (err) {
         if (!(err instanceof MockRefusedError && err.status === 409)) throw err;
       }
       return connectMock(`${origin}/t/${encodeURIComponent(name)}`, options);
     },
-    tenants: async () => (await json<{ tenants: TenantView[] }>('GET', '/tenants')).tenants,
-    deleteTenant: async (name) => {
-      await call('DELETE', `/tenants/${encodeURIComponent(name)}`);
-    },
+    tenants: tenants.tenants,
+    deleteTenant: tenants.deleteTenant,
     content: async (id) => Buffer.from(await (await call('GET', `/content/${encodeURIComponent(id)}`)).arrayBuffer()),
     close: async () => {
       closed = true;

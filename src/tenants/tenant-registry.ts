@@ -1,7 +1,6 @@
 import type { RequestListener, ServerResponse } from 'node:http';
-import { createApp, type MockApp } from '../app.js';
-import type { TenantDirectory } from '../admin/tenant-routes.js';
 import { formatDuration } from '../clock/durations.js';
+import type { MakeMock, ServedMock } from '../feature.js';
 import { HttpError } from '../http/errors.js';
 import type { TenantView } from '../http/wire-types.js';
 import type { MockOptions } from '../options.js';
@@ -24,7 +23,7 @@ export interface TenantLimits {
 /** One live tenant: a whole mock, and when it was last used. */
 interface Tenant {
   readonly name: string;
-  readonly mock: MockApp;
+  readonly mock: ServedMock;
   readonly created: number;
   lastUsed: number;
   /** Requests in flight: a tenant is not idle while one is (a long download, the inspector's event stream). */
@@ -35,9 +34,10 @@ interface Tenant {
  * The served mock's tenants: each a whole mock (createApp under /t/<name>) made on demand, kept in memory,
  * bounded in number, closed when deleted, idle too long, or when the server closes.
  */
-export class TenantRegistry implements TenantDirectory {
+export class TenantRegistry {
   readonly #base: MockOptions;
   readonly #limits: Required<TenantLimits>;
+  readonly #make: MakeMock;
   readonly #tenants = new Map<string, Tenant>();
   /** Names being made: taken (a second create is 409) and counted against the limit. */
   readonly #making = new Set<string>();
@@ -45,9 +45,13 @@ export class TenantRegistry implements TenantDirectory {
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
 
-  /** `base`: the options every tenant starts from (the server's, less what only the default mock has). */
-  constructor(base: MockOptions, limits: TenantLimits) {
+  /**
+   * `base`: the options every tenant starts from (the server's, less what only the default mock has);
+   * `make`: how a tenant's mock is made (createApp).
+   */
+  constructor(base: MockOptions, limits: TenantLimits, make: MakeMock) {
     this.#base = base;
+    this.#make = make;
     this.#limits = { ...limits, now: limits.now ?? (() => Date.now()) };
   }
 
@@ -74,7 +78,7 @@ export class TenantRegistry implements TenantDirectory {
       );
     this.#making.add(name);
     try {
-      const mock = await createApp(
+      const mock = await this.#make(
         { ...this.#base, ...request.options },
         { mountPath: `/t/${name}`, scenarioTrust: request.scenarioGiven ? 'http' : 'user' },
       );
@@ -137,7 +141,7 @@ export class TenantRegistry implements TenantDirectory {
   }
 
   /** The live tenant's mock (for in-process callers: its store, its clock). */
-  mockOf(name: string): MockApp | undefined {
+  mockOf(name: string): ServedMock | undefined {
     return this.#tenants.get(name)?.mock;
   }
 

@@ -20,7 +20,6 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'cli/',
       'index.ts',
       'server.ts',
-      'tenants/',
       'verify/',
       'intercept/',
       'remote/',
@@ -36,6 +35,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   // The list of features, then each feature's declaration (its folder's feature.ts): routes, controls, hooks.
   { layer: 'assembly: the feature list', modules: ['features.ts'] },
   { layer: "assembly: each feature's declaration", modules: [FEATURE_FILE] },
+  // Tenants: the registry of a served mock's tenants (each made by the server's createApp) and their routing.
+  { layer: 'assembly: the tenants', modules: ['tenants/'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
   { layer: 'assembly: what a feature is', modules: ['feature.ts'] },
   // The client audit reads journal entries (types of http/) and nothing else of the server.

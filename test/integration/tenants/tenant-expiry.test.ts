@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../../src/index.js';
+import { createApp, startMock, type RunningMock } from '../../../src/index.js';
 import { TenantRegistry } from '../../../src/tenants/tenant-registry.js';
 
 const DEMO = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
@@ -90,7 +90,7 @@ describe('closing a tenant releases what it holds', () => {
   }
 
   it('DELETE closes the tenant: its temp blob folder is removed', async () => {
-    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, log: () => undefined });
+    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, log: () => undefined }, createApp);
     const folder = await tenantWithBlobFolder(registry, 'w1');
     await registry.delete('w1');
     expect(existsSync(folder)).toBe(false);
@@ -99,7 +99,7 @@ describe('closing a tenant releases what it holds', () => {
 
   it('expiry closes the tenant: its temp blob folder is removed when the sweep ends', async () => {
     let now = 0;
-    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, now: () => now, log: () => undefined });
+    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, now: () => now, log: () => undefined }, createApp);
     const folder = await tenantWithBlobFolder(registry, 'w1');
     now += 31 * MINUTE;
     await registry.sweep();
@@ -107,7 +107,7 @@ describe('closing a tenant releases what it holds', () => {
   });
 
   it('closing the registry (the server closing) closes every tenant and refuses new ones', async () => {
-    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, log: () => undefined });
+    registry = new TenantRegistry({}, { max: 4, idleMs: 30 * MINUTE, log: () => undefined }, createApp);
     const folders = [await tenantWithBlobFolder(registry, 'w1'), await tenantWithBlobFolder(registry, 'w2')];
     await registry.close();
     for (const folder of folders) expect(existsSync(folder)).toBe(false);
