@@ -22,6 +22,11 @@ export interface CliContext {
   exitCode: number;
   /** A listening command's mock once it listens: stopped by the caller (on a signal, for the process). */
   running?: ListeningMock;
+  /**
+   * Called once a listening command's mock listens, before its ready lines: whoever reads them may stop it at
+   * once (the process installs its signal handlers here, not after the command returns).
+   */
+  readonly onListening?: (running: ListeningMock) => void;
 }
 
 /** A mock that serve, record or replay started, and what stops it (the address it left goes with it). */

@@ -117,6 +117,7 @@ export function announce(
       await mock.close();
     },
   };
+  cli.onListening?.(cli.running);
   readyOutput(cli, format, command, mock.url, [...facts, ...corsFacts(mock.options), ...httpsFacts(mock)]);
 }
 

@@ -37,7 +37,7 @@ const cli: CliContext = {
   stdoutLine,
   progressTo: process.stderr,
   exitCode: 0,
+  onListening: (running) => stopOnSignals(cli, running),
 };
 const code = await runCli(argv, cli);
-if (cli.running) stopOnSignals(cli, cli.running);
-else if (code !== 0) process.exit(code);
+if (!cli.running && code !== 0) process.exit(code);
