@@ -12,7 +12,7 @@ import { forwardedHeaders, returnedHeaders, upstreamFailure, upstreamRequest, ty
 import { answerHeaders } from '../http/cors.js';
 import { readBody } from '../http/read-body.js';
 import { requestOrigin } from '../http/request-origin.js';
-import { sendPlainError } from '../http/plain-text.js';
+import { plainAnswer, sendAnswer } from '../http/answer.js';
 
 export interface RecorderOptions {
   upstream: Upstream;
@@ -137,7 +137,7 @@ function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): 
     fail: (status, message) => {
       ctx.log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
       if (res.writableFinished) return; // the client has its whole answer already
-      sendPlainError(res, status, message);
+      void sendAnswer(res, plainAnswer(status, message));
     },
   };
   relayContinue(flight);
