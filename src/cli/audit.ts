@@ -8,7 +8,7 @@ import {
   type AuditReport,
   type AuditRuleId,
 } from '../audit/audit-types.js';
-import type { JournalEntry } from '../http/journal.js';
+import type { JournalEntry } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 /** The audit's thresholds: each a flag, its name in kebab case (minBackoffMs is --min-backoff-ms). */

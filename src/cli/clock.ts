@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
-import type { ClockControls } from '../clock/clock-controls.js';
-import type { ClockSettings, ClockState } from '../clock/mock-clock.js';
+import type { ClockControls, ClockSettings, ClockState } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 /** One line for people: "2025-01-01T00:00:00.000Z, frozen, 2d ahead of real time". */

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import type { ClockState } from '../clock/mock-clock.js';
+import type { ClockState, RunningMock } from '../index.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 import { DEFAULT_USERS, parseUserSpec } from '../option-table.js';
-import type { RunningMock } from '../server.js';
 import type { CliContext } from './context.js';
 import {
   cannotStart,
