@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { CloudStore } from './domain/cloud-store.js';
+import { sendAnswer } from './http/answer.js';
 import { basicAuth } from './http/auth.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { clientSpecification } from './http/client-spec.js';
@@ -88,8 +89,8 @@ function serviceRoutes(): Router {
   routes.options(
     '/',
     builtOnFirstUse(async () => {
-      const { sendOptions } = await dav();
-      return (_req, res) => sendOptions(res);
+      const { OPTIONS_ANSWER } = await dav();
+      return (_req, res) => sendAnswer(res, OPTIONS_ANSWER);
     }),
   );
   routes.use(
