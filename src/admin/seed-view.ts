@@ -54,7 +54,7 @@ async function seedTree(store: CloudStore, nodes: NodeRecord[], inlineLimit: num
   const work: Array<{ node: NodeRecord; into: SeedNode[] }> = nodes.map((node) => ({ node, into: top }));
   for (let i = 0; i < work.length; i++) {
     const { node, into } = work[i]!;
-    const kids = node.kind === 'container' ? store.children(node.owner, node.id) : [];
+    const kids = node.kind === 'container' ? store.childrenOf(node.id) : [];
     const children: SeedNode[] | undefined = kids.length > 0 ? [] : undefined;
     into.push(await seedEntry(store, node, inlineLimit, children));
     for (const kid of kids) work.push({ node: kid, into: children! });

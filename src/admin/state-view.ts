@@ -46,7 +46,7 @@ function nodeViews(store: CloudStore, nodes: NodeRecord[]): StateNode[] {
     if (node.kind === 'container') {
       const view = { ...common, container: node.name, children: [] as StateNode[] };
       item.into.push(view);
-      const kids = store.children(node.owner, node.id);
+      const kids = store.childrenOf(node.id);
       for (let i = kids.length - 1; i >= 0; i--) work.push({ node: kids[i]!, into: view.children });
     } else {
       const { mimeType, bytes, version } = node;

@@ -68,7 +68,7 @@ export async function accountTree(store: CloudStore, user: string): Promise<Tree
     const path = `${parent}/${node.name}`;
     if (node.kind === 'container') {
       entries.push({ path, kind: 'folder' });
-      for (const child of store.children(user, node.id)) work.push({ node: child, parent: path });
+      for (const child of store.childrenOf(node.id)) work.push({ node: child, parent: path });
     } else entries.push({ path, kind: 'file', bytes: node.bytes, sha256: await contentHash(store, node) });
   }
   return [...treeOf(entries).values()];

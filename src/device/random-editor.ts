@@ -101,9 +101,7 @@ export class RandomChanges {
     for (let i = 0; i < seen.length && seen.length < MAX_SEEN; i++) {
       const { path, node } = seen[i]!;
       if (node.kind !== 'container') continue;
-      const members = store
-        .children(node.owner, node.id)
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const members = store.childrenOf(node.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const child of members) seen.push({ path: join(path, child.name), node: child });
     }
     return seen.slice(0, MAX_SEEN);

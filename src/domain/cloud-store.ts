@@ -115,6 +115,11 @@ export class CloudStore {
 
   children(user: string, containerId: string): NodeRecord[] {
     this.get(user, containerId, 'container');
+    return this.childrenOf(containerId);
+  }
+
+  /** A container's live children, in listing order, unchecked: for walks down from a node already checked. */
+  childrenOf(containerId: string): NodeRecord[] {
     return this.#core.tree.children(containerId);
   }
 
