@@ -153,8 +153,11 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   app.disable('x-powered-by');
   // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
   app.set('etag', 'strong');
+  // A tenant's steps answer under its /t/<name>, in a router mounted there (express's own mounting: every base
+  // URL and link carries it); the default mock's are the app's own.
+  const steps = mountPath ? Router() : app;
   // 0. a request line in absolute form (as to a proxy) is read as its origin form by every step after
-  app.use(originFormUrl);
+  steps.use(originFormUrl);
   // 1. every answer leaves through the one answer writer, its stages in one written order (http/answer-writer.ts):
   //    the service answer's hooks, pacing, truncation, the journal's tap; as the headers go out, the sandbox
   //    policy on what the mock serves besides its admin pages (a browser opens it with no script, an opaque
@@ -163,8 +166,8 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
   //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
   //    (the logger only when lines go somewhere: it costs every request a listener and a format)
-  if (watchLog) app.use(requestLog(watchLog));
-  app.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
+  if (watchLog) steps.use(requestLog(watchLog));
+  steps.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
   // 2b. CORS on the service's paths (never /__admin): a page on an allowed origin (loopback, or listed) gets
   //     the headers on every answer that follows, its preflight answered here (not journaled, no auth, no
   //     fault, unless the scenario names OPTIONS); any other page's request is refused with 403
@@ -175,10 +178,10 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
         preflightFaulted: () => scenarios.active.faultsPreflights,
       })
     : undefined;
-  if (corsSteps) app.use(corsSteps.headers);
+  if (corsSteps) steps.use(corsSteps.headers);
   // 2c. the features' steps before the admin API (a served mock's /t/<name> that names no live tenant: the server
   //     hands live ones to their own app)
-  for (const feature of features) if (feature.steps?.['before-admin']) app.use(feature.steps['before-admin']);
+  for (const feature of features) if (feature.steps?.['before-admin']) steps.use(feature.steps['before-admin']);
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   //    (in a router of its own: the other requests pass one path test, not one per step)
@@ -187,29 +190,28 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     adminGuard({ publicUrl: resolved.publicUrl }),
     builtOnFirstUse(() => adminRouter({ mock: core, features: FEATURES })),
   );
-  app.use('/__admin', admin);
+  steps.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
-  app.use(journal.middleware(), scenarios.admit());
+  steps.use(journal.middleware(), scenarios.admit());
   // 4b. the features' steps on admitted requests (the second device counts the requests its changes wait for)
-  for (const feature of features) if (feature.steps?.admitted) app.use(feature.steps.admitted);
+  for (const feature of features) if (feature.steps?.admitted) steps.use(feature.steps.admitted);
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
-  app.use(faultMiddleware(scenarios.delays));
+  steps.use(faultMiddleware(scenarios.delays));
   // 5a. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now
-  if (corsSteps) app.use(corsSteps.heldPreflight);
+  if (corsSteps) steps.use(corsSteps.heldPreflight);
   // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
   //     earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer)
-  app.use(serviceAnswer());
+  steps.use(serviceAnswer());
   // 6. a scenario that names a recording: its replayer answers here
-  app.use(replayStep());
+  steps.use(replayStep());
   // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
   //    replay -> the recording (misses to the emulator or the upstream as configured)
-  app.use(mode.handler);
-  app.use(errorMiddleware(resolved.log));
-  // A tenant's app answers under its /t/<name> (express's own mounting: every base URL and link carries it).
-  const served = mountPath ? express().disable('x-powered-by').use(mountPath, app) : app;
+  steps.use(mode.handler);
+  steps.use(errorMiddleware(resolved.log));
+  if (mountPath) app.use(mountPath, steps);
 
   return {
-    app: served,
+    app,
     store,
     options: resolved,
     get scenario() {

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
-import type { DeviceChange } from '../scenarios/device-changes.js';
+import type { DeviceChange } from '../index.js';
 import { requestLine } from './requests.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 

@@ -1,7 +1,6 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
-import type { ClockControls } from '../clock/clock-controls.js';
-import type { ClockSettings, ClockState } from '../clock/mock-clock.js';
+import type { ClockControls, ClockSettings, ClockState } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 /** One line for people: "2025-01-01T00:00:00.000Z, frozen, 2d ahead of real time". */
@@ -13,29 +12,8 @@ export function describeClock(state: ClockState): string {
   return `${state.now}, ${state.frozen ? 'frozen' : 'running'}, ${skew}`;
 }
 
-interface ClockOptionArgs {
-  'clock-offset'?: string;
-  'clock-frozen'?: string;
-}
-
-/** serve's --clock-offset and --clock-frozen (also CSP_MOCK_CLOCK_OFFSET / _FROZEN and the config file). */
-export function withClockOptions<T>(y: Argv<T>): Argv<T & ClockOptionArgs> {
-  return y
-    .option('clock-offset', {
-      type: 'string',
-      // One value, even when it starts with a dash (-5m): yargs would read that as flags.
-      nargs: 1,
-      describe: "run the mock's clock this far from real time: -5m, 2d, 90s",
-    })
-    .option('clock-frozen', {
-      type: 'string',
-      nargs: 1,
-      describe: "stop the mock's clock at this ISO time (e.g. 2025-01-01T00:00:00Z)",
-      conflicts: 'clock-offset',
-    }) as unknown as Argv<T & ClockOptionArgs>;
-}
-
-export function clockOptionsOf(args: ClockOptionArgs): ClockSettings | undefined {
+/** serve's --clock-frozen or --clock-offset as startMock's clock option (the table makes them conflict). */
+export function clockOptionsOf(args: { 'clock-offset'?: string; 'clock-frozen'?: string }): ClockSettings | undefined {
   if (args['clock-frozen'] !== undefined) return { frozen: args['clock-frozen'] };
   if (args['clock-offset'] !== undefined) return { offset: args['clock-offset'] };
   return undefined;

@@ -1,4 +1,4 @@
-import type { RunningMock } from '../server.js';
+import type { RunningMock } from '../index.js';
 
 /**
  * What a command writes to and reads besides its options: the process's streams for `csp-mock`, captured ones

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { CliError, printLine, type CliContext } from './context.js';
-import type { HarImportSummary } from '../har/har-to-recording.js';
+import type { HarImportSummary } from '../index.js';
 import { progressTo } from './progress-line.js';
 
 export interface ImportHarArgs {

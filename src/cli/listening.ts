@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { resolveCorsOrigins } from '../http/cors.js';
-import type { MockOptions } from '../options.js';
-import type { RunningMock, StartOptions } from '../server.js';
+import type { MockOptions, RunningMock, StartOptions } from '../index.js';
 import { CliError, type CliContext } from './context.js';
 import { leaveAddress } from './mock-address-file.js';
 import { OptionValueError } from './option-checks.js';

@@ -1,4 +1,4 @@
-import type { Progress } from '../options.js';
+import type { Progress } from '../index.js';
 import type { CliContext } from './context.js';
 
 /** Where the line goes: stderr, or a test's fake. */

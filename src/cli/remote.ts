@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOCK_URL } from '../option-table.js';
-import type { RemoteMock } from '../remote/connect-mock.js';
+import type { RemoteMock } from '../index.js';
 import { CliError, type CliContext } from './context.js';
 import { forgetAddress, readAddress } from './mock-address-file.js';
 import { withOptions, type OptionValues } from './option-flags.js';

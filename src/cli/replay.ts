@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { parseUserSpec } from '../option-table.js';
-import { MISS_POLICIES, type MissPolicy } from '../replay/miss-policy.js';
+import type { MissPolicy } from '../index.js';
+import { MISS_POLICIES } from '../replay/miss-policy.js';
 import { CliError, type CliContext } from './context.js';
 import { announce, listenOptionsOf, startListening, withListenOptions, type ListenArgs } from './listening.js';
 import { withOptions, type OptionValues } from './option-flags.js';

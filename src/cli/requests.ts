@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
-import type { JournalEntry, JournalFilter, RequestOutcome } from '../http/journal.js';
+import type { JournalEntry, JournalFilter, RequestOutcome } from '../index.js';
 import { isStatusClass, MAX_WAIT_MS } from '../http/journal-query.js';
 import { closestName } from '../scenarios/closest-name.js';
 import { OptionValueError } from './option-checks.js';

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
 import { describeLatency } from '../scenarios/latency-sampler.js';
-import type { ScenarioSummary } from '../remote/connect-mock.js';
+import type { ScenarioSummary } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 function describeScenario(s: ScenarioSummary): string {

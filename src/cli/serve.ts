@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import type { ClockState } from '../clock/mock-clock.js';
+import type { ClockState, RunningMock } from '../index.js';
 import type { GenerateSpec } from '../scenarios/generate/generate-spec.js';
 import { DEFAULT_USERS, parseUserSpec } from '../option-table.js';
-import type { RunningMock } from '../server.js';
 import type { CliContext } from './context.js';
 import {
   cannotStart,
@@ -19,7 +18,7 @@ import { adminTokenOf } from './remote.js';
 import { watchScenario } from './watch-scenario.js';
 import { progressTo } from './progress-line.js';
 import { logLineFor } from './output-lines.js';
-import { describeClock } from './clock.js';
+import { clockOptionsOf, describeClock } from './clock.js';
 
 const SERVE_OPTIONS = [
   'generate',
@@ -128,8 +127,6 @@ export const serveCommand = (cli: CliContext): CommandModule<object, ServeArgs> 
     const dataDir = args.data ? dirname(resolve(args.data)) : undefined;
     const createdFolder = dataDir !== undefined && !existsSync(dataDir) ? dataDir : undefined;
     const existed = args.data !== undefined && existsSync(resolve(args.data));
-    const clockFrozen = args['clock-frozen'];
-    const clockOffset = args['clock-offset'];
     const mock = await startListening({
       ...listenOptionsOf(args, cli),
       scenario: args.scenario,
@@ -146,12 +143,7 @@ export const serveCommand = (cli: CliContext): CommandModule<object, ServeArgs> 
       journalSize: args['journal-size'],
       journalBodies: args['journal-bodies'],
       contentCacheMiB: args['content-cache-mib'],
-      clock:
-        clockFrozen !== undefined
-          ? { frozen: clockFrozen }
-          : clockOffset !== undefined
-            ? { offset: clockOffset }
-            : undefined,
+      clock: clockOptionsOf(args),
       tenants: { max: args['max-tenants'], idle: args['tenant-idle'] },
     });
     // The scenario's seed may add logins to --user (or to the default demo:demo).

@@ -2,8 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
-import type { StateNode } from '../admin/state-view.js';
-import type { SeedNode } from '../scenarios/types.js';
+import type { SeedNode, StateNode } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface StateArgs extends RemoteArgs {

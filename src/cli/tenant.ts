@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
 import { parseUserSpec } from '../option-table.js';
-import type { TenantOptions, TenantView } from '../remote/tenant-calls.js';
+import type { TenantOptions, TenantView } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 interface CreateArgs extends RemoteArgs {

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute } from 'node:path';
-import type { RunningMock } from '../server.js';
+import type { RunningMock } from '../index.js';
 import { describeLatency } from '../scenarios/latency-sampler.js';
 
 /**

@@ -1,8 +1,7 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { FileAccessError, readContainedFile } from '../files/contained-file.js';
-import type { PlainRequest, PlainResponse } from '../http/in-process-http.js';
 import type { HeaderMap } from '../recording/format.js';
 import { SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
 
@@ -147,28 +146,4 @@ export function upstreamRequest(
   // Node's `ca` replaces its roots: keep them, and add the given one.
   const { rootCertificates } = requireBuiltin('node:tls') as typeof import('node:tls');
   return https.request({ ...options, ca: [...rootCertificates, upstream.ca] });
-}
-
-/** Sends a buffered request to the upstream and buffers its answer (replay's proxy-on-miss). */
-export function forwardBuffered(
-  upstream: Upstream,
-  request: PlainRequest,
-  clientOrigin: string,
-): Promise<PlainResponse> {
-  return new Promise((resolve, reject) => {
-    const headers = forwardedHeaders(request.headers, clientOrigin, upstream);
-    delete headers['expect'];
-    headers['content-length'] = String(request.body.length);
-    const out = upstreamRequest(upstream, request.method, request.url, headers);
-    out.on('error', reject);
-    out.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 502, headers: res.headers as HeaderMap, body: Buffer.concat(chunks) }),
-      );
-    });
-    out.end(request.body);
-  });
 }

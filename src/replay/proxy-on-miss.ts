@@ -4,14 +4,14 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { answerHeaders } from '../http/cors.js';
 import type { PlainRequest } from '../http/in-process-http.js';
-import { readBody } from '../http/read-body.js';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD, type SidecarTarget } from '../recording/body-capture.js';
 import { bodyRedactor } from '../recording/body-redactor.js';
 import { decodeInlineBody } from '../recording/body-encoding.js';
 import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
 import { headerValue, type Exchange, type Recording, type StoredBody } from '../recording/format.js';
-import { carriesLinks, replaceOrigins } from '../recording/normalise.js';
+import { carriesLinks } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
+import { relayAnswer } from '../record/relay-answer.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from '../record/upstream.js';
 
 export interface MissRecorder {
@@ -21,9 +21,6 @@ export interface MissRecorder {
    */
   (req: IncomingMessage, res: ServerResponse, request: PlainRequest, origin: string): Promise<Exchange | undefined>;
 }
-
-/** Link-bearing entities are small; anything larger is refused rather than held. */
-const MAX_LINK_BODY = 16 * 1024 * 1024;
 
 /** A recording without a file (built in memory) holds its bodies in memory: there is nowhere else. */
 const NO_SIDECAR = Number.POSITIVE_INFINITY;
@@ -48,46 +45,28 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
     delete headers['expect'];
     headers['content-length'] = String(request.body.length);
     const out = upstreamRequest(upstream, request.method, request.url, headers);
-    const answer = new Promise<IncomingMessage>((resolve, reject) => {
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
       out.once('response', resolve);
       out.once('error', reject);
     });
     out.end(request.body);
-    const upstreamRes = await answer;
+    const upstreamRes = await answered;
     const status = upstreamRes.statusCode ?? 502;
-    const responseType = headerValue(upstreamRes.headers as Record<string, string>, 'content-type');
-    const clientHeaders = answerHeaders(res, returnedHeaders(upstreamRes.headers, upstream.origin, origin));
-
-    let responseBody: StoredBody | undefined;
-    if (carriesLinks(responseType)) {
-      const body = await readBody(upstreamRes, MAX_LINK_BODY);
-      const forClient = Buffer.from(replaceOrigins(body.toString('utf8'), [upstream.origin], origin), 'utf8');
-      res.writeHead(status, { ...clientHeaders, 'content-length': String(forClient.length) });
-      res.end(request.method === 'HEAD' ? undefined : forClient);
-      responseBody = linkBodyForRecording(body, origins, recording.redacted);
-    } else {
-      const length = upstreamRes.headers['content-length'];
-      res.writeHead(status, { ...clientHeaders, ...(length !== undefined && { 'content-length': length }) });
-      const capture = new BodyCapture(threshold, sidecar('response'), bodyRedactor(responseType, recording.redacted));
-      let abandoned = false;
-      res.once('close', () => {
-        if (res.writableEnded || upstreamRes.complete) return;
-        abandoned = true;
-        upstreamRes.destroy();
-        capture.destroy();
-      });
-      upstreamRes.pipe(res);
-      try {
-        await pipeline(upstreamRes, capture);
-      } catch (err) {
-        if (!abandoned) throw err;
-      }
-      if (abandoned || capture.failure) {
-        if (writer) await rm(writer.sidecar(id, 'response').absolute, { force: true });
-        if (capture.failure) writer?.stop(`exchange ${id}: ${capture.failure.message}`);
-        return undefined;
-      }
-      responseBody = capture.stored();
+    const answer = await relayAnswer(res, upstreamRes, {
+      method: request.method,
+      status,
+      headers: answerHeaders(res, returnedHeaders(upstreamRes.headers, upstream.origin, origin)),
+      upstreamOrigin: upstream.origin,
+      clientOrigin: origin,
+      redacted: recording.redacted,
+      capture: (contentType) =>
+        new BodyCapture(threshold, sidecar('response'), bodyRedactor(contentType, recording.redacted)),
+    });
+    const failure = answer?.capture?.failure;
+    if (!answer || failure) {
+      if (writer) await rm(writer.sidecar(id, 'response').absolute, { force: true });
+      if (failure) writer?.stop(`exchange ${id}: ${failure.message}`);
+      return undefined;
     }
 
     const requestType = headerValue(request.headers, 'content-type');
@@ -106,8 +85,8 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
         requestHeaders: req.headers,
         requestBody,
         status,
-        responseHeaders: upstreamRes.headers,
-        responseBody,
+        responseHeaders: answer.headers,
+        responseBody: answer.body,
       },
       recording.redacted,
       origins,

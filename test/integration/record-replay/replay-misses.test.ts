@@ -1,4 +1,7 @@
 import { cp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -235,5 +238,37 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(res.status).toBe(200);
     expect((await readJson(file)).exchanges).toHaveLength(1);
     expect(await findInFiles(tmp.path, [...secretsOf(CREDS), 's3cr3t-cookie'])).toEqual([]);
+  });
+
+  it('proxy: a gzip XML answer has its links turned to our origin for the client and is stored decoded, as record does', async () => {
+    const file = join(tmp.path, 'gzip.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] })}\n`,
+    );
+    const upstream = createServer((req, res) => {
+      const self = `http://${req.headers.host}`;
+      res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(`<container><link href="${self}/v2/containers/c1"/></container>`));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => upstream.close(() => resolve())) });
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const replay = await startMock({
+      mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstreamUrl },
+    });
+    open.push(replay);
+    const res = await send(replay.url, {
+      method: 'GET',
+      path: '/v2/containers/c1',
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect([res.status, res.headers['content-encoding']]).toEqual([200, 'gzip']);
+    expect(gunzipSync(res.body).toString()).toBe(
+      `<container><link href="${replay.url}/v2/containers/c1"/></container>`,
+    );
+    const stored = (await readJson(file)).exchanges.at(-1)!;
+    expect(storedText(stored.response.body)).toBe('<container><link href="{{baseUrl}}/v2/containers/c1"/></container>');
+    expect(stored.response.headers['content-encoding']).toBeUndefined();
   });
 });
