@@ -2,7 +2,8 @@ import express, { Router, type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { CloudStore } from './domain/cloud-store.js';
 import { cdmiRouter } from './cdmi/cdmi-router.js';
-import { davRouter, sendOptions } from './dav/index.js';
+import { OPTIONS_ANSWER, davRouter } from './dav/index.js';
+import { sendAnswer } from './http/answer.js';
 import { basicAuth } from './http/auth.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { clientSpecification } from './http/client-spec.js';
@@ -80,7 +81,7 @@ function serviceRoutes(): Router {
   routes.use('/v2', auth, clientSpecification(serviceOf), restRouter());
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
   routes.use('/dav', auth, davRouter());
-  routes.options('/', (_req, res) => sendOptions(res));
+  routes.options('/', (_req, res) => sendAnswer(res, OPTIONS_ANSWER));
   // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
   // (built on the first /cdmi request: only a sync client reads the change feed)
   routes.use(

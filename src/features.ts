@@ -2,6 +2,7 @@ import { CORE_CONTROLS, journalControls, type JournalControls } from './admin/co
 import { auditControls, auditFeature, type AuditControls } from './audit/feature.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { clockControls, clockFeature } from './clock/feature.js';
+import { convergeControls, convergeFeature, type ConvergeControls } from './converge/feature.js';
 import { deviceControls, deviceFeature, type DeviceControls } from './device/feature.js';
 import type { Channel, Feature } from './feature.js';
 import { harFeature } from './har/feature.js';
@@ -18,6 +19,7 @@ export const FEATURES: readonly Feature[] = [
   clockFeature,
   deviceFeature,
   auditFeature,
+  convergeFeature,
   tenantsFeature,
 ];
 
@@ -26,7 +28,7 @@ export const FEATURES: readonly Feature[] = [
  * process), connectMock's (another process) and interceptCloud's (no port). All are async, so one test
  * body runs unchanged against any of them.
  */
-export interface MockControls extends JournalControls, DeviceControls, AuditControls {
+export interface MockControls extends JournalControls, DeviceControls, AuditControls, ConvergeControls {
   /** The mock's clock (entity times, Date, Last-Modified, lock expiry): `await mock.clock.advance('2d')`. */
   readonly clock: ClockControls;
 }
@@ -38,5 +40,6 @@ export function mockControls(channel: Channel): MockControls {
     clock: clockControls(channel),
     ...deviceControls(channel),
     ...auditControls(channel),
+    ...convergeControls(channel),
   };
 }

@@ -55,9 +55,9 @@ export {
 } from './remote/connect-mock.js';
 export type { TenantOptions, TenantView } from './remote/tenant-calls.js';
 export type { StateView, StateNode } from './admin/state-view.js';
-export { converge, type ConvergeOptions, type ConvergeReport, type ExpectedFile } from './explore/converge.js';
-export type { Finding, FindingKind } from './explore/findings.js';
-export type { TreeEntry } from './explore/tree-listing.js';
+export type { ConvergeOptions, ConvergeReport, ExpectedFile } from './converge/oracle.js';
+export type { Finding, FindingKind } from './converge/findings.js';
+export type { TreeEntry } from './converge/trees.js';
 export {
   explore,
   type ExploreFailure,

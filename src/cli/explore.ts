@@ -19,11 +19,10 @@ export const convergeCommand = (cli: CliContext): CommandModule<object, Converge
       .option('user', { type: 'string', default: 'demo', describe: 'whose tree the folder mirrors' })
       .option('json', { type: 'boolean', default: false, describe: 'the report as JSON' }),
   handler: async (args) => {
-    const { convergeWith, convergeText } = await import('../explore/converge.js');
-    const dir = resolve(args.dir);
+    const { convergeText } = await import('../converge/oracle.js');
     await withRemote(cli, args, async (mock) => {
-      const report = await convergeWith(dir, mock, { user: args.user });
-      cli.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir, args.user));
+      const report = await mock.converge(args.dir, { user: args.user });
+      cli.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir));
       if (!report.converged) cli.exitCode = 1;
     });
   },
@@ -111,17 +110,22 @@ export const exploreCommand = (cli: CliContext): CommandModule<object, ExploreAr
     const inside = dir.startsWith(process.cwd() + sep);
     if (!inside && !cli.argv.some((a) => a === '--dir' || a.startsWith('--dir=')))
       throw new CliError(`explore: ${dir} is outside the current folder: name it with --dir on the command line`);
-    const [{ explore, writeBundle }, { exploreText }, { parseDuration }] = await Promise.all([
+    const [{ explore, writeBundle, MAX_PASS_MS }, { exploreText }, { parseDuration }] = await Promise.all([
       import('../explore/explore.js'),
       import('../explore/report-text.js'),
       import('../clock/durations.js'),
     ]);
     const [user, ...rest] = (args.user ?? 'demo:demo').split(':');
     if (!user || rest.length === 0) throw new CliError('--user must be NAME:PASSWORD');
-    const passTimeoutMs = parseDuration(
-      /^\d+$/.test(args['pass-timeout']) ? `${args['pass-timeout']}s` : args['pass-timeout'],
-    );
-    if (passTimeoutMs <= 0) throw new CliError(`--pass-timeout must be positive, got ${args['pass-timeout']}`);
+    const given = args['pass-timeout'];
+    let passTimeoutMs: number;
+    try {
+      passTimeoutMs = parseDuration(/^\d+$/.test(given) ? `${given}s` : given);
+    } catch (err) {
+      throw new CliError(`--pass-timeout: ${(err as Error).message}`);
+    }
+    if (!(passTimeoutMs >= 1 && passTimeoutMs <= MAX_PASS_MS))
+      throw new CliError(`--pass-timeout must be from 1ms to 24h (a hung pass is killed after it), got ${given}`);
     const tty = cli.progressTo?.isTTY === true && !args.json;
     const report = await explore({
       client: args.client,
@@ -139,19 +143,29 @@ export const exploreCommand = (cli: CliContext): CommandModule<object, ExploreAr
       replay: args.replay,
       onProgress: (p) => {
         if (!tty) return;
-        const shrinking = p.shrinking ? `, shrinking: ${p.shrinking.steps} steps (try ${p.shrinking.tries})` : '';
-        cli.progressTo!.write(`${REWRITE}explore: run ${p.run} of ${p.runs}, findings ${p.findings}${shrinking}`);
+        const doing = p.shrinking
+          ? `shrinking to ${p.shrinking.steps} steps (try ${p.shrinking.tries}), step ${p.step}`
+          : `step ${p.step} of ${p.steps}`;
+        const findings = `${p.findings} finding${p.findings === 1 ? '' : 's'}`;
+        cli.progressTo!.write(`${REWRITE}explore: run ${p.run} of ${p.runs}, ${doing}, ${findings}`);
       },
     });
     if (tty) cli.progressTo!.write(REWRITE);
-    const bundleFile =
+    let bundleFile =
       report.bundle && !args.replay ? (args.out ?? `explore-repro-${report.bundle.seed}.json`) : undefined;
-    if (bundleFile && report.bundle) await writeBundle(resolve(bundleFile), report.bundle);
+    // What was found is printed even when its repro file cannot be written.
+    let unwritten: Error | undefined;
+    if (bundleFile && report.bundle)
+      await writeBundle(resolve(bundleFile), report.bundle).catch((err: Error) => {
+        unwritten = err;
+        bundleFile = undefined;
+      });
     cli.stdout(
       args.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : exploreText(report, { client: args.client, bundleFile, replay: args.replay }),
     );
     if (report.failure || (report.reproduced ?? 0) > 0) cli.exitCode = 1;
+    if (unwritten) throw new CliError(unwritten.message);
   },
 });

@@ -2,7 +2,7 @@ import type { JournalEntry } from '../http/journal.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
 import type { RunResult } from './run-schedule.js';
 import { faultLabel } from './schedule.js';
-import type { Tree } from './tree-listing.js';
+import type { Tree } from '../converge/trees.js';
 
 /** One failure shape the client met, how often, and what it did next (counts by reaction). */
 export interface CoverageRow {

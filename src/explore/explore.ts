@@ -1,17 +1,25 @@
-import { rm, readdir, writeFile } from 'node:fs/promises';
+import { rm, readdir } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
+import { writeWholeFile } from '../files/whole-file.js';
 import { connectMock } from '../remote/connect-mock.js';
 import { startMock, type RunningMock } from '../server.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import type { SyncClient } from './client-pass.js';
 import { CoverageMap, type CoverageRow } from './coverage.js';
-import type { Finding, FindingKind } from './findings.js';
+import type { Finding, FindingKind } from '../converge/findings.js';
 import { checkBundle, readBundle, REPRO_FORMAT, type ReproBundle } from './repro-bundle.js';
-import { checkStepsOnMock, clearFolder, runSchedule, type RunResult, type RunSetup } from './run-schedule.js';
+import {
+  checkStepsOnMock,
+  clearFolder,
+  runSchedule,
+  type RunResult,
+  type RunSetup,
+  type StepSource,
+} from './run-schedule.js';
 import { drawStep } from './schedule-draw.js';
-import { STEP_KINDS, type Step, type StepKind } from './schedule.js';
+import { MAX_STEPS, STEP_KINDS, type Step, type StepKind } from './schedule.js';
 import { SeededRandom } from './seeded-random.js';
-import { shrink } from './shrink.js';
+import { seedPaths, shrink } from './shrink.js';
 
 export interface ExploreOptions {
   /** A shell command (one pass, then exit) or a function doing one pass. */
@@ -48,8 +56,12 @@ export interface ExploreOptions {
 export interface ExploreProgress {
   run: number;
   runs: number;
+  /** The steps of the run done so far, of how many. */
+  step: number;
+  steps: number;
+  /** Findings so far (with `replay`: runs that found the bundle's kind). */
   findings: number;
-  /** While shrinking: the size of the schedule being tried. */
+  /** While shrinking: the size of the schedule being tried, and how many tries so far. */
   shrinking?: { steps: number; tries: number };
 }
 
@@ -65,6 +77,8 @@ export interface ExploreFailure {
   findings: Finding[];
   /** What a step of the shrunk schedule could not do, by step number. */
   notes: Array<string | undefined>;
+  /** Entries (files and folders) of the user's seed tree, as drawn and as shrunk. */
+  seedEntries: { drawn: number; shrunk: number };
   shrinkRuns: number;
   shrinkMs: number;
 }
@@ -83,6 +97,8 @@ export interface ExploreReport {
 }
 
 const START_TIME = '2025-01-01T00:00:00.000Z';
+/** A day: a pass longer than that is a hung client. */
+export const MAX_PASS_MS = 86_400_000;
 
 /** The folder must be inside the filesystem but not hold the current folder, and be empty or new. */
 async function checkFolder(dir: string): Promise<void> {
@@ -135,9 +151,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     if (!STEP_KINDS.includes(kind)) throw new Error(`kinds: "${kind}" is not one of ${STEP_KINDS.join(', ')}`);
   const count = options.runs ?? (bundle ? 1 : 10);
   const stepCount = options.steps ?? 20;
+  const passTimeoutMs = options.passTimeoutMs ?? 60_000;
   for (const [name, value, max] of [
     ['runs', count, 100_000],
-    ['steps', stepCount, 1000],
+    ['steps', stepCount, MAX_STEPS],
+    // setTimeout takes at most 2^31-1 ms and fires at once past it.
+    ['passTimeoutMs', passTimeoutMs, MAX_PASS_MS],
   ] as const)
     if (!Number.isSafeInteger(value) || value < 1 || value > max)
       throw new Error(`${name} must be a whole number from 1 to ${max}, got ${value}`);
@@ -163,15 +182,21 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       dir,
       client: options.client,
       clientState: options.clientState === undefined ? undefined : resolve(options.clientState),
-      passTimeoutMs: options.passTimeoutMs ?? 60_000,
+      passTimeoutMs,
       start,
       startTime: Date.parse(await mock.clock.now().then((d) => d.toISOString())),
     };
-    const progress = (p: ExploreProgress): void => options.onProgress?.(p);
-    const counted = async (
-      steps: Step[] | ((i: number, s: Parameters<Parameters<typeof runSchedule>[1]>[1]) => Step | undefined),
-    ): Promise<RunResult> => {
-      const result = await runSchedule(setup, typeof steps === 'function' ? steps : (i) => steps[i]);
+    let found = 0;
+    let shrinking: ExploreProgress['shrinking'];
+    const progress = (p: Pick<ExploreProgress, 'run' | 'step' | 'steps'>): void =>
+      options.onProgress?.({ ...p, runs: count, findings: found, ...(shrinking && { shrinking }) });
+    const counted = async (run: number, source: StepSource | Step[], start = setup.start): Promise<RunResult> => {
+      const next: StepSource = typeof source === 'function' ? source : (index) => source[index];
+      const total = typeof source === 'function' ? stepCount : source.length;
+      const result = await runSchedule({ ...setup, start }, (index, standing) => {
+        progress({ run, step: index, steps: total });
+        return next(index, standing);
+      });
       clientMs += result.clientMs;
       return result;
     };
@@ -183,16 +208,18 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       timings: { totalMs: performance.now() - began, clientMs, shrinkMs },
       ...extra,
     });
+    const seedEntries = (scenario: ScenarioDefinition): number => {
+      const tree = scenario.seed?.trees?.[user];
+      return Array.isArray(tree) ? seedPaths(tree).length : 0;
+    };
 
     if (bundle) {
       await checkStepsOnMock(setup, bundle.steps);
-      let reproduced = 0;
       let last: RunResult | undefined;
       for (let run = 1; run <= count; run++) {
-        last = await counted(bundle.steps);
+        last = await counted(run, bundle.steps);
         coverage.add(last, user);
-        if (last.findings.some((f) => f.kind === bundle.finding.kind)) reproduced++;
-        progress({ run, runs: count, findings: reproduced });
+        if (last.findings.some((f) => f.kind === bundle.finding.kind)) found++;
       }
       const failure: ExploreFailure | undefined = last!.findings.length
         ? {
@@ -203,37 +230,37 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
             shrunk: bundle.steps,
             findings: last!.findings,
             notes: last!.notes,
+            seedEntries: { drawn: seedEntries(start), shrunk: seedEntries(start) },
             shrinkRuns: 0,
             shrinkMs: 0,
           }
         : undefined;
-      return report({ reproduced, failure, bundle });
+      return report({ reproduced: found, failure, bundle });
     }
 
     for (let run = 1; run <= count; run++) {
       const runSeed = seed + run - 1;
       const random = new SeededRandom(runSeed);
-      const result = await counted((index, standing) =>
+      const result = await counted(run, (index, standing) =>
         index >= stepCount ? undefined : drawStep({ random, kinds, step: index + 1, seed: runSeed, ...standing }),
       );
       coverage.add(result, user);
-      progress({ run, runs: count, findings: result.findings.length });
       if (result.findings.length === 0) continue;
+      found = result.findings.length;
       const kind = result.findings[0]!.kind;
       const shrinkStart = performance.now();
+      const failing = { steps: result.steps, start, result };
       const shrunk =
         options.shrink === false
-          ? { steps: result.steps, result, tries: 0 }
+          ? { ...failing, tries: 0 }
           : await shrink(
-              result.steps,
-              result,
+              failing,
+              user,
               kind,
-              (steps) => counted(steps),
-              (steps, tries) =>
-                progress({ run, runs: count, findings: result.findings.length, shrinking: { steps, tries } }),
+              (steps, from) => counted(run, steps, from),
+              (size, tries) => void (shrinking = { steps: size, tries }),
             );
       shrinkMs = performance.now() - shrinkStart;
-      const finding = shrunk.result.findings.find((f) => f.kind === kind)!;
       const failure: ExploreFailure = {
         run,
         seed: runSeed,
@@ -242,6 +269,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         shrunk: shrunk.steps,
         findings: shrunk.result.findings,
         notes: shrunk.result.notes,
+        seedEntries: { drawn: seedEntries(start), shrunk: seedEntries(shrunk.start) },
         shrinkRuns: shrunk.tries,
         shrinkMs,
       };
@@ -250,9 +278,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         seed: runSeed,
         run,
         user,
-        start,
+        start: shrunk.start,
         steps: shrunk.steps,
-        finding,
+        finding: shrunk.result.findings.find((f) => f.kind === kind)!,
         findings: shrunk.result.findings,
         journal: shrunk.result.journal,
       };
@@ -267,7 +295,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
   }
 }
 
-/** Writes a bundle whole (JSON, two-space indent). */
+/** Writes a bundle whole or not at all (JSON, two-space indent, private to the user); an error names the file. */
 export async function writeBundle(file: string, bundle: ReproBundle): Promise<void> {
-  await writeFile(file, `${JSON.stringify(bundle, null, 2)}\n`, { mode: 0o600 });
+  try {
+    await writeWholeFile(file, (put) => put(`${JSON.stringify(bundle, null, 2)}\n`));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOSPC' ? 'the disk is full' : (code ?? (err as Error).message);
+    throw new Error(`explore: cannot write the repro file ${file} (${why}); nothing was written`);
+  }
 }

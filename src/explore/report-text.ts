@@ -1,8 +1,10 @@
-import type { ExploreReport } from './explore.js';
-import { findingLines } from './findings.js';
+import type { ExploreFailure, ExploreReport } from './explore.js';
+import { findingLines } from '../converge/findings.js';
 import { stepText } from './schedule.js';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const seedText = ({ seedEntries: { drawn, shrunk } }: ExploreFailure): string =>
+  drawn === shrunk ? '' : ` and the seed from ${drawn} files and folders to ${shrunk}`;
 
 /** The report for a person: the verdict, the shrunk schedule and its findings, the coverage map, the times. */
 export function exploreText(
@@ -27,7 +29,7 @@ export function exploreText(
     if (context.replay === undefined)
       lines.push(
         failure.shrinkRuns > 0
-          ? `shrunk from ${failure.steps.length} steps to ${failure.shrunk.length} in ${failure.shrinkRuns} runs (${seconds(failure.shrinkMs)}):`
+          ? `shrunk from ${failure.steps.length} steps to ${failure.shrunk.length}${seedText(failure)} in ${failure.shrinkRuns} runs (${seconds(failure.shrinkMs)}):`
           : `the schedule (${failure.shrunk.length} steps):`,
       );
     else lines.push('the schedule:');

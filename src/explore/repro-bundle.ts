@@ -1,11 +1,15 @@
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readContainedFile } from '../files/contained-file.js';
 import type { JournalEntry } from '../http/journal.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
-import { FINDING_KINDS, type Finding } from './findings.js';
+import { FINDING_KINDS, type Finding } from '../converge/findings.js';
 import { checkSchedule, ScheduleError, type Step } from './schedule.js';
 
 export const REPRO_FORMAT = 'csp-mock-explore-repro/1';
-const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+/** A bundle is a seed tree, a few steps and one run's journal: kilobytes (the rclone one is 61 KB). */
+const MAX_BUNDLE_BYTES = 16 * 1024 * 1024;
+/** JSON.parse takes seconds on megabytes of "[[[[" and JSON.stringify overflows the stack on them. */
+const MAX_DEPTH = 200;
 
 /**
  * The file a developer attaches to a bug report: the state the run starts from, the minimal schedule, what
@@ -56,19 +60,36 @@ export function checkBundle(value: unknown, file: string): ReproBundle {
   return value as unknown as ReproBundle;
 }
 
+/** The deepest nesting of objects and arrays in JSON text, stopping once past `limit` (strings skipped). */
+function nestingOver(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Reads and checks a bundle file: one line naming the file and the field when it is not one. */
 export async function readBundle(file: string): Promise<ReproBundle> {
   let text: string;
   try {
-    const content = await readFile(file);
-    if (content.length > MAX_BUNDLE_BYTES) throw new ScheduleError(`${file}: larger than ${MAX_BUNDLE_BYTES} bytes`);
-    text = content.toString('utf8');
+    const { size } = await stat(file);
+    if (size > MAX_BUNDLE_BYTES)
+      throw new ScheduleError(`${file}: ${size} bytes, larger than a repro bundle may be (${MAX_BUNDLE_BYTES})`);
+    text = (await readContainedFile(file, { maxBytes: MAX_BUNDLE_BYTES })).toString('utf8');
   } catch (err) {
     if (err instanceof ScheduleError) throw err;
     throw new ScheduleError(
       `${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
+  if (nestingOver(text, MAX_DEPTH))
+    throw new ScheduleError(`${file}: nested deeper than ${MAX_DEPTH} levels: not a repro bundle`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

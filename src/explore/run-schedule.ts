@@ -1,16 +1,15 @@
 import { mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { connectMock, type RemoteMock } from '../remote/connect-mock.js';
 import type { RunningMock } from '../server.js';
 import type { JournalEntry } from '../http/journal.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
+import { EARLIEST_MS, LATEST_MS, parseDuration } from '../clock/durations.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
-import { compareTrees } from './converge.js';
-import type { Finding } from './findings.js';
+import type { Finding } from '../converge/findings.js';
 import { runPass, type PassResult, type SyncClient } from './client-pass.js';
-import type { Step } from './schedule.js';
-import { localTree, remoteTree, sha256Of, type Tree } from './tree-listing.js';
+import { ScheduleError, type Step } from './schedule.js';
+import { sha256Of, treeOf, type Tree } from '../converge/trees.js';
 import { WriteLedger } from './write-ledger.js';
 
 /** Everything a run needs that stays the same across runs. */
@@ -63,13 +62,7 @@ export interface RunResult {
 }
 
 const STEP_MS = 60_000;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** "2d", "-1h", "90s" (the schedule's checked form) in ms. */
-function durationMs(duration: string): number {
-  const [, amount, unit] = /^(-?\d+)(ms|s|m|h|d|w)$/.exec(duration)!;
-  return Number(amount) * UNIT_MS[unit!]!;
-}
 const isoOf = (ms: number): string => new Date(ms).toISOString();
 
 /** Empties `dir` (never anything above it) and makes it if needed. */
@@ -155,6 +148,15 @@ function ledgerOfChange(change: DeviceChange, remote: Tree, ledger: WriteLedger,
  * scenario active.
  */
 export async function checkStepsOnMock(setup: RunSetup, steps: readonly Step[], field = 'steps'): Promise<void> {
+  // Each step moves the clock on a minute, a jump by its duration, the closing passes three minutes more.
+  let time = setup.startTime + 3 * STEP_MS;
+  for (const [i, step] of steps.entries()) {
+    time += STEP_MS + ('clock' in step ? parseDuration(step.clock) : 0);
+    if (!(time >= EARLIEST_MS && time <= LATEST_MS))
+      throw new ScheduleError(
+        `${field}[${i}]${'clock' in step ? `.clock: "${step.clock}"` : ''} takes the mock's clock outside its range (1970 to the end of 9999)`,
+      );
+  }
   for (const [i, step] of steps.entries()) {
     const scenario: ScenarioDefinition | undefined =
       'pass' in step
@@ -184,8 +186,12 @@ export async function checkStepsOnMock(setup: RunSetup, steps: readonly Step[], 
 /** Runs one schedule from a fresh start: the first quiet pass, the steps, the closing quiet passes, the oracle. */
 export async function runSchedule(setup: RunSetup, source: StepSource): Promise<RunResult> {
   const { mock, user } = setup;
-  const remote: RemoteMock = connectMock(mock.url, { adminToken: mock.options.adminToken });
-  const hashes = new Map<string, string>();
+  const trees = async (): Promise<{ local: Tree; remote: Tree }> => {
+    // A client that removed its folder left it empty, as the oracle sees it.
+    await mkdir(setup.dir, { recursive: true });
+    const { folder, account } = await mock.converge(setup.dir, { user });
+    return { local: treeOf(folder), remote: treeOf(account) };
+  };
   const methods = new Map<string, number>();
   const passes: PassRecord[] = [];
   const steps: Step[] = [];
@@ -198,10 +204,10 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
   await mock.useScenario(setup.start);
   await mock.reset();
   const firstSeq = await lastSeq(mock);
-  const ledger = new WriteLedger(await remoteTree(remote, user, hashes));
+  const ledger = new WriteLedger((await trees()).remote);
 
   const pass = async (step: number, scenario: ScenarioDefinition): Promise<PassResult> => {
-    const before = await remoteTree(remote, user, hashes);
+    const before = (await trees()).remote;
     await mock.useScenario({ ...scenario, clock: { frozen: isoOf(time) } });
     const from = await lastSeq(mock);
     const started = performance.now();
@@ -236,11 +242,7 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
   if (first.ok) ledger.settled();
 
   for (let index = 0; ; index++) {
-    const standing: Standing = {
-      local: await localTree(setup.dir),
-      remote: await remoteTree(remote, user, hashes),
-      methods,
-    };
+    const standing: Standing = { ...(await trees()), methods };
     const step = source(index, standing);
     if (!step) break;
     time += STEP_MS;
@@ -278,7 +280,7 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
         note = `refused (${err.status}): ${err.message}`;
       }
     } else {
-      time += durationMs(step.clock);
+      time += parseDuration(step.clock);
       await mock.clock.freeze(isoOf(time));
     }
     notes.push(note);
@@ -287,24 +289,22 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
   // Quiet passes until a pass changes nothing (at most 3).
   for (let q = 1; q <= 3; q++) {
     time += STEP_MS;
-    const before = fingerprint(await localTree(setup.dir), await remoteTree(remote, user, hashes));
+    const before = fingerprint(await trees());
     const result = await pass(-q, quiet);
     quietFailed(result, `closing quiet pass ${q}`);
     if (result.ok) ledger.settled();
-    const after = fingerprint(await localTree(setup.dir), await remoteTree(remote, user, hashes));
+    const after = fingerprint(await trees());
     if (result.ok && before === after) break;
   }
 
-  const folder = await localTree(setup.dir);
-  const account = await remoteTree(remote, user, hashes);
   // A client that failed a quiet pass first: what it left behind follows from that.
-  findings.push(...compareTrees(folder, account, { user, expected: ledger.expected }).findings);
+  findings.push(...(await mock.converge(setup.dir, { user, expected: ledger.expected })).findings);
   const audit = await mock.audit({ rules: ['duplicate-after-ambiguous-commit'], filter: { after: firstSeq } });
   for (const f of audit.findings.filter((a) => a.severity === 'error'))
     findings.push({ kind: 'audit', message: `${f.rule}: ${f.message}`, paths: f.requests.map((r) => r.path) });
-  await remote.close();
   const journal = (await mock.requests({ after: firstSeq })).filter((e) => e.user === user || e.device === 'second');
   return { steps, notes, findings, passes, journal, clientMs };
 }
 
-const fingerprint = (local: Tree, remote: Tree): string => JSON.stringify([[...local.values()], [...remote.values()]]);
+const fingerprint = (trees: { local: Tree; remote: Tree }): string =>
+  JSON.stringify([[...trees.local.values()], [...trees.remote.values()]]);

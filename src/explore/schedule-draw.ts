@@ -2,7 +2,7 @@ import type { DeviceChange } from '../scenarios/device-changes.js';
 import type { FaultRule } from '../scenarios/types.js';
 import { faultLabel, type LocalEdit, type Step, type StepKind } from './schedule.js';
 import type { SeededRandom } from './seeded-random.js';
-import type { Tree } from './tree-listing.js';
+import type { Tree } from '../converge/trees.js';
 
 /** What a step is drawn from: the trees as they stand, and the methods the client has used so far. */
 export interface DrawContext {

@@ -1,3 +1,4 @@
+import { parseDuration } from '../clock/durations.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
 import type { FaultRule } from '../scenarios/types.js';
 
@@ -109,8 +110,13 @@ export function checkSchedule(value: unknown, field = 'steps'): Step[] {
       case 'clock':
         if (typeof body !== 'string' || !DURATION.test(body))
           throw new ScheduleError(
-            `${at}.clock: must be a duration such as "90s", "2d" or "-1h" (got ${JSON.stringify(body)})`,
+            `${at}.clock: must be a duration such as "90s", "2d" or "-1h" (got ${JSON.stringify(body)?.slice(0, 40)})`,
           );
+        try {
+          parseDuration(body);
+        } catch (err) {
+          throw new ScheduleError(`${at}.clock: ${(err as Error).message}`);
+        }
         return step as Step;
       default:
         throw new ScheduleError(`${at}.${kind}: not a step kind (one of "pass", "local", "device", "clock")`);

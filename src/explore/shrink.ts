@@ -1,4 +1,5 @@
-import type { FindingKind } from './findings.js';
+import type { FindingKind } from '../converge/findings.js';
+import type { ScenarioDefinition, SeedNode } from '../scenarios/types.js';
 import type { RunResult } from './run-schedule.js';
 import type { Step } from './schedule.js';
 import { faultName } from './schedule-draw.js';
@@ -6,50 +7,75 @@ import { faultName } from './schedule-draw.js';
 type PassStep = Extract<Step, { pass: unknown }>;
 
 /** Runs a candidate schedule from a fresh start. */
-export type Attempt = (steps: Step[]) => Promise<RunResult>;
+export type Attempt = (steps: Step[], start: ScenarioDefinition) => Promise<RunResult>;
 
 export interface Shrunk {
   steps: Step[];
+  start: ScenarioDefinition;
   result: RunResult;
   /** How many candidate runs it took. */
   tries: number;
 }
 
+/** Each try is a whole run: a seed larger than this is kept whole. */
+const MAX_SEED_ENTRIES = 200;
+
+/** The paths of a seed tree's entries, folders before what they hold. */
+export function seedPaths(nodes: readonly SeedNode[], parent = ''): string[] {
+  return nodes.flatMap((n) => {
+    const path = `${parent}/${n.container ?? n.file}`;
+    return [path, ...(n.children ? seedPaths(n.children, path) : [])];
+  });
+}
+
+function keepOnly(nodes: readonly SeedNode[], kept: ReadonlySet<string>, parent = ''): SeedNode[] {
+  return nodes.flatMap((n) => {
+    const path = `${parent}/${n.container ?? n.file}`;
+    if (!kept.has(path)) return [];
+    return [n.children ? { ...n, children: keepOnly(n.children, kept, path) } : n];
+  });
+}
+
+/** Removes chunks of `items`, halving the chunk down to one, while `fails` holds without them (ddmin). */
+async function dropChunks<T>(items: T[], min: number, fails: (kept: T[]) => Promise<boolean>): Promise<boolean> {
+  let dropped = false;
+  for (let chunk = Math.ceil(items.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+    for (let at = 0; at < items.length && items.length > min; ) {
+      const candidate = [...items.slice(0, at), ...items.slice(at + chunk)];
+      if (await fails(candidate)) {
+        items = candidate;
+        dropped = true;
+      } else at += chunk;
+    }
+  }
+  return dropped;
+}
+
 /**
- * Reduces a failing schedule while a finding of the same kind persists: drops chunks of steps, halving the
- * chunk until single steps (a 1-minimal schedule: no one step can go), then each pass's faults and changes
- * one by one. Steps are replayed as they were drawn; one that no longer applies (its file is not there) is a
- * no-op of that run.
+ * Reduces a failing schedule while a finding of the same kind persists: drops chunks of steps down to single
+ * steps (a 1-minimal schedule), simplifies each pass's faults and changes, then drops entries of the user's
+ * seed tree (fewer files to read in the repro). Steps are replayed as they were drawn; one that no longer
+ * applies (its file is not there) is a no-op of that run.
  */
 export async function shrink(
-  steps: Step[],
-  failing: RunResult,
+  failing: { steps: Step[]; start: ScenarioDefinition; result: RunResult },
+  user: string,
   kind: FindingKind,
   attempt: Attempt,
   onTry: (size: number, tries: number) => void = () => undefined,
 ): Promise<Shrunk> {
-  let best = { steps, result: failing };
+  let best = failing;
   let tries = 0;
-  const fails = async (candidate: Step[]): Promise<boolean> => {
+  const fails = async (steps: Step[], start = best.start): Promise<boolean> => {
     tries++;
-    onTry(candidate.length, tries);
-    const result = await attempt(candidate);
+    onTry(steps.length, tries);
+    const result = await attempt(steps, start);
     if (!result.findings.some((f) => f.kind === kind)) return false;
-    best = { steps: candidate, result };
+    best = { steps, start, result };
     return true;
   };
 
-  const dropSteps = async (): Promise<boolean> => {
-    let dropped = false;
-    for (let chunk = Math.ceil(best.steps.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
-      for (let at = 0; at < best.steps.length && best.steps.length > 1; ) {
-        const candidate = [...best.steps.slice(0, at), ...best.steps.slice(at + chunk)];
-        if (await fails(candidate)) dropped = true;
-        else at += chunk;
-      }
-    }
-    return dropped;
-  };
+  const dropSteps = (): Promise<boolean> => dropChunks(best.steps, 1, (steps) => fails(steps));
   const replaced = (i: number, pass: PassStep['pass']): Step[] => [
     ...best.steps.slice(0, i),
     { pass },
@@ -89,9 +115,23 @@ export async function shrink(
     }
     return simpler;
   };
+  const dropSeed = async (): Promise<void> => {
+    const seed = best.start.seed;
+    const tree = seed?.trees?.[user];
+    if (!seed || !Array.isArray(tree)) return;
+    const paths = seedPaths(tree);
+    if (paths.length > MAX_SEED_ENTRIES) return;
+    await dropChunks(paths, 0, (kept) =>
+      fails(best.steps, {
+        ...best.start,
+        seed: { ...seed, trees: { ...seed.trees, [user]: keepOnly(tree, new Set(kept)) } },
+      }),
+    );
+  };
 
   await dropSteps();
   // A simpler fault may let more steps go (an upload that only the 2nd PUT's fault needed).
   for (let round = 0; round < 3 && (await simplify()) && (await dropSteps()); round++);
+  await dropSeed();
   return { ...best, tries };
 }

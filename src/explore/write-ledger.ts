@@ -1,5 +1,5 @@
-import type { ExpectedFile } from './converge.js';
-import type { Tree } from './tree-listing.js';
+import type { ExpectedFile } from '../converge/oracle.js';
+import type { Tree } from '../converge/trees.js';
 
 /** A rename, and the passes it overlaps: from the finished passes before it to those before a pass can carry it. */
 interface Rename {

@@ -151,7 +151,7 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     }
     if (
       res.status === 404 &&
-      !/^(\d{3} )?(no (admin resource|live file|tenant)|change( \d+ of \d+)? refused|a tenant has no tenants)/.test(
+      !/^(\d{3} )?(no (admin resource|live file|tenant|user)|change( \d+ of \d+)? refused|a tenant has no tenants)/.test(
         text,
       )
     )

@@ -41,6 +41,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'assembly: what a feature is', modules: ['feature.ts'] },
   // The client audit reads journal entries (types of http/) and nothing else of the server.
   { layer: 'the client audit', modules: ['audit/'] },
+  // The sync oracle: a user's tree hashed from the store, compared with a folder on the caller's side.
+  { layer: 'the sync oracle', modules: ['converge/'] },
   { layer: 'HAR in and out (the journal, recordings, captures)', modules: ['har/'] },
   { layer: 'assembly: the starting state', modules: ['starting-state.ts'] },
   { layer: 'assembly: options', modules: ['options.ts', 'option-table.ts'] },

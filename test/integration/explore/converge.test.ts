@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectMock, converge, startMock, type RunningMock } from '../../../src/index.js';
+import { connectMock, startMock, type RunningMock } from '../../../src/index.js';
 import { CLI } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
@@ -42,10 +42,10 @@ const put = (path: string, body: string) =>
     body,
   });
 
-describe('converge(dir, { mock })', () => {
+describe('mock.converge(dir)', () => {
   it('a folder holding the demo tree converges: same names, kinds, sizes and contents', async () => {
     await mirror(folder.path);
-    const report = await converge(folder.path, { mock });
+    const report = await mock.converge(folder.path);
     expect(report.findings).toEqual([]);
     expect(report.converged).toBe(true);
     expect(report.account.map((e) => e.path)).toContain('/Documents/Reports/q3-report.pdf');
@@ -56,7 +56,7 @@ describe('converge(dir, { mock })', () => {
     await writeFile(join(folder.path, 'hello.json'), '{"hello":"World"}\n');
     await mkdir(join(folder.path, 'Extra'));
     expect((await put('/Music/song.txt', 'la la la')).status).toBe(201);
-    const report = await converge(folder.path, { mock });
+    const report = await mock.converge(folder.path);
     expect(report.converged).toBe(false);
     expect(report.findings.map((f) => [f.kind, f.paths])).toEqual([
       ['divergence', ['/Extra']],
@@ -78,7 +78,7 @@ describe('converge(dir, { mock })', () => {
       ).toBe(201);
       await writeFile(join(folder.path, 'Documents', name), '# Notes\n\n- try the REST and /dav views\n');
     }
-    const report = await converge(folder.path, { mock });
+    const report = await mock.converge(folder.path);
     expect(report.findings.map((f) => [f.kind, f.paths])).toEqual([
       ['duplicates', ['/Documents/notes (2).md', '/Documents/notes.md']],
     ]);
@@ -87,8 +87,7 @@ describe('converge(dir, { mock })', () => {
 
   it('given a history, a written file whose content is nowhere is loss, naming what wrote it', async () => {
     await mirror(folder.path);
-    const report = await converge(folder.path, {
-      mock,
+    const report = await mock.converge(folder.path, {
       expected: [
         { path: '/hello.json', sha256: sha256('{"hello":"world"}\n'), writtenBy: 'the seed' },
         { path: '/Documents/draft.txt', sha256: sha256('draft 1'), writtenBy: 'step 2: local create' },
@@ -108,7 +107,7 @@ describe('converge(dir, { mock })', () => {
   it('a symbolic link in the folder is never followed: a link to / is one entry of its own kind', async () => {
     await mirror(folder.path);
     await symlink('/', join(folder.path, 'Music', 'root'));
-    const report = await converge(folder.path, { mock });
+    const report = await mock.converge(folder.path);
     expect(report.findings.map((f) => f.message)).toEqual([
       '/Music/root is only in the folder (neither a file nor a folder (a link, a device, ...))',
     ]);
@@ -116,7 +115,50 @@ describe('converge(dir, { mock })', () => {
   });
 
   it('a folder that does not exist is an error naming it, not an empty tree', async () => {
-    await expect(converge(join(folder.path, 'nowhere'), { mock })).rejects.toThrow(/nowhere is not a folder/);
+    await expect(mock.converge(join(folder.path, 'nowhere'))).rejects.toThrow(/nowhere is not a folder/);
+  });
+});
+
+describe('the same oracle over the admin API', () => {
+  it('connectMock.converge reads the folder here and the tree from GET /__admin/tree, hashed by the mock', async () => {
+    await mirror(folder.path);
+    const remote = connectMock(mock.url);
+    try {
+      const report = await remote.converge(folder.path, { user: 'demo' });
+      expect(report).toMatchObject({ converged: true, user: 'demo', findings: [] });
+      await writeFile(join(folder.path, 'hello.json'), 'changed');
+      expect((await remote.converge(folder.path)).findings.map((f) => f.paths)).toEqual([['/hello.json']]);
+    } finally {
+      await remote.close();
+    }
+    const tree = await fetch(`${mock.url}/__admin/tree?user=demo`).then((r) => r.json());
+    expect(tree.user).toBe('demo');
+    expect(tree.entries).toContainEqual({
+      path: '/hello.json',
+      kind: 'file',
+      bytes: 18,
+      sha256: sha256('{"hello":"world"}\n'),
+    });
+  });
+
+  it('an unknown login is a 404 naming it (a refusal through connectMock, not "not a csp-mock"); a repeated or empty user is a 400', async () => {
+    for (const user of ['nobody', '__proto__', 'constructor']) {
+      const res = await fetch(`${mock.url}/__admin/tree?user=${user}`);
+      expect([res.status, await res.text()]).toEqual([404, `404 no user "${user}"\n`]);
+    }
+    const remote = connectMock(mock.url);
+    await expect(remote.converge(folder.path, { user: 'nobody' })).rejects.toThrow(
+      /^GET \/__admin\/tree\?user=nobody answered 404: .*no user "nobody"$/,
+    );
+    await remote.close();
+    for (const query of ['user=a&user=b', 'user='])
+      expect(await fetch(`${mock.url}/__admin/tree?${query}`).then((r) => [r.status, r.text()])).toEqual([
+        400,
+        expect.anything(),
+      ]);
+    expect(await fetch(`${mock.url}/__admin/tree?user=`).then((r) => r.text())).toContain(
+      'query parameter "user" must be a login name',
+    );
   });
 });
 

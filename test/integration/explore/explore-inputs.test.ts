@@ -1,7 +1,7 @@
 // What explore refuses and what it never touches: a mock not its own, a folder that is not empty or holds
 // the current one, a hung client, a bad repro bundle (one line naming the field), links left in the folder.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,5 +116,55 @@ describe('explore and the client', () => {
     expect(report.failure?.findings.some((f) => f.paths.includes('/link'))).toBe(true);
     expect(await readFile(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('explore refuses hostile files and values', () => {
+  it('a clock jump that is not a duration (1e20, "NaN") or past the clock\'s range, naming the step', async () => {
+    for (const [clock, message] of [
+      [1e20, 'replay: steps[1].clock: must be a duration such as "90s", "2d" or "-1h" (got 100000000000000000000)'],
+      ['NaN', 'replay: steps[1].clock: must be a duration such as "90s", "2d" or "-1h" (got "NaN")'],
+      ['999999w', 'replay: steps[1].clock: "999999w" is longer than the clock\'s whole range'],
+    ] as const) {
+      const error = (await explore({ client: quietClient, dir, replay: bundle([{ pass: {} }, { clock }]) }).catch(
+        (e: Error) => e,
+      )) as Error;
+      expect(error.message).toContain(message);
+    }
+    // Each jump is within range, their sum is not: past 9999 (and past what a Date can hold, were it not refused).
+    const jumps = Array.from({ length: 40 }, () => ({ clock: '99999w' }));
+    const error = (await explore({ client: quietClient, dir, replay: bundle(jumps) }).catch((e: Error) => e)) as Error;
+    expect(error.message).toBe(
+      'steps[4].clock: "99999w" takes the mock\'s clock outside its range (1970 to the end of 9999)',
+    );
+    const back = (await explore({ client: quietClient, dir, replay: bundle([{ clock: '-99999w' }]) }).catch(
+      (e: Error) => e,
+    )) as Error;
+    expect(back.message).toMatch(/^steps\[0\]\.clock: "-99999w" takes the mock's clock outside its range/);
+  });
+
+  it('a 50 MB bundle file is refused by its size before it is read; 8 MB of "[" by its depth before it is parsed', async () => {
+    const big = join(root, 'big.json');
+    await writeFile(big, '');
+    await truncate(big, 50 * 1024 * 1024);
+    await expect(explore({ client: quietClient, dir, replay: big })).rejects.toThrow(
+      `${big}: 52428800 bytes, larger than a repro bundle may be (16777216)`,
+    );
+    const deep = join(root, 'deep.json');
+    await writeFile(deep, `{"format": "csp-mock-explore-repro/1", "journal": ${'['.repeat(8 * 1024 * 1024)}`);
+    await expect(explore({ client: quietClient, dir, replay: deep })).rejects.toThrow(
+      `${deep}: nested deeper than 200 levels: not a repro bundle`,
+    );
+    // Brackets inside strings are text, not nesting.
+    await writeFile(deep, JSON.stringify({ ...bundle([{ clock: '1h' }]), note: '['.repeat(1000) }));
+    await expect(explore({ client: quietClient, dir, replay: deep, runs: 1 })).resolves.toMatchObject({ runs: 1 });
+  });
+
+  it('a pass timeout of 0, -1, NaN, 1e20 or past what setTimeout holds, naming passTimeoutMs', async () => {
+    for (const passTimeoutMs of [0, -1, Number.NaN, 1e20, 2 ** 31])
+      await expect(explore({ client: quietClient, dir, passTimeoutMs })).rejects.toThrow(
+        `passTimeoutMs must be a whole number from 1 to 86400000, got ${passTimeoutMs}`,
+      );
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -1,8 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { connectMock, type RemoteMock } from '../remote/connect-mock.js';
-import type { RunningMock } from '../server.js';
 import { findingLines, type Finding } from './findings.js';
-import { localTree, remoteTree, type Tree, type TreeEntry } from './tree-listing.js';
+import type { Tree, TreeEntry } from './trees.js';
 
 /** A file some step wrote (or the seed held) that no later step deleted: it must be somewhere at the end. */
 export interface ExpectedFile {
@@ -13,12 +10,7 @@ export interface ExpectedFile {
 }
 
 export interface ConvergeOptions {
-  /** A mock in this process (its URL, admin token and first login are used). */
-  mock?: Pick<RunningMock, 'url' | 'options'>;
-  /** Or a running mock's URL (`csp-mock serve`), with `adminToken` when it has one. */
-  url?: string;
-  adminToken?: string;
-  /** Whose tree the folder mirrors. Default: the mock's first login (demo for a URL). */
+  /** Whose tree the folder mirrors. Default: the mock's first login. */
   user?: string;
   /** The history of a run: each file that must still exist, by content, in the folder or the account (loss). */
   expected?: readonly ExpectedFile[];
@@ -29,6 +21,8 @@ export interface ConvergeOptions {
 export interface ConvergeReport {
   /** True when nothing was found. */
   converged: boolean;
+  /** Whose tree the folder was compared with. */
+  user: string;
   findings: Finding[];
   /** Conflict copies seen (by path), which are neither duplicates nor divergence when both sides hold them. */
   conflictCopies: string[];
@@ -130,6 +124,7 @@ export function compareTrees(
     .sort();
   return {
     converged: findings.length === 0,
+    user: options.user,
     findings,
     conflictCopies,
     folder: [...folder.values()],
@@ -137,51 +132,9 @@ export function compareTrees(
   };
 }
 
-/** The mock a converge call reads, and the login it means. */
-function target(options: ConvergeOptions): { remote: RemoteMock; user: string } {
-  if (options.mock) {
-    const { url, options: mockOptions } = options.mock;
-    const user = options.user ?? [...mockOptions.users.keys()][0]!;
-    return { remote: connectMock(url, { adminToken: mockOptions.adminToken }), user };
-  }
-  if (!options.url) throw new Error('converge needs a mock: { mock } in this process or { url } of a running one');
-  return { remote: connectMock(options.url, { adminToken: options.adminToken }), user: options.user ?? 'demo' };
-}
-
-/**
- * The oracle alone: does the folder `dir` hold what the user's tree in the mock holds (names, kinds, sizes,
- * contents), with no content under two names, and (given `expected`, a run's history) nothing lost?
- * `const report = await converge('./sync', { mock }); expect(report.findings).toEqual([]);`
- */
-export async function converge(dir: string, options: ConvergeOptions): Promise<ConvergeReport> {
-  const { remote, user } = target(options);
-  try {
-    return await convergeWith(dir, remote, { ...options, user });
-  } finally {
-    await remote.close();
-  }
-}
-
-const isFolder = (dir: string): Promise<boolean> =>
-  stat(dir).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-
-/** The oracle against a mock already connected (the CLI's). */
-export async function convergeWith(
-  dir: string,
-  remote: RemoteMock,
-  options: Pick<ConvergeOptions, 'expected' | 'conflictCopy'> & { user: string },
-): Promise<ConvergeReport> {
-  const folder = await localTree(dir);
-  if (folder.size === 0 && !(await isFolder(dir))) throw new Error(`converge: ${dir} is not a folder`);
-  const account = await remoteTree(remote, options.user);
-  return compareTrees(folder, account, options);
-}
-
 /** The report as lines for a person: the verdict, then one line a finding. */
-export function convergeText(report: ConvergeReport, dir: string, user: string): string {
+export function convergeText(report: ConvergeReport, dir: string): string {
+  const { user } = report;
   const files = report.account.filter((e) => e.kind === 'file').length;
   const folders = report.account.filter((e) => e.kind === 'folder').length;
   if (report.converged)

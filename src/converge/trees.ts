@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StateNode } from '../admin/state-view.js';
-import type { RemoteMock } from '../remote/connect-mock.js';
+import type { CloudStore } from '../domain/cloud-store.js';
+import type { NodeRecord } from '../domain/model.js';
 
 /** One entry of a tree, by its path from the tree's root ("/Documents/notes.md"). */
 export interface TreeEntry {
@@ -19,8 +19,8 @@ export type Tree = Map<string, TreeEntry>;
 
 export const sha256Of = (content: Buffer | string): string => createHash('sha256').update(content).digest('hex');
 
-function sorted(entries: TreeEntry[]): Tree {
-  return new Map(entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((e) => [e.path, e]));
+export function treeOf(entries: readonly TreeEntry[]): Tree {
+  return new Map([...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((e) => [e.path, e]));
 }
 
 /**
@@ -50,32 +50,26 @@ export async function localTree(dir: string): Promise<Tree> {
       } else entries.push({ path, kind: 'other' });
     }
   }
-  return sorted(entries);
+  return treeOf(entries);
 }
 
-/**
- * A user's live tree in a mock, through its admin API (the same for a mock in this process and elsewhere).
- * `hashes` keeps each file version's hash between calls, so a run reads each content once.
- */
-export async function remoteTree(mock: RemoteMock, user: string, hashes = new Map<string, string>()): Promise<Tree> {
-  const view = await mock.state({ user });
+async function contentHash(store: CloudStore, node: NodeRecord): Promise<string> {
+  const hash = createHash('sha256');
+  if (node.blobId) for await (const chunk of store.blobs.read(node.blobId)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A user's live tree in a store, each file's content hashed as it streams (trees may be deep: no recursion). */
+export async function accountTree(store: CloudStore, user: string): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
-  const work: Array<{ node: StateNode; parent: string }> = view.users[user]!.tree.map((node) => ({ node, parent: '' }));
+  const work = store.tree.children(store.root(user).id).map((node) => ({ node, parent: '' }));
   for (let item = work.pop(); item; item = work.pop()) {
     const { node, parent } = item;
-    if ('container' in node) {
-      const path = `${parent}/${node.container}`;
+    const path = `${parent}/${node.name}`;
+    if (node.kind === 'container') {
       entries.push({ path, kind: 'folder' });
-      for (const child of node.children) work.push({ node: child, parent: path });
-    } else {
-      const key = `${node.id}:${node.version}:${node.bytes}`;
-      let sha256 = hashes.get(key);
-      if (sha256 === undefined) {
-        sha256 = sha256Of(await mock.content(node.id));
-        hashes.set(key, sha256);
-      }
-      entries.push({ path: `${parent}/${node.file}`, kind: 'file', bytes: node.bytes, sha256 });
-    }
+      for (const child of store.tree.children(node.id)) work.push({ node: child, parent: path });
+    } else entries.push({ path, kind: 'file', bytes: node.bytes, sha256: await contentHash(store, node) });
   }
-  return sorted(entries);
+  return [...treeOf(entries).values()];
 }
