@@ -76,9 +76,9 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<
     return;
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    res.setHeader('Content-Length', bytes.length);
-    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : bytes);
+    // A text goes as text: Node sends it in one write with the head.
+    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : body);
     return;
   }
   if (res.req.method === 'HEAD') {
@@ -116,8 +116,14 @@ async function sendPieces(
     size = 0;
     return text;
   };
+  // A text made at once (a sync iterable) is gathered without a turn a piece: only a full slice waits.
+  const iterator = Symbol.asyncIterator in pieces ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator]();
   try {
-    for await (const piece of pieces) {
+    for (;;) {
+      const next = iterator.next();
+      const step = next instanceof Promise ? await next : next;
+      if (step.done) break;
+      const piece = step.value;
       if (piece !== SEND_NOW) {
         parts.push(piece);
         size += piece.length;
@@ -126,18 +132,17 @@ async function sendPieces(
       if (!res.headersSent) res.writeHead(status);
       if (!res.write(take())) await drainedOrClosed(res);
       await nextTurn();
-      if (gone) return;
+      if (gone) {
+        await iterator.return?.();
+        return;
+      }
     }
   } finally {
     res.off('close', onClose);
   }
-  if (res.headersSent) {
-    res.end(take());
-    return;
-  }
-  const bytes = Buffer.from(take(), 'utf8');
-  res.setHeader('Content-Length', bytes.length);
-  res.writeHead(status).end(bytes);
+  const text = take();
+  if (!res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(text)).writeHead(status);
+  res.end(text);
 }
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
