@@ -1,7 +1,6 @@
 import express, { Router, type Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
-import { adminRouter } from './admin/admin-router.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
@@ -185,10 +184,13 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
   //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
   //    (in a router of its own: the other requests pass one path test, not one per step)
-  //    (its routes built on the first admin call: most test suites drive the mock in-process and never make one)
+  //    (its routes loaded and built on the first admin call: most test suites drive the mock in-process and never
+  //    make one)
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
-    builtOnFirstUse(() => adminRouter({ mock: core, features: FEATURES })),
+    builtOnFirstUse(async () =>
+      (await import('./admin/admin-router.js')).adminRouter({ mock: core, features: FEATURES }),
+    ),
   );
   steps.use('/__admin', admin);
   // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)

@@ -1,8 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { CloudStore } from './domain/cloud-store.js';
-import { cdmiRouter } from './cdmi/cdmi-router.js';
-import { davRouter, sendOptions } from './dav/index.js';
+import { sendAnswer } from './http/answer.js';
 import { basicAuth } from './http/auth.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
 import { clientSpecification } from './http/client-spec.js';
@@ -79,14 +78,25 @@ function serviceRoutes(): Router {
   const auth = basicAuth((res) => serviceOf(res).users());
   routes.use('/v2', auth, clientSpecification(serviceOf), restRouter());
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
-  routes.use('/dav', auth, davRouter());
-  routes.options('/', (_req, res) => sendOptions(res));
   // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
-  // (built on the first /cdmi request: only a sync client reads the change feed)
+  // (each loaded and built on its first request: many clients use only /v2, and only a sync client reads the feed)
+  const dav = () => import('./dav/index.js');
+  routes.use(
+    '/dav',
+    auth,
+    builtOnFirstUse(async () => (await dav()).davRouter()),
+  );
+  routes.options(
+    '/',
+    builtOnFirstUse(async () => {
+      const { OPTIONS_ANSWER } = await dav();
+      return (_req, res) => sendAnswer(res, OPTIONS_ANSWER);
+    }),
+  );
   routes.use(
     '/cdmi',
     auth,
-    builtOnFirstUse(() => cdmiRouter()),
+    builtOnFirstUse(async () => (await import('./cdmi/cdmi-router.js')).cdmiRouter()),
   );
   // E4. anything else is 404; errors go on to the app's one error middleware
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));

@@ -3,6 +3,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Emulator } from './emulator.js';
 import type { Recording } from './recording/format.js';
 import type { RecordedTree } from './recording/recorded-tree.js';
+import type * as RecordedSeeding from './recording/seed-from-recording.js';
 import type { MissPolicy } from './replay/replayer.js';
 import type { RecordMode, RecordPlan } from './record/record-modes.js';
 
@@ -70,7 +71,7 @@ export type PreparedMode =
 export async function prepareMode(
   mode: MockMode,
   baseDir: string,
-  starting: { useRecordedTree(tree: RecordedTree): void },
+  starting: { useRecordedTree(tree: RecordedTree, seeding: typeof RecordedSeeding): void },
 ): Promise<PreparedMode> {
   if (mode.kind === 'record') return prepareRecordMode(mode, baseDir);
   if (mode.kind !== 'replay') return mode;
@@ -85,17 +86,21 @@ export async function prepareMode(
     recording = await readRecording(locateRecording(recording, baseDir), { lazyBodies });
   }
   if ((mode.onMiss ?? 'error') === 'emulate') {
-    const [{ recordingToState }, { recordedUsers }, { randomBytes }] = await Promise.all([
+    const [{ recordingToState }, seeding, { randomBytes }] = await Promise.all([
       import('./recording/recording-to-state.js'),
       import('./recording/seed-from-recording.js'),
       import('node:crypto'),
     ]);
     const tree = recordingToState(recording);
-    starting.useRecordedTree(tree);
+    starting.useRecordedTree(tree, seeding);
     // Replay without --user takes any password (credentials were never recorded); its emulated misses do too.
     if (!mode.users) {
       const password = randomBytes(9).toString('base64url');
-      return { ...mode, recording, emulatedLogins: new Map([...recordedUsers(tree)].map((u) => [u, password])) };
+      return {
+        ...mode,
+        recording,
+        emulatedLogins: new Map([...seeding.recordedUsers(tree)].map((u) => [u, password])),
+      };
     }
   }
   return { ...mode, recording };

@@ -5,8 +5,8 @@ import { createApp, type MockApp } from './app.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import { FEATURES, type MockControls } from './features.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
+import type * as PlainHttp from './tls/plain-http-answer.js';
 import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
-import { answerPlainHttp } from './tls/plain-http-answer.js';
 import type { TenantSettings } from './tenants/feature.js';
 
 export { DEFAULT_TIMEOUTS, type ServerTimeouts, type TenantSettings };
@@ -115,7 +115,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     applyTimeouts(s, options.timeouts);
   }
   // Plain HTTP to an HTTPS port: a 400 that says so, within the headers limit.
-  for (const s of servers) if (s instanceof HttpsServer) answerPlainHttp(s, () => s.headersTimeout);
+  if (identity)
+    for (const s of servers) if (s instanceof HttpsServer) identity.answerPlainHttp(s, () => s.headersTimeout);
   try {
     await listen(server, options.port ?? 0, host);
     if (besides) await listen(besides, https?.port ?? 0, host);
@@ -170,10 +171,17 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   };
 }
 
-/** The TLS module (and node-forge) load only when HTTPS is asked for. */
-async function identityOf(https: HttpsOptions, host: string, publicUrl: string | undefined): Promise<ServerIdentity> {
-  const { serverIdentity } = await import('./tls/server-identity.js');
-  return serverIdentity(https, { host, publicUrl });
+/** The TLS modules (and node-forge) load only when HTTPS is asked for. */
+async function identityOf(
+  https: HttpsOptions,
+  host: string,
+  publicUrl: string | undefined,
+): Promise<ServerIdentity & { answerPlainHttp: typeof PlainHttp.answerPlainHttp }> {
+  const [{ serverIdentity }, { answerPlainHttp }] = await Promise.all([
+    import('./tls/server-identity.js'),
+    import('./tls/plain-http-answer.js'),
+  ]);
+  return { ...(await serverIdentity(https, { host, publicUrl })), answerPlainHttp };
 }
 
 function closeServers(servers: Array<Server | HttpsServer>): Promise<void> {

@@ -3,7 +3,7 @@ import type { StateBuilder } from './domain/state-builder.js';
 import { buildSeed, openStoreSeeded, type SeedPlan } from './mock-state.js';
 import type { ResolvedOptions } from './options.js';
 import type { RecordedTree } from './recording/recorded-tree.js';
-import { addRecordedTree, recordedUsers, seedFromRecordedTree } from './recording/seed-from-recording.js';
+import type * as RecordedSeeding from './recording/seed-from-recording.js';
 import { seedPlanOf } from './scenarios/seed-tree.js';
 import type { ResolvedScenario } from './scenarios/types.js';
 
@@ -17,15 +17,18 @@ import type { ResolvedScenario } from './scenarios/types.js';
  */
 export class StartingState {
   readonly #options: ResolvedOptions;
-  #recorded: RecordedTree | undefined;
+  #recorded: { tree: RecordedTree; seeding: typeof RecordedSeeding } | undefined;
 
   constructor(options: ResolvedOptions) {
     this.#options = options;
   }
 
-  /** Replay with misses emulated: the users the recording shows start from what it shows. */
-  useRecordedTree(tree: RecordedTree): void {
-    this.#recorded = tree;
+  /**
+   * Replay with misses emulated: the users the recording shows start from what it shows (`seeding`: its
+   * module, loaded by the mode that needs it).
+   */
+  useRecordedTree(tree: RecordedTree, seeding: typeof RecordedSeeding): void {
+    this.#recorded = { tree, seeding };
   }
 
   /** What a fresh state holds under `scenario`; `now` stamps recorded objects. */
@@ -36,14 +39,14 @@ export class StartingState {
       ((done: number, total: number) =>
         report({ task: 'generate', done, total, unit: 'objects', finished: done === total }));
     const base = seedPlanOf(scenario, this.#options, built);
-    const recorded = this.#recorded;
-    if (!recorded) return base;
-    const users = recordedUsers(recorded);
+    if (!this.#recorded) return base;
+    const { tree: recorded, seeding } = this.#recorded;
+    const users = seeding.recordedUsers(recorded);
     return {
       users: [...new Set([...base.users, ...users])],
       rootOf: (user) => recorded.roots.get(user),
       tree: (state, user) => {
-        if (users.has(user)) addRecordedTree(state, recorded, user, state.root(user).id, now);
+        if (users.has(user)) seeding.addRecordedTree(state, recorded, user, state.root(user).id, now);
         else return base.tree?.(state, user);
       },
     };
@@ -61,7 +64,7 @@ export class StartingState {
     );
     if (!seeded && this.#recorded) {
       try {
-        await seedFromRecordedTree(store, this.#recorded);
+        await this.#recorded.seeding.seedFromRecordedTree(store, this.#recorded.tree);
       } catch (err) {
         await store.close();
         throw err;

@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
 import type { RequestJournal } from '../http/journal.js';
-import { sendContent } from '../http/send-content.js';
+import { sendAnswer } from '../http/answer.js';
+import { contentAnswer } from '../http/content-answer.js';
 import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import { inspectorStream } from './inspector-events.js';
 import { fileForContent, inspectChildren, inspectRecycleBin, inspectUsers } from './inspector-files.js';
@@ -50,13 +51,13 @@ export function inspectorRouter(deps: InspectorDeps): Router {
   router.get('/recycle-bin', (req, res) => {
     res.json(inspectRecycleBin(deps.store, queryParam(req, 'user'), deps.mountPath));
   });
-  router.get('/content', (req, res, next) => {
+  router.get('/content', async (req, res) => {
     const node = fileForContent(deps.store, queryParam(req, 'user'), queryParam(req, 'id'));
     // Stored bytes are the clients' data: never rendered as a document of this origin.
     res.setHeader('Content-Security-Policy', 'sandbox');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(node.name)}`);
-    sendContent(res, next, node, deps.store.blobs);
+    return sendAnswer(res, await contentAnswer(req, node, deps.store.blobs));
   });
   return router;
 }

@@ -56,6 +56,9 @@ export async function runCli(argv: readonly string[], cli: CliContext): Promise<
     .middleware(splitEnvironmentLists, true)
     .check(optionChecks(argv));
   for (const command of COMMANDS) parser = parser.command(command(cli));
+  // yargs formats the help after it starts a command (for a failure to show, which ours never does): wrapping
+  // its lines took a listening command's start a tenth longer, so they are wrapped only when help is asked for.
+  if (!argv.some((a) => a === 'help' || /^(?:--help(?:=|$)|-[^-]*h)/.test(a))) parser = parser.wrap(null);
   let help = '';
   try {
     await parser

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { CloudStore, WriteContext } from '../domain/cloud-store.js';
 import { HttpError } from '../http/errors.js';
-import { contentEtag } from '../http/send-content.js';
+import { contentEtag } from '../http/content-answer.js';
 import type { NodeRecord } from '../domain/model.js';
 import { parseIfHeader, submittedTokens, type IfCondition } from './if-header.js';
 import { davNames, namesOfUri } from './paths.js';

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { preconditionFailed, writeContext } from './conditions.js';
@@ -11,7 +12,12 @@ import { notFound } from '../domain/errors.js';
  * (default) or F, COPY Depth 0 or infinity. 201 when the destination was new, 204 when replaced; a
  * replaced destination goes to the recycle bin like a DELETE.
  */
-export async function copyOrMove(store: CloudStore, req: Request, res: Response, mode: 'copy' | 'move'): Promise<void> {
+export async function copyOrMove(
+  store: CloudStore,
+  req: Request,
+  res: Response,
+  mode: 'copy' | 'move',
+): Promise<Answer> {
   const source = targetOf(store, req, res);
   const { user } = source;
   const node = source.node;
@@ -41,5 +47,5 @@ export async function copyOrMove(store: CloudStore, req: Request, res: Response,
   const name = leafName(dest);
   if (mode === 'move') await store.update(user, node.id, { name, parentId: dest.parent.id }, ctx);
   else await store.copy(user, node.id, dest.parent.id, name, { ...ctx, shallow: depth === '0' });
-  res.status(dest.node ? 204 : 201).end();
+  return { status: dest.node ? 204 : 201 };
 }

@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors.js';
 import { userOf } from '../http/auth.js';
 import { escapeXml } from '../xml/codec.js';
 import { PreconditionFailed } from './conditions.js';
-import { DAV_XMLNS, XML_DECL, sendDavXml } from './multistatus.js';
+import { davErrorAnswer } from './multistatus.js';
+import { sendAnswer } from '../http/answer.js';
 import { davHref } from './paths.js';
 import { baseOf } from './target.js';
 import { storeOf } from '../http/service-context.js';
@@ -21,7 +22,7 @@ export function davErrorBodies(): ErrorRequestHandler {
   return (err, req, res, next) => {
     const xml = errorXml(storeOf(res), req, res, err);
     if (xml === undefined || res.headersSent) return next(err);
-    sendDavXml(res, xml.status, `${XML_DECL}<D:error ${DAV_XMLNS}>${xml.body}</D:error>`);
+    return sendAnswer(res, davErrorAnswer(xml.status, xml.body));
   };
 }
 

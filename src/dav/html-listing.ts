@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
 import { badRequest } from '../http/errors.js';
-import { SlicedAnswer } from '../http/sliced-answer.js';
+import type { Answer } from '../http/answer.js';
 import { escapeXml } from '../xml/codec.js';
 import { davHref } from './paths.js';
 
@@ -19,46 +19,46 @@ export function prefersHtml(req: Request): boolean {
  * from one snapshot, written a page of members at a time. A browser gets an HTML page of at most
  * HTML_LISTING_PAGE rows (`?start=N` for the others); everyone else every member's name, one a line.
  */
-export async function sendCollectionListing(
+export function collectionListingAnswer(
   store: CloudStore,
   req: Request,
   res: Response,
   names: string[],
   collection: NodeRecord,
-): Promise<void> {
+): Answer {
   res.vary('Accept');
   const html = prefersHtml(req);
   const start = html ? startOf(req) : 0;
   const members = store.listing(collection.owner, collection.id);
-  const type = html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
-  // Names are client data: the page may show them, never run them (sandboxed, like everything served beside /__admin).
-  if (html) res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'");
-  if (req.method === 'HEAD') {
-    res.writeHead(200, { 'Content-Type': type }).end();
-    return;
-  }
-  const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
   if (!html) {
-    for await (const page of members.pages()) {
-      const lines = page.map((c) => (c.kind === 'container' ? `${c.name}/\n` : `${c.name}\n`));
-      if (!(await out.write(lines.join('')))) return;
-    }
-    out.end();
-    return;
+    const lines = async function* (): AsyncGenerator<string> {
+      for await (const page of members.pages())
+        yield page.map((c) => (c.kind === 'container' ? `${c.name}/\n` : `${c.name}\n`)).join('');
+    };
+    return { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: { pieces: lines() } };
   }
   const base = req.baseUrl;
   const self = davHref(base, names, true);
   const end = Math.max(start, Math.min(members.length, start + HTML_LISTING_PAGE));
-  if (!(await out.write(pageHead(base, names, self)))) return;
-  for await (const page of members.pages(start, end)) {
-    const rows = page.map((m) => {
-      const href = escapeXml(`${self}${encodeURIComponent(m.name)}${m.kind === 'container' ? '/' : ''}`);
-      const label = escapeXml(m.kind === 'container' ? `${m.name}/` : m.name);
-      return `<tr><td><a href="${href}">${label}</a></td><td>${size(m)}</td><td>${modified(m)}</td></tr>\n`;
-    });
-    if (!(await out.write(rows.join('')))) return;
-  }
-  out.end(pageTail(members.length, start, end));
+  const rows = async function* (): AsyncGenerator<string> {
+    yield pageHead(base, names, self);
+    for await (const page of members.pages(start, end)) {
+      yield page
+        .map((m) => {
+          const href = escapeXml(`${self}${encodeURIComponent(m.name)}${m.kind === 'container' ? '/' : ''}`);
+          const label = escapeXml(m.kind === 'container' ? `${m.name}/` : m.name);
+          return `<tr><td><a href="${href}">${label}</a></td><td>${size(m)}</td><td>${modified(m)}</td></tr>\n`;
+        })
+        .join('');
+    }
+    yield pageTail(members.length, start, end);
+  };
+  const headers = {
+    'Content-Type': 'text/html; charset=utf-8',
+    // Names are client data: the page may show them, never run them (sandboxed, like everything served beside /__admin).
+    'Content-Security-Policy': "sandbox; default-src 'none'; style-src 'unsafe-inline'",
+  };
+  return { status: 200, headers, body: { pieces: rows() } };
 }
 
 function startOf(req: Request): number {

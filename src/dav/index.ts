@@ -1,7 +1,8 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { sendAnswer, type Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { methodNotAllowed } from '../http/errors.js';
-import { answerSlashlessCollection } from './collection-slash.js';
+import { slashlessCollectionAnswer } from './collection-slash.js';
 import { copyOrMove } from './copy-move.js';
 import { davErrorBodies } from './error-body.js';
 import { lock, unlock } from './lock.js';
@@ -11,7 +12,7 @@ import { proppatch } from './proppatch.js';
 import { getOrHead, put } from './read-write.js';
 import { storeOf } from '../http/service-context.js';
 
-type Handler = (store: CloudStore, req: Request, res: Response, next: NextFunction) => void | Promise<void>;
+type Handler = (store: CloudStore, req: Request, res: Response) => Answer | Promise<Answer>;
 
 export interface DavOptions {
   /** Depth: infinity PROPFIND answers over more nodes are refused (default MAX_INFINITE_PROPFIND). */
@@ -20,7 +21,7 @@ export interface DavOptions {
 
 /** One handler per WebDAV method (class 1 and 2, RFC 4918). */
 const handlers = (options: DavOptions): Record<string, Handler> => ({
-  OPTIONS: (_store, _req, res) => sendOptions(res),
+  OPTIONS: () => OPTIONS_ANSWER,
   GET: getOrHead,
   HEAD: getOrHead,
   PUT: put,
@@ -37,14 +38,16 @@ const handlers = (options: DavOptions): Record<string, Handler> => ({
 export const DAV_METHODS = Object.keys(handlers({}));
 
 /** The OPTIONS answer: WebDAV class 1 and 2. Also served at the host root, which Windows' WebDAV client probes first. */
-export function sendOptions(res: Response): void {
-  res.setHeader('DAV', '1, 2');
-  res.setHeader('MS-Author-Via', 'DAV');
-  res.setHeader('Allow', DAV_METHODS.join(', '));
-  res.setHeader('Accept-Ranges', 'bytes');
-  res.status(200).setHeader('Content-Length', '0');
-  res.end();
-}
+export const OPTIONS_ANSWER: Answer = {
+  status: 200,
+  headers: {
+    DAV: '1, 2',
+    'MS-Author-Via': 'DAV',
+    Allow: DAV_METHODS.join(', '),
+    'Accept-Ranges': 'bytes',
+    'Content-Length': '0',
+  },
+};
 
 /**
  * The WebDAV view of the same store as /v2: collections are containers, resources are files. One router
@@ -53,13 +56,12 @@ export function sendOptions(res: Response): void {
 export function davRouter(options: DavOptions = {}): Router {
   const router = Router();
   const byMethod = handlers(options);
-  router.use(async (req, res, next) => {
+  router.use(async (req, res) => {
     const handler = byMethod[req.method];
     if (!handler) throw methodNotAllowed(DAV_METHODS);
     res.setHeader('DAV', '1, 2');
     const store = storeOf(res);
-    if (answerSlashlessCollection(store, req, res)) return;
-    await handler(store, req, res, next);
+    return sendAnswer(res, slashlessCollectionAnswer(store, req, res) ?? (await handler(store, req, res)));
   });
   router.use(davErrorBodies());
   return router;

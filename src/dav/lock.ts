@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ActiveLock, LockDepth, LockScope } from '../domain/locks.js';
 import { HttpError, badRequest } from '../http/errors.js';
@@ -6,7 +7,7 @@ import { elementsOf, isDav, serializeChildren } from '../xml/namespaced.js';
 import { readXmlBody } from './body.js';
 import { checkIfHeader, preconditionFailed, writeContext } from './conditions.js';
 import { lockDiscoveryXml } from './lock-xml.js';
-import { DAV_XMLNS, XML_DECL, sendDavXml } from './multistatus.js';
+import { DAV_XMLNS, XML_DECL, davXmlAnswer } from './multistatus.js';
 import { baseOf, leafName, targetOf } from './target.js';
 import { notFound } from '../domain/errors.js';
 
@@ -20,7 +21,7 @@ export const MAX_OWNER_CHARS = 4096;
  * LOCK: a new exclusive or shared write lock (body lockinfo), or a refresh (no body, If with the
  * token). A lock on an unmapped URL creates an empty file and answers 201 (RFC 4918 7.3, 9.10).
  */
-export async function lock(store: CloudStore, req: Request, res: Response): Promise<void> {
+export async function lock(store: CloudStore, req: Request, res: Response): Promise<Answer> {
   const target = targetOf(store, req, res);
   const { user } = target;
   const body = await readXmlBody(req);
@@ -32,9 +33,7 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
     const tokens = checkIfHeader(store, req, user, target.node);
     const held = store.locks.covering(target.node.id).find((l) => tokens.has(l.token));
     if (!held) throw preconditionFailed('If', 'a lock refresh needs an If header with a lock token of this resource');
-    const refreshed = store.locks.refresh(held.token, timeout);
-    answer(res, store, base, refreshed, 200);
-    return;
+    return lockAnswer(store, base, store.locks.refresh(held.token, timeout), 200);
   }
 
   if (!isDav(body, 'lockinfo')) throw badRequest('the LOCK body must be a DAV:lockinfo element');
@@ -61,11 +60,11 @@ export async function lock(store: CloudStore, req: Request, res: Response): Prom
     { scope: scope as LockScope, depth, ownerXml, timeout },
     ctx,
   );
-  answer(res, store, base, granted, created ? 201 : 200);
+  return lockAnswer(store, base, granted, created ? 201 : 200);
 }
 
 /** UNLOCK with Lock-Token: <token>; 204, or 409 when the token is not a lock on this resource. */
-export function unlock(store: CloudStore, req: Request, res: Response): void {
+export function unlock(store: CloudStore, req: Request, res: Response): Answer {
   const target = targetOf(store, req, res);
   if (!target.node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const header = req.get('lock-token');
@@ -73,12 +72,15 @@ export function unlock(store: CloudStore, req: Request, res: Response): void {
   const match = /^\s*<?([^<>\s]+)>?\s*$/.exec(header ?? '');
   if (!match) throw badRequest('UNLOCK needs a Lock-Token header of the form <token>');
   store.locks.release(match[1]!, target.node.id);
-  res.status(204).end();
+  return { status: 204 };
 }
 
-function answer(res: Response, store: CloudStore, base: string, granted: ActiveLock, status: number): void {
-  res.setHeader('Lock-Token', `<${granted.token}>`);
-  sendDavXml(res, status, `${XML_DECL}<D:prop ${DAV_XMLNS}>${lockDiscoveryXml(store, base, [granted])}</D:prop>`);
+function lockAnswer(store: CloudStore, base: string, granted: ActiveLock, status: number): Answer {
+  const answer = davXmlAnswer(
+    status,
+    `${XML_DECL}<D:prop ${DAV_XMLNS}>${lockDiscoveryXml(store, base, [granted])}</D:prop>`,
+  );
+  return { ...answer, headers: { ...answer.headers, 'Lock-Token': `<${granted.token}>` } };
 }
 
 function parseLockDepth(header: string | undefined): LockDepth {

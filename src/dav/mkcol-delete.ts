@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { hasBody } from './body.js';
@@ -8,7 +9,7 @@ import { MAPPED_RESOURCE_METHODS } from './allowed-methods.js';
 import { notFound } from '../domain/errors.js';
 
 /** MKCOL: 201; 405 when something is there; 409 without a parent; 415 with a body (RFC 4918 9.3). */
-export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<void> {
+export async function mkcol(store: CloudStore, req: Request, res: Response): Promise<Answer> {
   const target = targetOf(store, req, res);
   if (hasBody(req)) throw new HttpError(415, 'MKCOL with a body is not supported');
   if (target.node)
@@ -18,11 +19,11 @@ export async function mkcol(store: CloudStore, req: Request, res: Response): Pro
   if (!target.parent) throw new HttpError(409, 'the parent collection does not exist');
   const ctx = writeContext(store, req, target.user, target.names);
   await store.createContainer(target.user, target.parent.id, leafName(target), ctx);
-  res.status(201).end();
+  return { status: 201 };
 }
 
 /** DELETE: the object (with its subtree) goes to the recycle bin, as a REST DELETE does; 204. */
-export async function remove(store: CloudStore, req: Request, res: Response): Promise<void> {
+export async function remove(store: CloudStore, req: Request, res: Response): Promise<Answer> {
   const target = targetOf(store, req, res);
   const { node } = target;
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
@@ -32,5 +33,5 @@ export async function remove(store: CloudStore, req: Request, res: Response): Pr
     throw badRequest('DELETE of a collection needs Depth: infinity');
   const ctx = writeContext(store, req, target.user, target.names, { entityTags: true });
   await store.recycleBin.add(target.user, node.id, ctx);
-  res.status(204).end();
+  return { status: 204 };
 }

@@ -1,8 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import { escapeXml } from '../xml/codec.js';
 import { DAV_NS } from '../xml/namespaced.js';
-import { ANSWER_SLICE } from '../http/sliced-answer.js';
 
 /** Responses use the "D:" prefix for DAV:, so dead properties may use the default namespace freely. */
 export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
@@ -54,19 +53,12 @@ export function entryXml(e: MultiStatusEntry): string {
 
 export const DAV_XML_TYPE = 'application/xml; charset=utf-8';
 
-/** An answer's XML goes out in slices of about this many characters, one event-loop turn each. */
-export const MULTISTATUS_SLICE = ANSWER_SLICE;
-
-export function sendDavXml(res: Response, status: number, xml: string): void {
-  res.status(status).setHeader('Content-Type', DAV_XML_TYPE);
-  res.end(xml);
+export function davXmlAnswer(status: number, xml: string): Answer {
+  return { status, headers: { 'Content-Type': DAV_XML_TYPE }, body: xml };
 }
 
-export function sendMultistatus(res: Response, entries: MultiStatusEntry[]): void {
-  sendDavXml(res, 207, multistatusXml(entries));
-}
+export const multistatusAnswer = (entries: MultiStatusEntry[]): Answer => davXmlAnswer(207, multistatusXml(entries));
 
-/** An error body carrying a DAV: precondition or postcondition element (RFC 4918 16). */
-export function sendDavError(res: Response, status: number, condition: string): void {
-  sendDavXml(res, status, `${XML_DECL}<D:error ${DAV_XMLNS}><D:${condition}/></D:error>`);
-}
+/** An error body carrying a DAV: precondition or postcondition element, or any other content of D:error (RFC 4918 16). */
+export const davErrorAnswer = (status: number, content: string): Answer =>
+  davXmlAnswer(status, `${XML_DECL}<D:error ${DAV_XMLNS}>${content}</D:error>`);

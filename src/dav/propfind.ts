@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { SEND_NOW, type Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { NodeRecord } from '../domain/model.js';
@@ -11,8 +12,7 @@ import {
   entryXml,
   multistatusHead,
   multistatusTail,
-  sendDavError,
-  sendDavXml,
+  davErrorAnswer,
   type MultiStatusEntry,
   type PropStat,
 } from './multistatus.js';
@@ -22,7 +22,6 @@ import { notFound } from '../domain/errors.js';
 import { CSP_MOCK_NS } from './error-body.js';
 import { escapeXml } from '../xml/codec.js';
 import { CHILD_PAGE } from '../domain/child-listing.js';
-import { SlicedAnswer } from '../http/sliced-answer.js';
 
 /** Inferred bound: a Depth: infinity PROPFIND over more nodes than this is refused (RFC 4918 9.1). */
 export const MAX_INFINITE_PROPFIND = 10_000;
@@ -54,7 +53,7 @@ export async function propfind(
   req: Request,
   res: Response,
   maxNodes = MAX_INFINITE_PROPFIND,
-): Promise<void> {
+): Promise<Answer> {
   const target = targetOf(store, req, res);
   const depth = parseDepth(req.get('depth'));
   const request = parsePropfind(await readXmlBody(req, refuseManyNames));
@@ -62,7 +61,7 @@ export async function propfind(
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const ctx = propContext(store, target.user, baseOf(req));
   const self: Member = { node, href: davHref(ctx.base, store.pathNames(node.id), node.kind === 'container') };
-  if (depth === '0' || node.kind === 'file') return sendEntries(ctx, res, request, { nodes: [node], pages: [[self]] });
+  if (depth === '0' || node.kind === 'file') return entriesAnswer(ctx, request, { nodes: [node], pages: [[self]] });
   if (depth === '1') {
     // Members added, changed or removed while the answer is written show in the next listing, never half in this one.
     const members = store.listing(target.user, node.id);
@@ -72,10 +71,10 @@ export async function propfind(
     };
     // A big collection's answer starts with the collection's own response before its members are read.
     const startNow = members.length >= CHILD_PAGE;
-    return sendEntries(ctx, res, request, { nodes: [node, ...members.unordered], pages: pages(), startNow });
+    return entriesAnswer(ctx, request, { nodes: [node, ...members.unordered], pages: pages(), startNow });
   }
   const nodes = store.subtree(target.user, node.id, maxNodes); // stops soon past the bound: nothing more is built
-  if (nodes.length > maxNodes) return sendDavError(res, 403, 'propfind-finite-depth');
+  if (nodes.length > maxNodes) return davErrorAnswer(403, '<D:propfind-finite-depth/>');
   // Parents come before their children: each href is its parent's and a name.
   const hrefs = new Map([[node.id, self.href]]);
   const members = nodes.map((n): Member => {
@@ -85,7 +84,7 @@ export async function propfind(
   });
   const pages: Array<readonly Member[]> = [];
   for (let i = 0; i < members.length; i += CHILD_PAGE) pages.push(members.slice(i, i + CHILD_PAGE));
-  return sendEntries(ctx, res, request, { nodes, pages });
+  return entriesAnswer(ctx, request, { nodes, pages });
 }
 
 /** A node and its href in the answer. */
@@ -99,33 +98,34 @@ const hrefIn = (parent: Member, child: NodeRecord): string =>
   `${parent.href}${encodeURIComponent(child.name)}${child.kind === 'container' ? '/' : ''}`;
 
 /**
- * The one writer of a PROPFIND's 207: first the bound on its size, counted over `nodes` before any of
- * it is made (507 past it), then the entries of `pages` in order, written in slices that yield (see
- * SlicedAnswer): a big answer never holds the event loop, or memory, for its whole size. With
- * `startNow`, the first page goes out before the next is read.
+ * A PROPFIND's 207: first the bound on its size, counted over `nodes` before any of it is made (507
+ * past it), then the entries of `pages` in order, written while they are made (sendAnswer's pieces):
+ * a big answer never holds the event loop, or memory, for its whole size. With `startNow`, the first
+ * page goes out before the next is read.
  */
-async function sendEntries(
+function entriesAnswer(
   ctx: PropContext,
-  res: Response,
   request: PropRequest,
   answer: {
     nodes: readonly NodeRecord[];
     pages: AsyncIterable<readonly Member[]> | Iterable<readonly Member[]>;
     startNow?: boolean;
   },
-): Promise<void> {
+): Answer {
   let values = 0;
   for (const n of answer.nodes) values += valuesFor(n, request);
-  if (values > MAX_PROPFIND_VALUES) return sendTooLarge(res, values, answer.nodes.length);
-  const out = new SlicedAnswer(res, 207, { 'Content-Type': DAV_XML_TYPE });
-  if (!(await out.write(multistatusHead()))) return;
-  let first = true;
-  for await (const page of answer.pages) {
-    for (const m of page) if (!(await out.write(entryXml(responseFor(ctx, m.node, m.href, request))))) return;
-    if (first && answer.startNow && !(await out.write('', true))) return;
-    first = false;
+  if (values > MAX_PROPFIND_VALUES) return tooLargeAnswer(values, answer.nodes.length);
+  async function* pieces(): AsyncGenerator<string | typeof SEND_NOW> {
+    yield multistatusHead();
+    let first = true;
+    for await (const page of answer.pages) {
+      for (const m of page) yield entryXml(responseFor(ctx, m.node, m.href, request));
+      if (first && answer.startNow) yield SEND_NOW;
+      first = false;
+    }
+    yield multistatusTail();
   }
-  out.end(multistatusTail());
+  return { status: 207, headers: { 'Content-Type': DAV_XML_TYPE }, body: { pieces: pieces() } };
 }
 
 /** How many property values the answer holds for one node. */
@@ -137,15 +137,11 @@ function valuesFor(node: NodeRecord, request: PropRequest): number {
 }
 
 /** 507 with the reason: the answer would hold more property values than one answer may. */
-function sendTooLarge(res: Response, values: number, members: number): void {
+function tooLargeAnswer(values: number, members: number): Answer {
   const why =
     `this PROPFIND would answer ${values} property values over ${members} members; at most ` +
     `${MAX_PROPFIND_VALUES} are answered at once: ask for fewer properties, or with Depth: 0 or 1 on smaller collections`;
-  sendDavXml(
-    res,
-    507,
-    `<?xml version="1.0" encoding="utf-8"?><D:error xmlns:D="DAV:"><M:propfind-too-large xmlns:M="${CSP_MOCK_NS}">${escapeXml(why)}</M:propfind-too-large></D:error>`,
-  );
+  return davErrorAnswer(507, `<M:propfind-too-large xmlns:M="${CSP_MOCK_NS}">${escapeXml(why)}</M:propfind-too-large>`);
 }
 
 function parseDepth(header: string | undefined): '0' | '1' | 'infinity' {

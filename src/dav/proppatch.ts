@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import type { CloudStore } from '../domain/cloud-store.js';
 import { MAX_DEAD_PROPS, type DeadPropChange } from '../domain/dead-properties.js';
 import { DomainError } from '../domain/errors.js';
@@ -7,13 +8,13 @@ import { DAV_NS, clarkName, elementsOf, isDav, serializeElement } from '../xml/n
 import { readXmlBody } from './body.js';
 import { writeContext } from './conditions.js';
 import { isLiveProp } from './live-props.js';
-import { emptyPropElement, sendMultistatus } from './multistatus.js';
+import { emptyPropElement, multistatusAnswer } from './multistatus.js';
 import { davHref } from './paths.js';
 import { baseOf, targetOf } from './target.js';
 import { notFound } from '../domain/errors.js';
 
 /** PROPPATCH: dead properties set/removed in document order, all or nothing (RFC 4918 9.2). */
-export async function proppatch(store: CloudStore, req: Request, res: Response): Promise<void> {
+export async function proppatch(store: CloudStore, req: Request, res: Response): Promise<Answer> {
   const target = targetOf(store, req, res);
   const body = await readXmlBody(req, refuseManyElements);
   const node = target.node;
@@ -40,7 +41,7 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
   const href = davHref(baseOf(req), target.names, node.kind === 'container');
   if (refused.size > 0) {
     const failed = [...shown].filter(([n]) => !refused.has(n)).map(([, e]) => e);
-    sendMultistatus(res, [
+    return multistatusAnswer([
       {
         href,
         propstats: [
@@ -49,7 +50,6 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
         ],
       },
     ]);
-    return;
   }
   try {
     await store.changeDeadProps(target.user, node.id, changes, ctx);
@@ -58,7 +58,7 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
     // No room for the properties set (RFC 4918 9.2.1: 507 for each), so nothing applied (424 for the rest).
     const setNames = new Set(changes.filter((c) => !('remove' in c)).map((c) => c.name));
     const failed = [...shown].filter(([n]) => !setNames.has(n)).map(([, e]) => e);
-    sendMultistatus(res, [
+    return multistatusAnswer([
       {
         href,
         propstats: [
@@ -67,9 +67,8 @@ export async function proppatch(store: CloudStore, req: Request, res: Response):
         ],
       },
     ]);
-    return;
   }
-  sendMultistatus(res, [{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
+  return multistatusAnswer([{ href, propstats: [{ status: 200, props: [...shown.values()] }] }]);
 }
 
 /** Start tags a PROPPATCH body may hold: every property a node may keep, with values of a few elements each. */

@@ -1,4 +1,3 @@
-import type { SlicedAnswer } from '../http/sliced-answer.js';
 import type { JournalBody, JournalEntry } from '../http/wire-types.js';
 import { HAR_CREATOR, HAR_VERSION, type Har, type HarContent, type HarEntry, type HarNameValue } from './har-types.js';
 import { statusText } from './status-text.js';
@@ -89,25 +88,21 @@ export function journalToHar(entries: readonly JournalEntry[], origin: string): 
 }
 
 /**
- * The same HAR written into `answer` an entry at a time: a big journal (20,000 entries) becomes a few
+ * The same HAR as text made an entry at a time: a big journal (20,000 entries) becomes a few
  * megabytes of JSON, and made in one go it would hold every other client for seconds. The answer goes
- * out in slices, yielding to other clients between them.
+ * out in slices, yielding to other clients between them (sendAnswer's pieces).
  */
-export async function writeJournalHar(
-  answer: SlicedAnswer,
-  entries: readonly JournalEntry[],
-  origin: string,
-): Promise<void> {
+export function* journalHarPieces(entries: readonly JournalEntry[], origin: string): Generator<string> {
   const base = origin.replace(/\/+$/, '');
   const head = JSON.stringify({ log: { version: HAR_VERSION, creator: HAR_CREATOR, entries: [] } });
   // Everything but the closing "]}}" of the empty entries list: the entries go in between.
-  if (!(await answer.write(head.slice(0, -3)))) return;
+  yield head.slice(0, -3);
   let first = true;
   for (const entry of entries) {
     if (entry.outcome === 'pending') continue;
     const text = JSON.stringify(journalEntryToHar(entry, base));
-    if (!(await answer.write(first ? text : `,${text}`))) return;
+    yield first ? text : `,${text}`;
     first = false;
   }
-  answer.end(head.slice(-3));
+  yield head.slice(-3);
 }

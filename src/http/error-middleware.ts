@@ -1,11 +1,11 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
 import multer from 'multer';
 import { DomainError, storageFailure, type DomainErrorCode } from '../domain/errors.js';
 import { EntityError } from '../xml/requests.js';
 import { closeAfterResponse } from './close-connection.js';
 import { HttpError } from './errors.js';
-import { sendPlainError } from './plain-text.js';
+import { plainAnswer, sendAnswer } from './answer.js';
 
 const DOMAIN_STATUS: Record<DomainErrorCode, number> = {
   'not-found': 404,
@@ -56,13 +56,10 @@ export function toHttpError(err: unknown, log: (line: string) => void): HttpErro
   return new HttpError(500, 'internal error');
 }
 
-export function sendHttpError(res: Response, error: HttpError): void {
-  if (error.closeConnection && !res.headersSent) closeAfterResponse(res);
-  sendPlainError(res, error.status, error.message, error.headers);
-}
-
 export function errorMiddleware(log: (line: string) => void): ErrorRequestHandler {
   return (err, _req, res, _next) => {
-    sendHttpError(res, toHttpError(err, log));
+    const error = toHttpError(err, log);
+    if (error.closeConnection && !res.headersSent) closeAfterResponse(res);
+    return sendAnswer(res, plainAnswer(error.status, error.message, error.headers));
   };
 }

@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { sendPlainError } from '../http/plain-text.js';
+import { plainAnswer, sendAnswer } from '../http/answer.js';
 import { readBody } from '../http/read-body.js';
 import { requestOrigin } from '../http/request-origin.js';
 import { BodyCapture } from '../recording/body-capture.js';
@@ -90,7 +90,7 @@ export function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResp
     fail: (status, message) => {
       ctx.log(`record: ${method} ${url.split('?')[0]} failed: ${message}`);
       if (res.writableFinished) return; // the client has its whole answer already
-      sendPlainError(res, status, message);
+      void sendAnswer(res, plainAnswer(status, message));
     },
   };
   relayContinue(flight);

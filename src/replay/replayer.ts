@@ -22,7 +22,7 @@ import { markReplay } from '../http/journal.js';
 import { readBody } from '../http/read-body.js';
 import { maxFileBytes } from '../files/contained-file.js';
 import { requestOrigin } from '../http/request-origin.js';
-import { sendPlainError, sendPlainText } from '../http/plain-text.js';
+import { plainAnswer, sendAnswer } from '../http/answer.js';
 
 // Its own module, so the CLI can offer the choices without loading the replayer.
 import type { MissPolicy } from './miss-policy.js';
@@ -95,7 +95,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: Error) => {
       log(`replay failed: ${err.message}`);
-      sendPlainError(res, 502, `replay could not answer: ${err.message}`);
+      void sendAnswer(res, plainAnswer(502, `replay could not answer: ${err.message}`));
     });
   }) as ReplayHandler;
   Object.defineProperty(handler, 'recording', { value: recording });
@@ -174,7 +174,11 @@ function missAnswer(
         const text = missMessage(method, path, client, key, recorded.indexed);
         log(`replay miss: ${method} ${path}`);
         markReplay(res, { outcome: 'missed', nearMiss: text });
-        sendPlainText(res, MISS_STATUS, text, { [MISS_HEADER]: 'miss' });
+        void sendAnswer(res, {
+          status: MISS_STATUS,
+          headers: { [MISS_HEADER]: 'miss', 'Content-Type': 'text/plain; charset=UTF-8' },
+          body: text,
+        });
       };
   }
 }

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { storeOf } from '../http/service-context.js';
 import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
@@ -7,15 +7,16 @@ import { unsupportedMediaType } from '../http/errors.js';
 import { rawBodyReader } from '../http/raw-body-reader.js';
 import {
   MEDIA,
-  bodyBuffer,
+  NO_CONTENT,
+  createdAnswer,
+  entityOf,
   linksOf,
   requestMediaType,
-  only,
   pageOf,
-  readEntityBody,
   param,
-  sendCreated,
-  sendXml,
+  resource,
+  weakTag,
+  xmlAnswer,
   userOf,
 } from './request-params.js';
 import { notFound } from '../domain/errors.js';
@@ -33,66 +34,63 @@ const readRawValue = rawBodyReader('4mb');
  * Tags: GET lists, POST a tag-info entity applies, PUT <tags>/<name> applies, DELETE removes.
  * Metadata: GET lists metadata-item links; PUT/GET/DELETE <metadata>/<key> with the raw value.
  */
-export function annotationsRouter(router: Router = Router()): Router {
+export function annotationsRouter(router: Router): void {
   for (const [segment, kind] of KINDS) {
     const base = `/${segment}/:id`;
-    const subject = (res: Response, id: string) => storeOf(res).get(userOf(res), id, kind);
+    const subject = (req: Request, res: Response) => storeOf(res).get(userOf(res), param(req, 'id'), kind);
 
-    router
-      .route(`${base}/tags`)
-      .get((req, res) => {
-        const node = subject(res, param(req, 'id'));
-        sendXml(res, MEDIA.tagList, tagListEntity(pageOf(req, [...node.tags].sort()), linksOf(res)));
-      })
-      .post(readEntityBody, async (req, res) => {
+    resource(router, `${base}/tags`, {
+      GET: (req, res) =>
+        xmlAnswer(MEDIA.tagList, tagListEntity(pageOf(req, [...subject(req, res).tags].sort()), linksOf(res))),
+      POST: async (req, res) => {
+        const body = await entityOf(req, res);
         if (requestMediaType(req) !== MEDIA.tag) throw unsupportedMediaType(requestMediaType(req), [MEDIA.tag]);
-        const { name } = parseTagInfo(bodyBuffer(req));
+        const { name } = parseTagInfo(body);
         await storeOf(res).annotations.addTag(userOf(res), param(req, 'id'), name ?? '');
-        sendCreated(res, linksOf(res).tag(name!.normalize('NFC')));
-      })
-      .all(only('GET', 'POST'));
+        return createdAnswer(linksOf(res).tag(name!.normalize('NFC')));
+      },
+    });
 
-    router
-      .route(`${base}/tags/:tag`)
-      .put(async (req, res) => {
+    resource(router, `${base}/tags/:tag`, {
+      PUT: async (req, res) => {
         await storeOf(res).annotations.addTag(userOf(res), param(req, 'id'), param(req, 'tag'));
-        res.status(204).end();
-      })
-      .delete(async (req, res) => {
+        return NO_CONTENT;
+      },
+      DELETE: async (req, res) => {
         await storeOf(res).annotations.removeTag(userOf(res), param(req, 'id'), param(req, 'tag'));
-        res.status(204).end();
-      })
-      .all(only('PUT', 'DELETE'));
+        return NO_CONTENT;
+      },
+    });
 
-    router
-      .route(`${base}/metadata`)
-      .get((req, res) => {
-        const node = subject(res, param(req, 'id'));
-        sendXml(res, MEDIA.other('metadata'), metadataEntity(linksOf(res).resource(kind, node.id), node.metadata));
-      })
-      .all(only('GET'));
+    resource(router, `${base}/metadata`, {
+      GET: (req, res) =>
+        xmlAnswer(
+          MEDIA.other('metadata'),
+          metadataEntity(linksOf(res).resource(kind, param(req, 'id')), subject(req, res).metadata),
+        ),
+    });
 
-    router
-      .route(`${base}/metadata/:key`)
-      .get((req, res) => {
-        const node = subject(res, param(req, 'id'));
-        if (!Object.hasOwn(node.metadata, param(req, 'key'))) throw notFound('metadata item');
-        res.type('text/plain; charset=utf-8').send(node.metadata[param(req, 'key')]);
-      })
-      .put(readRawValue, async (req, res) => {
-        await storeOf(res).annotations.setMetadata(
-          userOf(res),
-          param(req, 'id'),
-          param(req, 'key'),
-          bodyBuffer(req).toString('utf8'),
-        );
-        res.status(204).end();
-      })
-      .delete(async (req, res) => {
+    resource(router, `${base}/metadata/:key`, {
+      GET: (req, res) => {
+        const { metadata } = subject(req, res);
+        const key = param(req, 'key');
+        if (!Object.hasOwn(metadata, key)) throw notFound('metadata item');
+        const value = metadata[key]!;
+        return {
+          status: 200,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8', ETag: weakTag(value) },
+          body: value,
+        };
+      },
+      PUT: async (req, res) => {
+        const value = (await entityOf(req, res, readRawValue)).toString('utf8');
+        await storeOf(res).annotations.setMetadata(userOf(res), param(req, 'id'), param(req, 'key'), value);
+        return NO_CONTENT;
+      },
+      DELETE: async (req, res) => {
         await storeOf(res).annotations.deleteMetadata(userOf(res), param(req, 'id'), param(req, 'key'));
-        res.status(204).end();
-      })
-      .all(only('GET', 'PUT', 'DELETE'));
+        return NO_CONTENT;
+      },
+    });
   }
-  return router;
 }

@@ -1,46 +1,40 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { storeOf } from '../http/service-context.js';
 import { accountEntity, emptyCollectionEntity, recycleBinEntity } from '../xml/entities.js';
-import { MEDIA, linksOf, only, pageOf, param, sendXml, userOf } from './request-params.js';
+import { MEDIA, NO_CONTENT, linksOf, pageOf, param, resource, xmlAnswer, userOf } from './request-params.js';
 import { accountView } from './views.js';
 
 /** Account, the recycle bin, and the collections the document only names (inferred: empty). */
-export function collectionsRouter(router: Router = Router()): Router {
-  router
-    .route('/account')
-    .get((_req, res) => sendXml(res, MEDIA.account, accountEntity(accountView(storeOf(res), userOf(res)))))
-    .all(only('GET'));
+export function collectionsRouter(router: Router): void {
+  resource(router, '/account', {
+    GET: (_req, res) => xmlAnswer(MEDIA.account, accountEntity(accountView(storeOf(res), userOf(res)))),
+  });
 
-  for (const name of ['contacts', 'shares', 'projects', 'metacontainers']) {
-    router
-      .route(`/${name}`)
-      .get((_req, res) => sendXml(res, MEDIA.other(name), emptyCollectionEntity(name)))
-      .all(only('GET'));
-  }
+  for (const name of ['contacts', 'shares', 'projects', 'metacontainers'])
+    resource(router, `/${name}`, { GET: () => xmlAnswer(MEDIA.other(name), emptyCollectionEntity(name)) });
 
-  router
-    .route('/recyclebin')
-    .get((req, res) => {
+  resource(router, '/recyclebin', {
+    GET: (req, res) => {
       const page = pageOf(req, storeOf(res).recycleBin.list(userOf(res)));
-      sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity(page, linksOf(res)));
-    })
-    .all(only('GET'));
+      return xmlAnswer(MEDIA.other('recyclebin'), recycleBinEntity(page, linksOf(res)));
+    },
+  });
 
-  router
-    .route('/recyclebin/:id')
-    .get((req, res) => {
+  resource(router, '/recyclebin/:id', {
+    GET: (req, res) => {
       const node = storeOf(res).recycleBin.item(userOf(res), param(req, 'id'));
-      sendXml(res, MEDIA.other('recyclebin'), recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)));
-    })
-    .post(async (req, res) => {
+      return xmlAnswer(
+        MEDIA.other('recyclebin'),
+        recycleBinEntity({ items: [node], start: 0, total: 1 }, linksOf(res)),
+      );
+    },
+    POST: async (req, res) => {
       await storeOf(res).recycleBin.restore(userOf(res), param(req, 'id'));
-      res.status(204).end();
-    })
-    .delete(async (req, res) => {
+      return NO_CONTENT;
+    },
+    DELETE: async (req, res) => {
       await storeOf(res).recycleBin.purge(userOf(res), param(req, 'id'));
-      res.status(204).end();
-    })
-    .all(only('GET', 'POST', 'DELETE'));
-
-  return router;
+      return NO_CONTENT;
+    },
+  });
 }

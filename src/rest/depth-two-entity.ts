@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
-import { notModified } from '../http/not-modified.js';
-import { SlicedAnswer } from '../http/sliced-answer.js';
+import type { Answer } from '../http/answer.js';
 import { containerEntityFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag } from '../xml/entity-tags.js';
 import { KEPT_ENTITIES, MAX_EXPANDED_ITEMS } from './listing-slices.js';
@@ -13,15 +12,15 @@ import { containerView } from './views.js';
  * A container's entity at X-Cloud-Depth 2: its children inline in the contents link (a page of at most
  * MAX_EXPANDED_ITEMS, ?start=&count=), each with its metadata-item links. A child may carry any number
  * of metadata keys, so the entity can be far bigger than its item count suggests: it is written while
- * it is made (SlicedAnswer), the container's own fields, then a child at a time, from one snapshot of
+ * it is made (sendAnswer's pieces), the container's own fields, then a child at a time, from one snapshot of
  * the container. Its ETag is made from what the text depends on (ListingTag), not by hashing the text.
  */
-export async function sendDepthTwoContainer(
+export async function depthTwoContainerAnswer(
   store: CloudStore,
   req: Request,
   res: Response,
   node: NodeRecord,
-): Promise<void> {
+): Promise<Answer> {
   const links = linksOf(res);
   const members = store.listing(node.owner, node.id);
   const { start, count } = pageBoundsOf(req);
@@ -32,20 +31,13 @@ export async function sendDepthTwoContainer(
   const tag = new ListingTag(links, 'inline', start, members.length);
   tag.add([view]);
   tag.add(children);
-  res.setHeader('ETag', tag.value(children.length));
-  if (notModified(res)) {
-    res.status(304).end();
-    return;
-  }
-  const type = `${MEDIA.container}; charset=utf-8`;
-  if (req.method === 'HEAD') {
-    res.writeHead(200, { 'Content-Type': type }).end();
-    return;
-  }
-  const frame = containerEntityFrame(view, links);
-  const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
-  if (!(await out.write(frame.head))) return;
+  const headers = { ETag: tag.value(children.length), 'Content-Type': `${MEDIA.container}; charset=utf-8` };
   const keep = children.length <= KEPT_ENTITIES;
-  for (const child of children) if (!(await out.write(listingItemXml(child, links, 'inline', keep)))) return;
-  out.end(frame.tail);
+  function* pieces(): Generator<string> {
+    const frame = containerEntityFrame(view, links);
+    yield frame.head;
+    for (const child of children) yield listingItemXml(child, links, 'inline', keep);
+    yield frame.tail;
+  }
+  return { status: 200, headers, body: { pieces: pieces() } };
 }

@@ -1,9 +1,9 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { accountFields, cloudEntity, containerFields, recycleBinFields, tagListFields } from '../xml/entities.js';
 import type { CloudLinkName } from '../xml/links.js';
 import type { XmlNode } from '../xml/codec.js';
 import { withLocations } from '../xml/cloud2.js';
-import { MEDIA, depthOf, linksOf, only, sendXml, userOf } from './request-params.js';
+import { MEDIA, depthOf, linksOf, resource, xmlAnswer, userOf } from './request-params.js';
 import { storeOf } from '../http/service-context.js';
 import { accountView, containerView } from './views.js';
 
@@ -14,10 +14,9 @@ export const CLOUD2 = 'application/vnd.csp.cloud2+xml';
  * GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity.
  * An Accept naming cloud2 gets that media type, with locations and namespaces added (xml/cloud2.ts).
  */
-export function entryRouter(router: Router = Router()): Router {
-  router
-    .route(['/', ''])
-    .get((req, res) => {
+export function entryRouter(router: Router): void {
+  resource(router, ['/', ''], {
+    GET: (req, res) => {
       const store = storeOf(res);
       const user = userOf(res);
       const links = linksOf(res);
@@ -40,7 +39,7 @@ export function entryRouter(router: Router = Router()): Router {
         };
       }
       const cloud = cloudEntity(hrefs, wrapped);
-      if (!acceptsCloud2(req.headers.accept)) return sendXml(res, MEDIA.cloud, cloud);
+      if (!acceptsCloud2(req.headers.accept)) return xmlAnswer(MEDIA.cloud, cloud);
       res.vary('Accept');
       const hrefs2 = {
         rootContainer: hrefs.rootContainer,
@@ -48,10 +47,9 @@ export function entryRouter(router: Router = Router()): Router {
         namespaces: links.namespaces,
         namespaceContainer: links.namespaceContainer,
       };
-      sendXml(res, CLOUD2, withLocations(cloud, hrefs2, depthOf(req)));
-    })
-    .all(only('GET'));
-  return router;
+      return xmlAnswer(CLOUD2, withLocations(cloud, hrefs2, depthOf(req)));
+    },
+  });
 }
 
 /** True when one of the Accept header's media ranges is cloud2 itself, with a q above 0. */

@@ -2,12 +2,11 @@ import type { Request, Response } from 'express';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
 import type { ChildListing } from '../domain/child-listing.js';
-import { SlicedAnswer } from '../http/sliced-answer.js';
+import { SEND_NOW, type Answer } from '../http/answer.js';
 import { fileListFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag, type ItemView } from '../xml/entity-tags.js';
 import { MEDIA, depthOf, linksOf, pageBoundsOf } from './request-params.js';
 import { itemView } from './views.js';
-import { notModified } from '../http/not-modified.js';
 
 /**
  * Inferred bound (the interface names none): an answer at X-Cloud-Depth 1 or 2 carries at most this
@@ -23,19 +22,19 @@ export const KEPT_ENTITIES = 500;
 /**
  * A file-list of `members` (a snapshot: a container's children in listing order, `ordered`, or the
  * objects carrying a tag), paged by ?start=&count=, filtered by name, with its ETag (304 on If-None-Match).
- * It is written while it is made, a page of members at a time (SlicedAnswer): the first bytes leave
+ * It is written while it is made, a page of members at a time (sendAnswer's pieces): the first bytes leave
  * before the last member is read, memory stays at a page, and other clients are answered meanwhile.
  * Without a filter, nothing before the first page needs the whole order: the page's ranks follow from
  * ?start=&count=, its members are chosen alone (ChildListing.range), and a links-only tag is made from
  * the members' digest. As before, containers come first in the text, then files.
  */
-export async function sendFileList(
+export async function fileListAnswer(
   store: CloudStore,
   req: Request,
   res: Response,
   members: ChildListing,
   { ordered, filter }: { ordered: boolean; filter?: ((name: string) => boolean) | undefined },
-): Promise<void> {
+): Promise<Answer> {
   const depth = depthOf(req);
   const links = linksOf(res);
   const shape = depth >= 1 ? 'wrapped' : 'link';
@@ -56,38 +55,28 @@ export async function sendFileList(
   if (views) tag.add(views);
   else if (!order) tag.addMembers(members.digest);
   else for await (const part of members.pages(page.from, page.to)) tag.add(linkItems(part, chosen));
-  res.setHeader('ETag', tag.value(page.count));
-  if (notModified(res)) {
-    res.status(304).end();
-    return;
-  }
-  const type = `${MEDIA.fileList}; charset=utf-8`;
-  if (req.method === 'HEAD') {
-    res.writeHead(200, { 'Content-Type': type }).end();
-    return;
-  }
+  const headers = { ETag: tag.value(page.count), 'Content-Type': `${MEDIA.fileList}; charset=utf-8` };
   const frame = fileListFrame(page.count, asked.start, page.total);
-  const out = new SlicedAnswer(res, 200, { 'Content-Type': type });
-  if (page.count === 0) return out.end(frame.empty);
-  // When the first page is still to be chosen (a linear pass), the status and head go first, and other
-  // clients get a turn between the pass that made the tag and that one.
-  if (!(await out.write(frame.head, !views && members.orderedNow === undefined))) return;
+  if (page.count === 0) return { status: 200, headers, body: frame.empty };
   const keep = page.count <= KEPT_ENTITIES;
-  // Members in listing order have their containers first already; others take a pass per kind.
-  for (const kind of ordered ? [undefined] : (['container', 'file'] as const)) {
-    const wanted = (n: NodeRecord): boolean => (kind === undefined || n.kind === kind) && chosen(n);
-    if (views) {
-      for (const view of views) {
-        if (wanted(view.node) && !(await out.write(listingItemXml(view, links, shape, keep)))) return;
+  async function* pieces(): AsyncGenerator<string | typeof SEND_NOW> {
+    yield frame.head;
+    // When the first page is still to be chosen (a linear pass), the status and head go first, and other
+    // clients get a turn between the pass that made the tag and that one.
+    if (!views && members.orderedNow === undefined) yield SEND_NOW;
+    // Members in listing order have their containers first already; others take a pass per kind.
+    for (const kind of ordered ? [undefined] : (['container', 'file'] as const)) {
+      const wanted = (n: NodeRecord): boolean => (kind === undefined || n.kind === kind) && chosen(n);
+      if (views) {
+        for (const view of views) if (wanted(view.node)) yield listingItemXml(view, links, shape, keep);
+        continue;
       }
-      continue;
+      for await (const part of members.pages(page.from, page.to))
+        for (const item of linkItems(part, wanted)) yield listingItemXml(item, links, shape, keep);
     }
-    for await (const part of members.pages(page.from, page.to)) {
-      for (const item of linkItems(part, wanted))
-        if (!(await out.write(listingItemXml(item, links, shape, keep)))) return;
-    }
+    yield frame.tail;
   }
-  out.end(frame.tail);
+  return { status: 200, headers, body: { pieces: pieces() } };
 }
 
 interface PageRange {

@@ -1,9 +1,9 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { storeOf } from '../http/service-context.js';
 import { notFound } from '../domain/errors.js';
 import { davNames } from '../dav/paths.js';
 import { namespacesEntity } from '../xml/cloud2.js';
-import { MEDIA, linksOf, only, sendXml, userOf } from './request-params.js';
+import { MEDIA, linksOf, only, resource, xmlAnswer, userOf } from './request-params.js';
 
 const PREFIX = '/namespace';
 const ENCODED_SLASH = /%2f/gi;
@@ -16,11 +16,10 @@ const ENCODED_SLASH = /%2f/gi;
  * Here alone `%2F` is a separator too: the sync client URL-encodes a whole event path, `/` included,
  * and the service accepted it (a name cannot hold `/`, so nothing else could be meant).
  */
-export function namespaceRouter(router: Router = Router()): Router {
-  router
-    .route('/namespaces')
-    .get((_req, res) => sendXml(res, MEDIA.other('namespaces'), namespacesEntity(linksOf(res).namespaceContainer)))
-    .all(only('GET'));
+export function namespaceRouter(router: Router): void {
+  resource(router, '/namespaces', {
+    GET: (_req, res) => xmlAnswer(MEDIA.other('namespaces'), namespacesEntity(linksOf(res).namespaceContainer)),
+  });
   router.use((req, res, next) => {
     const path = req.path;
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return next();
@@ -34,5 +33,4 @@ export function namespaceRouter(router: Router = Router()): Router {
     req.url = `/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}${query === -1 ? '' : req.url.slice(query)}`;
     next();
   });
-  return router;
 }

@@ -1,14 +1,15 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildXml, type XmlNode } from '../xml/codec.js';
 import { entityTagOf, type Page } from '../xml/entities.js';
+import { digest } from '../xml/entity-tags.js';
+import { answering, type Answer, type AnswerRoute } from '../http/answer.js';
 import type { Links } from '../xml/links.js';
 import { invalid } from '../domain/errors.js';
 export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { rawBodyReader } from '../http/raw-body-reader.js';
-import { notModified } from '../http/not-modified.js';
 
 /** The links the link middleware leaves in res.locals. */
 export function linksOf(res: Response): Links {
@@ -66,24 +67,44 @@ export function nameFilterOf(req: Request): ((name: string) => boolean) | undefi
 }
 
 /**
- * Sends an entity and answers If-None-Match with 304 (notModified; express's check for the others). The ETag is the
- * entity's own tag when it has one (made from the nodes, see entityTagOf), so express hashes no body;
- * other entities get express's hash of the body.
+ * An entity's answer. Its ETag is the entity's own tag when it has one (made from the nodes, see
+ * entityTagOf); other entities get a weak tag of their text. A 200 the client has is 304 (sendAnswer).
  */
-export function sendXml(res: Response, mediaType: string, entity: XmlNode, status = 200): void {
-  const tag = entityTagOf(entity);
-  if (tag) res.setHeader('ETag', tag);
-  if (tag && status === 200 && notModified(res)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(status).type(mediaType).send(buildXml(entity));
+export function xmlAnswer(mediaType: string, entity: XmlNode, status = 200): Answer {
+  const body = buildXml(entity);
+  return {
+    status,
+    headers: { 'Content-Type': `${mediaType}; charset=utf-8`, ETag: entityTagOf(entity) ?? weakTag(body) },
+    body,
+  };
 }
 
+/** A weak entity tag of a text, as express gives a body it sends. */
+export const weakTag = (text: string): string => `W/"${Buffer.byteLength(text).toString(16)}-${digest(text)}"`;
+
 /** 201 with the new address as the body followed by CRLF, and in Location, as clients read either. */
-export function sendCreated(res: Response, href: string): void {
-  res.status(201).location(href).setHeader('Content-Type', 'text/uri-list');
-  res.end(`${href}\r\n`);
+export function createdAnswer(href: string): Answer {
+  return { status: 201, headers: { Location: href, 'Content-Type': 'text/uri-list' }, body: `${href}\r\n` };
+}
+
+export const NO_CONTENT: Answer = { status: 204 };
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/**
+ * A resource's routes: each method's answer (GET serves HEAD too), and 405 with Allow for any other
+ * method (`allow`: when a method answers 405 itself unless a scenario deviates).
+ */
+export function resource(
+  router: Router,
+  path: string | string[],
+  methods: Partial<Record<Method, AnswerRoute>>,
+  allow = Object.keys(methods),
+): void {
+  const route = router.route(path);
+  for (const [method, answer] of Object.entries(methods))
+    route[method.toLowerCase() as Lowercase<Method>](answering(answer));
+  route.all(only(...allow));
 }
 
 /** The id from an address of the given kind, absolute or a path; also accepts the container's /contents. */
@@ -119,7 +140,14 @@ export function bodyBuffer(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-/** Answers 405 with Allow for any method a route does not serve. */
+/** The request's body, read whole by `read` (by default a small entity's reader). */
+export function entityOf(req: Request, res: Response, read = readEntityBody): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    read(req, res, (err?: unknown) => (err ? reject(err) : resolve(bodyBuffer(req)))),
+  );
+}
+
+/** 405 with Allow for any method a route does not serve. */
 export function only(...allow: string[]): RequestHandler {
   const allowed = allow.includes('GET') ? [...allow, 'HEAD'] : allow;
   return (_req, _res, next) => next(methodNotAllowed(allowed));

@@ -198,8 +198,8 @@ export function containerEntityFrame(view: ContainerView, links: Links): { head:
 
 /**
  * Strong ETags of the entities that are sent most, made from the node (id, version and the fields
- * the text depends on) when the entity is built, never by hashing the body: sendXml sets the header,
- * and express then skips its own hashing. Entities without a tag get express's.
+ * the text depends on) when the entity is built, never by hashing the body (rest's xmlAnswer; others get
+ * a weak tag of their text).
  */
 const entityTags = new WeakMap<XmlNode, string>();
 

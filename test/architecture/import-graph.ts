@@ -8,6 +8,8 @@ export interface ImportEdge {
   to: string;
   /** `import type` / `export type`, or every named binding marked `type`: gone at run time. */
   typeOnly: boolean;
+  /** `import()`: loaded when the code that calls it runs, not with the module. */
+  dynamic?: boolean;
 }
 
 /** Every .ts file under `dir`, relative to it, skipping the folders given. */
@@ -33,9 +35,9 @@ export function importEdges(srcDir: string, files: readonly string[]): ImportEdg
   for (const file of files) {
     const text = readFileSync(join(srcDir, file), 'utf8');
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-    const add = (specifier: string, typeOnly: boolean): void => {
+    const add = (specifier: string, typeOnly: boolean, dynamic = false): void => {
       const to = resolveLocal(srcDir, file, specifier);
-      if (to !== undefined) edges.push({ from: file, to, typeOnly });
+      if (to !== undefined) edges.push({ from: file, to, typeOnly, ...(dynamic && { dynamic }) });
     };
     const visit = (node: ts.Node): void => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -48,7 +50,7 @@ export function importEdges(srcDir: string, files: readonly string[]): ImportEdg
         node.arguments[0] &&
         ts.isStringLiteralLike(node.arguments[0])
       ) {
-        add(node.arguments[0].text, false);
+        add(node.arguments[0].text, false, true);
       } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
         const literal = node.argument.literal;
         if (ts.isStringLiteral(literal)) add(literal.text, true);

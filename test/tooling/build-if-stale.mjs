@@ -1,5 +1,6 @@
-// `npm start`: builds dist/ only when src/ changed since the last build (`npm run build` leaves dist/.built,
-// whose time is the build's start), so `npm ci && npm start` compiles once and an edit is still compiled.
+// `npm start` and `npm test`: build dist/ only when its sources changed since the last build (`npm run build` leaves
+// dist/.built, whose time is the build's start), so `npm ci && npm start` (or `npm test`, as .ci/run does) compiles
+// once and an edit is still compiled.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,15 @@ function builtAt() {
   }
 }
 
-const sources = ['src', 'tsconfig.json', 'package.json'].map((p) => newestChange(join(root, p)));
+// dist/tools/ too: the benchmark and the support clients, compiled from test/.
+const sources = [
+  'src',
+  'tsconfig.json',
+  'package.json',
+  'test/bench',
+  'test/support',
+  'test/tooling/tsconfig.tools.json',
+].map((p) => newestChange(join(root, p)));
 if (Math.max(...sources) >= builtAt()) {
   console.log('csp-mock: compiling src/ into dist/ (tsc)...');
   const npmCli = process.env.npm_execpath;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type MockApp } from '../../../src/index.js';
-import { ANSWER_SLICE } from '../../../src/http/sliced-answer.js';
+import { ANSWER_SLICE } from '../../../src/http/answer.js';
 import { BASIC_DEMO } from '../../helpers/cli.js';
 import { HOSTILE_NAMES, bigFolderScenario, memberName, readArriving, wellFormed } from '../../helpers/big-folders.js';
 import { PROPFIND_ALL, propfindBody, readMultistatus } from './dav-helpers.js';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { BASIC_DEMO } from '../../helpers/cli.js';
 import request from 'supertest';
 import { createApp, readRecording, startMock, type RunningMock } from '../../../src/index.js';
-import { ANSWER_SLICE } from '../../../src/http/sliced-answer.js';
+import { ANSWER_SLICE } from '../../../src/http/answer.js';
 import type { Har } from '../../../src/har/har-types.js';
 import { CLI, killServersAfterEach, serve } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type ScenarioDefinition } from '../../../src/index.js';
-import { ANSWER_SLICE } from '../../../src/http/sliced-answer.js';
+import { ANSWER_SLICE } from '../../../src/http/answer.js';
 import { MAX_EXPANDED_ITEMS } from '../../../src/rest/listing-slices.js';
 import { MEDIA } from '../../../src/rest/request-params.js';
 import { containerView } from '../../../src/rest/views.js';

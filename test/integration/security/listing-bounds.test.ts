@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockApp, type ScenarioDefinition } from '../../../src/index.js';
 import { MAX_EXPANDED_ITEMS } from '../../../src/rest/listing-slices.js';
-import { ANSWER_SLICE } from '../../../src/http/sliced-answer.js';
+import { ANSWER_SLICE } from '../../../src/http/answer.js';
 import { AUTH, SPEC } from '../../helpers/cloud.js';
 
 const FILES = MAX_EXPANDED_ITEMS + 300;

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock, type ScenarioDefinition } from '../../../src/index.js';
 import { MAX_PROPFIND_ELEMENTS, MAX_PROPFIND_NAMES, MAX_PROPFIND_VALUES } from '../../../src/dav/propfind.js';
-import { MULTISTATUS_SLICE } from '../../../src/dav/multistatus.js';
+import { ANSWER_SLICE } from '../../../src/http/answer.js';
 import { AUTH, SPEC } from '../../helpers/cloud.js';
 import { PROPFIND_ALL, dav, propfindBody, readMultistatus } from '../dav/dav-helpers.js';
 
@@ -139,8 +139,8 @@ describe('PROPFIND work is bounded (property names, answer size) and yields to o
     const entries = readMultistatus(text);
     expect(entries).toHaveLength(3001);
     expect(entries[3000]!.props['D:getcontentlength']!.value).toBe('1');
-    // At least one turn per slice after the first (a slice is a little over MULTISTATUS_SLICE: whole entries).
-    expect(turns).toBeGreaterThanOrEqual(Math.floor(text.length / (MULTISTATUS_SLICE + 4096)) - 1);
+    // At least one turn per slice after the first (a slice is a little over ANSWER_SLICE: whole entries).
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(text.length / (ANSWER_SLICE + 4096)) - 1);
     expect(turns).toBeGreaterThan(20);
   });
 });

@@ -1,9 +1,9 @@
 // connectMock(url).tenant(...) and `csp-mock tenant create|list|delete`, with the control commands on a tenant's --url.
-import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectMock, MockConnectionError, startMock, type RunningMock } from '../../../src/index.js';
 import { CLI } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/run-command.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
 
 const DEMO = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
 const TOKEN = 'tenant-remote-token';
@@ -18,6 +18,8 @@ afterEach(async () => {
 });
 
 describe('tenants through connectMock and the command line', () => {
+  // The commands' own folder: a mock another test started (and killed) in a shared folder left its address there.
+  const cwd = useTempDir('tenant-cli');
   it('connectMock(url).tenant(name, options) makes a tenant and resolves to its own RemoteMock; a second call returns the same one', async () => {
     const server = connectMock(mock.url, { adminToken: TOKEN });
     const w1 = await server.tenant('w1', { scenario: 'tag-objects-500', seed: 'empty' });
@@ -79,7 +81,7 @@ describe('tenants through connectMock and the command line', () => {
     { timeout: 60_000 },
     async () => {
       const env = { ...process.env, CSP_MOCK_URL: mock.url, CSP_MOCK_ADMIN_TOKEN: TOKEN };
-      const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args], { env, cwd: tmpdir() });
+      const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args], { env, cwd: cwd.path });
       const created = await cli(['tenant', 'create', 'w1', '--scenario', 'tag-objects-500']);
       expect(created.stderr).toBe('');
       expect(created.stdout.trim()).toBe(`${mock.url}/t/w1`);

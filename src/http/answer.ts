@@ -1,0 +1,181 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { notModified } from './not-modified.js';
+
+/** Among a text body's pieces: send what is gathered now (the first bytes of an answer that will take a while). */
+export const SEND_NOW = Symbol('send now');
+
+/** A big text answer goes out in slices of about this many characters, one turn of the event loop each. */
+export const ANSWER_SLICE = 64 * 1024;
+
+/** Bytes of synthetic content queued at a time (views, not copies: queuing them costs no memory). */
+const VIEW_BATCH_BYTES = 4 * 1024 * 1024;
+
+export type AnswerBody =
+  | string
+  | Buffer
+  /** A file's bytes, piped as the client takes them. */
+  | { stream: Readable }
+  /** Synthetic content: views of one small block, written a batch at a time. */
+  | { views: Iterator<Buffer> }
+  /** Text made while it is written (a listing, a multistatus, a HAR): sent in slices that yield to other clients. */
+  | { pieces: AsyncIterable<string | typeof SEND_NOW> | Iterable<string | typeof SEND_NOW> };
+
+/** What a route answers; sendAnswer writes it. Headers already set on the response (Vary, DAV) stay. */
+export interface Answer {
+  status: number;
+  headers?: OutgoingHttpHeaders;
+  body?: AnswerBody;
+}
+
+/** A route of the service: it reads the request and returns its answer (or throws an error the error middleware answers). */
+export type AnswerRoute = (req: Request, res: Response) => Answer | Promise<Answer>;
+
+/** The express handler of a route: its answer, sent. */
+export function answering(route: AnswerRoute): RequestHandler {
+  return (req, res) => {
+    const answer = route(req, res);
+    return answer instanceof Promise ? answer.then((a) => sendAnswer(res, a)) : sendAnswer(res, answer);
+  };
+}
+
+/** `${status} ${message}\n` as text/plain: every error, a replay miss. */
+export function plainAnswer(status: number, message: string, headers: OutgoingHttpHeaders = {}): Answer {
+  return {
+    status,
+    headers: { ...headers, 'Content-Type': 'text/plain; charset=UTF-8' },
+    body: `${status} ${message}\n`,
+  };
+}
+
+/**
+ * The one place an answer is written. A 200 to a GET or HEAD with an ETag or Last-Modified the client
+ * already has is 304 (not-modified.ts). A whole body goes with its length; a HEAD gets the head alone.
+ * Once the headers are out no other answer can be given: the connection is cut (the client sees a
+ * truncated answer, never a complete-looking wrong one). Pacing, truncation, the journal's tap and the
+ * answer hooks then run as the bytes leave (answer-writer.ts).
+ */
+export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<void> {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const { status, headers, body } = answer;
+  if (headers) for (const name in headers) if (headers[name] !== undefined) res.setHeader(name, headers[name]);
+  if (status === 200 && notModified(res.req, res.getHeader('ETag'), res.getHeader('Last-Modified'))) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.writeHead(304).end();
+    return;
+  }
+  if (body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    res.setHeader('Content-Length', bytes.length);
+    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : bytes);
+    return;
+  }
+  if (res.req.method === 'HEAD') {
+    if ('stream' in body) body.stream.destroy();
+    res.writeHead(status).end();
+    return;
+  }
+  if ('stream' in body) {
+    res.writeHead(status);
+    return pipeline(body.stream, res).catch(() => void res.destroy());
+  }
+  if ('views' in body) return sendViews(res.writeHead(status), body.views);
+  return sendPieces(res, status, body.pieces);
+}
+
+/**
+ * Text made while it is written. Pieces are gathered into slices: the head goes out with the first
+ * slice (the answer is then chunked), or, when the whole answer fits in one slice, with it and its
+ * length. After each slice a turn of the event loop goes to other clients, and when the client reads
+ * slower than the answer is made the next waits for 'drain': memory stays at about a slice.
+ */
+async function sendPieces(
+  res: ServerResponse,
+  status: number,
+  pieces: AsyncIterable<string | typeof SEND_NOW> | Iterable<string | typeof SEND_NOW>,
+): Promise<void> {
+  let gone = false;
+  const onClose = (): void => void (gone = true);
+  res.once('close', onClose);
+  let parts: string[] = [];
+  let size = 0;
+  const take = (): string => {
+    const text = parts.join('');
+    parts = [];
+    size = 0;
+    return text;
+  };
+  try {
+    for await (const piece of pieces) {
+      if (piece !== SEND_NOW) {
+        parts.push(piece);
+        size += piece.length;
+        if (size < ANSWER_SLICE) continue;
+      }
+      if (!res.headersSent) res.writeHead(status);
+      if (!res.write(take())) await drainedOrClosed(res);
+      await nextTurn();
+      if (gone) return;
+    }
+  } finally {
+    res.off('close', onClose);
+  }
+  if (res.headersSent) {
+    res.end(take());
+    return;
+  }
+  const bytes = Buffer.from(take(), 'utf8');
+  res.setHeader('Content-Length', bytes.length);
+  res.writeHead(status).end(bytes);
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+/**
+ * Synthetic content written as a buffer from memory is: a batch of views at a time into the corked
+ * response, so the socket takes each batch in one writev, then the next batch once it drains. The
+ * views share one small block, so a batch costs no memory.
+ */
+function sendViews(res: ServerResponse, views: Iterator<Buffer>): void {
+  const pump = (): void => {
+    if (res.destroyed) return;
+    res.cork();
+    let queued = 0;
+    let ready = true;
+    for (let next = views.next(); ; next = views.next()) {
+      if (next.done) {
+        res.end();
+        res.uncork();
+        return;
+      }
+      ready = res.write(next.value);
+      queued += next.value.length;
+      if (queued >= VIEW_BATCH_BYTES) break;
+    }
+    res.uncork();
+    if (ready) setImmediate(pump);
+    else res.once('drain', pump);
+  };
+  pump();
+}
