@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
@@ -187,8 +187,14 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   //    (in a router of its own: the other requests pass one path test, not one per step)
   //    (its routes loaded and built on the first admin call: most test suites drive the mock in-process and never
   //    make one)
+  // A wait "from now" counts from here: requests that arrive while the first call loads the routes count too.
+  const markArrival: RequestHandler = (_req, res, next) => {
+    res.locals['journalMark'] = journal.lastSeq;
+    next();
+  };
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
+    markArrival,
     builtOnFirstUse(async () =>
       (await import('./admin/admin-router.js')).adminRouter({ mock: core, features: FEATURES }),
     ),

@@ -17,6 +17,8 @@ export interface AdminInput {
   params: Record<string, unknown>;
   /** The origin the client reached this mock at (`--public-url`, else its Host), its mount path included. */
   origin: string;
+  /** The journal's newest seq when the call reached the mock (before the admin routes were loaded, on a first call). */
+  journalMark: number;
 }
 
 /** A control's request as a client sends it: a path under /__admin (default the control's), a query, a JSON body. */
