@@ -54,7 +54,7 @@ async function seedTree(store: CloudStore, nodes: NodeRecord[], inlineLimit: num
   const work: Array<{ node: NodeRecord; into: SeedNode[] }> = nodes.map((node) => ({ node, into: top }));
   for (let i = 0; i < work.length; i++) {
     const { node, into } = work[i]!;
-    const kids = node.kind === 'container' ? store.tree.children(node.id) : [];
+    const kids = node.kind === 'container' ? store.childrenOf(node.id) : [];
     const children: SeedNode[] | undefined = kids.length > 0 ? [] : undefined;
     into.push(await seedEntry(store, node, inlineLimit, children));
     for (const kid of kids) work.push({ node: kid, into: children! });
@@ -76,13 +76,13 @@ export async function seedView(
   const trees = Object.create(null) as Record<string, SeedNode[]>;
   for (const user of store.users()) {
     const root = store.root(user);
-    trees[user] = await seedTree(store, store.tree.children(root.id), inlineLimit);
+    trees[user] = await seedTree(store, store.children(user, root.id), inlineLimit);
   }
   return { description: `state exported from scenario ${scenario} at ${new Date().toISOString()}`, seed: { trees } };
 }
 
 /** The live file with this id, in any user's tree, for exporting a fixture. */
 export function exportedFile(store: CloudStore, id: string): NodeRecord | undefined {
-  const node = store.tree.node(id);
-  return node?.kind === 'file' && store.tree.isLive(node) ? node : undefined;
+  const node = store.nodeById(id);
+  return node?.kind === 'file' && store.isLive(node) ? node : undefined;
 }

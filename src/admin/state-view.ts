@@ -46,7 +46,7 @@ function nodeViews(store: CloudStore, nodes: NodeRecord[]): StateNode[] {
     if (node.kind === 'container') {
       const view = { ...common, container: node.name, children: [] as StateNode[] };
       item.into.push(view);
-      const kids = store.tree.children(node.id);
+      const kids = store.childrenOf(node.id);
       for (let i = kids.length - 1; i >= 0; i--) work.push({ node: kids[i]!, into: view.children });
     } else {
       const { mimeType, bytes, version } = node;
@@ -63,7 +63,7 @@ export function stateView(store: CloudStore, scenario: string): StateView {
     const root = store.root(user);
     users[user] = {
       rootId: root.id,
-      tree: nodeViews(store, store.tree.children(root.id)),
+      tree: nodeViews(store, store.children(user, root.id)),
       recycled: store.recycleBin.list(user).length,
       queues: queueViews(store, user),
     };

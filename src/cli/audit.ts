@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { CliError, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import {
   AUDIT_RULES,
   DEFAULT_AUDIT_SETTINGS,
@@ -8,7 +8,6 @@ import {
   type AuditReport,
   type AuditRuleId,
 } from '../audit/audit-types.js';
-import type { JournalEntry } from '../index.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 /** The audit's thresholds: each a flag, its name in kebab case (minBackoffMs is --min-backoff-ms). */
@@ -62,12 +61,7 @@ async function auditFile(file: string, user: string | undefined, options: AuditO
     import('../audit/audit.js'),
     import('../audit/journal-file.js'),
   ]);
-  let entries: JournalEntry[];
-  try {
-    entries = await readJournalFile(file);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  const entries = await readJournalFile(file);
   return auditJournal(user === undefined ? entries : entries.filter((e) => e.user === user), options);
 }
 

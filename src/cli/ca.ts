@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { CliError, printLine, type CliContext } from './context.js';
+import { printLine, type CliContext } from './context.js';
 
 interface CaArgs {
   'ca-dir'?: string;
@@ -44,12 +44,11 @@ export const caCommand = (cli: CliContext): CommandModule<object, CaArgs> => ({
       import('../tls/trust-guide.js'),
       import('node:crypto'),
     ]);
-    let ca;
-    try {
-      ca = await openLocalCa(args['ca-dir'] ?? defaultCaFolder(), undefined, args.compat ? 'compat' : 'constrained');
-    } catch (err) {
-      throw new CliError((err as Error).message);
-    }
+    const ca = await openLocalCa(
+      args['ca-dir'] ?? defaultCaFolder(),
+      undefined,
+      args.compat ? 'compat' : 'constrained',
+    );
     if (args.path) printLine(cli, ca.certFile);
     else printLine(cli, trustGuide(ca, new X509Certificate(ca.certPem).subject.replace(/\n/g, ', '), args.port));
   },

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_MOCK_URL } from '../option-table.js';
 import type { CommandModule } from 'yargs';
-import { CliError, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import { runImport, withImportOptions, type ImportHarArgs } from './import-har.js';
 
 interface ConvertArgs extends Omit<ImportHarArgs, 'har'> {
@@ -19,14 +19,10 @@ async function recordingToHarFile(cli: CliContext, args: ConvertArgs): Promise<v
     import('../replay/scenario-replay.js'),
     import('../har/recording-to-har.js'),
   ]);
-  try {
-    const recording = await readRecording(locateRecording(args.input, process.cwd()));
-    const text = `${JSON.stringify(recordingToHar(recording, args['base-url'] ?? DEFAULT_MOCK_URL), null, 2)}\n`;
-    if (args.out) await writeFile(args.out, text);
-    else cli.stdout(text);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  const recording = await readRecording(locateRecording(args.input, process.cwd()));
+  const text = `${JSON.stringify(recordingToHar(recording, args['base-url'] ?? DEFAULT_MOCK_URL), null, 2)}\n`;
+  if (args.out) await writeFile(args.out, text);
+  else cli.stdout(text);
 }
 
 export const convertCommand = (cli: CliContext): CommandModule<object, ConvertArgs> => ({

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { CliError, printLine, type CliContext } from './context.js';
+import { printLine, type CliContext } from './context.js';
 import type { HarImportSummary } from '../index.js';
 import { progressTo } from './progress-line.js';
 
@@ -63,20 +63,16 @@ export async function runImport(cli: CliContext, args: Omit<ImportHarArgs, 'har'
     import('../har/har-read.js'),
     import('../har/har-to-recording.js'),
   ]);
-  try {
-    if (!args['base-url']) throw new Error('name the service address in the capture with --base-url URL');
-    if (!args.out) throw new Error('name the recording to write with --out FILE (-o)');
-    const summary = await importHar(await readHar(har), har, {
-      baseUrl: args['base-url'],
-      out: args.out,
-      redact: args.redact,
-      sidecarThreshold: args['sidecar-threshold'],
-      onProgress: progressTo(cli, {}),
-    });
-    printLine(cli, summaryLine(har, summary));
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  if (!args['base-url']) throw new Error('name the service address in the capture with --base-url URL');
+  if (!args.out) throw new Error('name the recording to write with --out FILE (-o)');
+  const summary = await importHar(await readHar(har), har, {
+    baseUrl: args['base-url'],
+    out: args.out,
+    redact: args.redact,
+    sidecarThreshold: args['sidecar-threshold'],
+    onProgress: progressTo(cli, {}),
+  });
+  printLine(cli, summaryLine(har, summary));
 }
 
 export const importHarCommand = (cli: CliContext): CommandModule<object, ImportHarArgs> => ({

@@ -116,8 +116,7 @@ export async function withRemote(
     mock = connectMock(url, { adminToken: adminTokenOf(args), ca });
     await action(mock);
   } catch (err) {
-    if (err instanceof Error) throw new CliError(err instanceof MockRefusedError ? err.reason : err.message);
-    throw err;
+    throw err instanceof MockRefusedError ? new CliError(err.reason) : err;
   } finally {
     await mock?.close();
   }

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { parseUserSpec } from '../option-table.js';
 import type { MissPolicy } from '../index.js';
 import { MISS_POLICIES } from '../replay/miss-policy.js';
-import { CliError, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import { announce, listenOptionsOf, startListening, withListenOptions, type ListenArgs } from './listening.js';
 import { withOptions, type OptionValues } from './option-flags.js';
 
@@ -29,11 +29,7 @@ export async function refuseStaleRecording(recording: string, maxAge: string | u
     import('../recording/recording-age.js'),
     import('../replay/scenario-replay.js'),
   ]);
-  try {
-    await checkRecordingAge(locateRecording(recording, process.cwd()), parseMaxAge(maxAge), maxAge);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  await checkRecordingAge(locateRecording(recording, process.cwd()), parseMaxAge(maxAge), maxAge);
 }
 
 export const replayCommand = (cli: CliContext): CommandModule<object, ReplayArgs> => ({

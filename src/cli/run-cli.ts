@@ -17,7 +17,10 @@ function ownVersion(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-/** yargs' refusal of the command line (or a check's), as one line naming the way out, else with a pointer to the help. */
+/**
+ * yargs' refusal of the command line (or a check's), as one line naming the way out, else with a pointer to the
+ * help. A command's own failure comes without a message (yargs passes only the error): one line as it is.
+ */
 function refusal(message: string | null, error: Error | undefined, argv: readonly string[]): CliError {
   const line = choiceRefusal(message ?? error?.message ?? 'failed', argv);
   // A line that names the way out (or a config file's bad field, which yargs passes on as a message)

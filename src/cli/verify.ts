@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { CliError, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import { withOptions, type OptionValues } from './option-flags.js';
 import { refuseStaleRecording } from './replay.js';
 import type { VerifySeed } from '../verify/verify-recording.js';
@@ -46,12 +46,7 @@ export const verifyCommand = (cli: CliContext): CommandModule<object, VerifyArgs
       import('../replay/scenario-replay.js'),
       import('../verify/verify-recording.js'),
     ]);
-    let recording;
-    try {
-      recording = await readRecording(locateRecording(args.recording, process.cwd()));
-    } catch (err) {
-      throw new CliError((err as Error).message);
-    }
+    const recording = await readRecording(locateRecording(args.recording, process.cwd()));
     const report = await verifyRecording(recording, {
       seed: args.seed,
       scenario: args.scenario,

@@ -9,8 +9,8 @@ export function timeoutText(lock: ActiveLock): string {
 
 /** One DAV:activelock element, as in lockdiscovery and LOCK answers. */
 export function activeLockXml(store: CloudStore, base: string, lock: ActiveLock): string {
-  const root = store.tree.node(lock.rootId);
-  const rootHref = davHref(base, store.tree.pathNames(lock.rootId), root?.kind === 'container');
+  const root = store.nodeById(lock.rootId);
+  const rootHref = davHref(base, store.pathNames(lock.rootId), root?.kind === 'container');
   return (
     '<D:activelock>' +
     `<D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>` +

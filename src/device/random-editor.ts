@@ -78,7 +78,7 @@ export class RandomChanges {
         if (!objects.length) return createHere();
         const target = pick(objects);
         const places = containers.filter(
-          (c) => c.node.id !== target.node.parentId && !store.tree.isWithin(c.node.id, target.node.id),
+          (c) => c.node.id !== target.node.parentId && !store.isWithin(c.node.id, target.node.id),
         );
         return places.length ? { user, move: target.path, to: pick(places).path } : createHere();
       }
@@ -101,10 +101,7 @@ export class RandomChanges {
     for (let i = 0; i < seen.length && seen.length < MAX_SEEN; i++) {
       const { path, node } = seen[i]!;
       if (node.kind !== 'container') continue;
-      const members = store.tree
-        .children(node.id)
-        .filter((c) => store.tree.isLive(c))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const members = store.childrenOf(node.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const child of members) seen.push({ path: join(path, child.name), node: child });
     }
     return seen.slice(0, MAX_SEEN);

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../clock/mock-clock.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { StatePersistence } from '../storage/persistence.js';
+import type { CacheShelf } from '../storage/store-cache.js';
 import type { NodeKind, NodeRecord, StateData } from '../storage/schema.js';
 import type { AnyState } from '../storage/state-maps.js';
 import { setStorageAllocated, storageAllocated } from './account.js';
@@ -44,6 +45,7 @@ export class CloudStore {
   /** CDMI notification queues; every change appends its events to the queues that take them. */
   readonly notificationQueues: NotificationQueues;
   readonly #listings: Listings;
+  readonly #shelves = new Map<string, CacheShelf<unknown>>();
 
   constructor(state: AnyState, persistence: StatePersistence, blobs: BlobStore, clock: Clock = systemClock) {
     this.#core = new StoreCore(state, persistence, blobs, clock);
@@ -67,6 +69,13 @@ export class CloudStore {
 
   get blobs(): BlobStore {
     return this.#core.blobs;
+  }
+
+  /** A shelf of the store's one bounded cache, for what is made from the state (entity texts), one per `kind`. */
+  shelf<T>(kind: string): CacheShelf<T> {
+    let shelf = this.#shelves.get(kind);
+    if (!shelf) this.#shelves.set(kind, (shelf = this.#core.blobs.cache.shelf<unknown>(kind)));
+    return shelf as CacheShelf<T>;
   }
 
   now(): number {
@@ -106,6 +115,11 @@ export class CloudStore {
 
   children(user: string, containerId: string): NodeRecord[] {
     this.get(user, containerId, 'container');
+    return this.childrenOf(containerId);
+  }
+
+  /** A container's live children, in listing order, unchecked: for walks down from a node already checked. */
+  childrenOf(containerId: string): NodeRecord[] {
     return this.#core.tree.children(containerId);
   }
 
@@ -127,6 +141,31 @@ export class CloudStore {
   /** Names from below the root down to `id` (the root itself has none): a WebDAV path. */
   pathNames(id: string): string[] {
     return this.#core.tree.pathNames(id);
+  }
+
+  /** Any node by id, whatever its owner or state (a lock's root, an exported file); a route asks get(). */
+  nodeById(id: string): NodeRecord | undefined {
+    return this.#core.tree.node(id);
+  }
+
+  /** Not recycled, and no recycled ancestor. */
+  isLive(node: NodeRecord): boolean {
+    return this.#core.tree.isLive(node);
+  }
+
+  /** Bytes stored in a file, or in a container's whole subtree. */
+  bytesOf(node: NodeRecord): number {
+    return node.kind === 'file' ? node.bytes : this.#core.tree.subtreeBytes(node.id);
+  }
+
+  /** True when `candidate` is `ancestorId` or lies below it. */
+  isWithin(candidate: string, ancestorId: string): boolean {
+    return this.#core.tree.isWithin(candidate, ancestorId);
+  }
+
+  /** Nodes held: every user's root and the recycled ones included. */
+  get nodeCount(): number {
+    return this.#core.tree.size;
   }
 
   /** A live node of `user` and every live node below it, parents first; stops soon past `max` nodes. */

@@ -12,6 +12,7 @@ import { REDACTED, redactBody, redactedNames } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
+import { parseServiceUrl } from '../record/upstream.js';
 import type { Progress } from '../options.js';
 
 /** Entries written between two progress reports. */
@@ -41,20 +42,6 @@ export interface HarImportSummary {
   missingBodies: number;
   /** Request bodies the HAR did not keep whole (binary uploads): replay matches them with any body. */
   lostRequestBodies: number;
-}
-
-/** The base URL, checked: an absolute http(s) URL without credentials. */
-function parseBaseUrl(raw: string): { origin: string; basePath: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`--base-url must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`--base-url must be http or https, got "${raw}"`);
-  if (url.username || url.password) throw new Error('--base-url must not carry credentials');
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
 /** An entry ready to write: its stored form, with the bodies that still need a place. */
@@ -111,7 +98,7 @@ function inStartOrder(entries: readonly HarEntry[]): HarEntry[] {
  * that cannot be imported leaves no file behind.
  */
 export async function importHar(har: Har, source: string, options: HarImportOptions): Promise<HarImportSummary> {
-  const base = parseBaseUrl(options.baseUrl);
+  const base = parseServiceUrl(options.baseUrl, '--base-url');
   const redacted = redactedNames(options.redact);
   const threshold = options.sidecarThreshold ?? DEFAULT_SIDECAR_THRESHOLD;
   const summary: HarImportSummary = {

@@ -4,8 +4,6 @@
  * exchange, never its password), `_session` (its X-Mock-Session), `_error` (how an unanswered request
  * ended) and `_encoding` on postData (base64 for a binary request body, which HAR 1.2 has no field for).
  */
-export const HAR_VERSION = '1.2';
-
 export interface HarNameValue {
   name: string;
   value: string;
@@ -86,5 +84,62 @@ export function harHeaders(headers: Record<string, string | string[]>): HarNameV
   );
 }
 
-/** The creator every HAR we write names (the version of its recording format: the package's is not known here). */
-export const HAR_CREATOR: Har['log']['creator'] = { name: 'csp-mock', version: 'recording format 2' };
+/** What an entry's writer knows of an exchange; harEntry fills in the rest of HAR's fields. */
+interface EntryParts {
+  started: string;
+  time: number;
+  method: string;
+  url: string;
+  requestHeaders: HarNameValue[];
+  queryString: HarNameValue[];
+  postData: HarPostData | undefined;
+  requestBytes: number;
+  status: number;
+  statusText: string;
+  responseHeaders: HarNameValue[];
+  content: HarContent;
+  redirectURL: string;
+}
+
+/** One HTTP/1.1 entry (no cookies parsed, no header sizes, the whole time waiting), then `extra` (comment, _user...). */
+export function harEntry(p: EntryParts, extra: Partial<HarEntry>): HarEntry {
+  return {
+    startedDateTime: p.started,
+    time: p.time,
+    request: {
+      method: p.method,
+      url: p.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: p.requestHeaders,
+      queryString: p.queryString,
+      ...(p.postData && { postData: p.postData }),
+      headersSize: -1,
+      bodySize: p.requestBytes,
+    },
+    response: {
+      status: p.status,
+      statusText: p.statusText,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: p.responseHeaders,
+      content: p.content,
+      redirectURL: p.redirectURL,
+      headersSize: -1,
+      bodySize: p.content.size,
+    },
+    cache: {},
+    timings: { send: 0, wait: p.time, receive: 0 },
+    ...extra,
+  };
+}
+
+/** A HAR 1.2 log of `entries`; its creator names our recording format (the package's version is not known here). */
+export const harLog = (entries: HarEntry[], comment?: string): Har => ({
+  log: {
+    version: '1.2',
+    creator: { name: 'csp-mock', version: 'recording format 2' },
+    entries,
+    ...(comment !== undefined && { comment }),
+  },
+});

@@ -1,15 +1,9 @@
 import type { JournalBody, JournalEntry } from '../http/wire-types.js';
-import { HAR_CREATOR, HAR_VERSION, type Har, type HarContent, type HarEntry, type HarNameValue } from './har-types.js';
+import { harEntry, harHeaders, harLog, type Har, type HarContent, type HarEntry } from './har-types.js';
 import { statusText } from './status-text.js';
 
 const truncation = (body: JournalBody): string | undefined =>
   body.truncated ? 'truncated: the journal keeps the first bytes only (serve --journal-bodies)' : undefined;
-
-function queryPairs(query: JournalEntry['query']): HarNameValue[] {
-  return Object.entries(query).flatMap(([name, value]) =>
-    (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
-  );
-}
 
 function contentOf(body: JournalBody | undefined): HarContent {
   if (!body) return { size: 0, mimeType: '' };
@@ -28,63 +22,44 @@ function contentOf(body: JournalBody | undefined): HarContent {
  * entry lacks. A request that was never answered has status 0 and says how it ended in `_error`.
  */
 export function journalEntryToHar(entry: JournalEntry, origin: string): HarEntry {
-  const query = queryPairs(entry.query);
-  const search = new URLSearchParams(query.map((q) => [q.name, q.value])).toString();
+  const queryString = harHeaders(entry.query);
+  const search = new URLSearchParams(queryString.map((q) => [q.name, q.value])).toString();
   const requestType = Object.entries(entry.headers).find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
   const answered = entry.outcome === 'answered' || entry.outcome === 'closed';
-  const time = entry.durationMs ?? 0;
   const request = entry.requestBody;
   const requestComment = request && truncation(request);
-  const content = contentOf(entry.responseBody);
-  return {
-    startedDateTime: entry.time,
-    time,
-    request: {
+  return harEntry(
+    {
+      started: entry.time,
+      time: entry.durationMs ?? 0,
       method: entry.method,
       url: `${origin}${entry.path}${search ? `?${search}` : ''}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: Object.entries(entry.headers).map(([name, value]) => ({ name, value })),
-      queryString: query,
-      ...(request && {
-        postData: {
-          mimeType: requestType,
-          ...(request.text !== undefined && { text: request.text }),
-          ...(requestComment !== undefined && { comment: requestComment }),
-        },
-      }),
-      headersSize: -1,
-      bodySize: request?.bytes ?? 0,
-    },
-    response: {
+      requestHeaders: harHeaders(entry.headers),
+      queryString,
+      postData: request && {
+        mimeType: requestType,
+        ...(request.text !== undefined && { text: request.text }),
+        ...(requestComment !== undefined && { comment: requestComment }),
+      },
+      requestBytes: request?.bytes ?? 0,
       status: entry.status ?? 0,
       statusText: entry.status === null ? '' : statusText(entry.status),
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      content,
+      responseHeaders: [],
+      content: contentOf(entry.responseBody),
       redirectURL: '',
-      headersSize: -1,
-      bodySize: content.size,
     },
-    cache: {},
-    timings: { send: 0, wait: time, receive: 0 },
-    comment: `journal #${entry.seq}`,
-    ...(entry.user !== null && { _user: entry.user }),
-    ...(!answered && { _error: entry.outcome }),
-  };
+    {
+      comment: `journal #${entry.seq}`,
+      ...(entry.user !== null && { _user: entry.user }),
+      ...(!answered && { _error: entry.outcome }),
+    },
+  );
 }
 
 /** The journal as a HAR 1.2 log, links on `origin` (the mock's). Requests still in flight are left out. */
 export function journalToHar(entries: readonly JournalEntry[], origin: string): Har {
   const base = origin.replace(/\/+$/, '');
-  return {
-    log: {
-      version: HAR_VERSION,
-      creator: HAR_CREATOR,
-      entries: entries.filter((e) => e.outcome !== 'pending').map((e) => journalEntryToHar(e, base)),
-    },
-  };
+  return harLog(entries.filter((e) => e.outcome !== 'pending').map((e) => journalEntryToHar(e, base)));
 }
 
 /**
@@ -94,7 +69,7 @@ export function journalToHar(entries: readonly JournalEntry[], origin: string): 
  */
 export function* journalHarPieces(entries: readonly JournalEntry[], origin: string): Generator<string> {
   const base = origin.replace(/\/+$/, '');
-  const head = JSON.stringify({ log: { version: HAR_VERSION, creator: HAR_CREATOR, entries: [] } });
+  const head = JSON.stringify(harLog([]));
   // Everything but the closing "]}}" of the empty entries list: the entries go in between.
   yield head.slice(0, -3);
   let first = true;

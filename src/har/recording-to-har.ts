@@ -2,9 +2,9 @@ import { isText } from '../recording/body-encoding.js';
 import { headerValue, type Exchange, type HeaderMap, type Recording } from '../recording/format.js';
 import { carriesLinks, fromToken } from '../recording/normalise.js';
 import {
-  HAR_CREATOR,
-  HAR_VERSION,
+  harEntry,
   harHeaders,
+  harLog,
   type Har,
   type HarContent,
   type HarEntry,
@@ -47,41 +47,29 @@ function contentOf(exchange: Exchange, origin: string): HarContent {
 export function exchangeToHarEntry(exchange: Exchange, origin: string, started: string): HarEntry {
   const { request, response } = exchange;
   const query = new URLSearchParams(request.query).toString();
-  const requestHeaders = withOrigin(request.headers, origin);
   const responseHeaders = withOrigin(response.headers, origin);
-  const postData = postDataOf(exchange, origin);
-  const content = contentOf(exchange, origin);
-  return {
-    startedDateTime: started,
-    time: 0,
-    request: {
+  return harEntry(
+    {
+      started,
+      time: 0,
       method: request.method,
       url: `${origin}${request.path}${query ? `?${query}` : ''}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: harHeaders(requestHeaders),
+      requestHeaders: harHeaders(withOrigin(request.headers, origin)),
       queryString: request.query.map(([name, value]) => ({ name, value })),
-      ...(postData && { postData }),
-      headersSize: -1,
-      bodySize: request.body.length,
-    },
-    response: {
+      postData: postDataOf(exchange, origin),
+      requestBytes: request.body.length,
       status: response.status,
       statusText: statusText(response.status),
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: harHeaders(responseHeaders),
-      content,
+      responseHeaders: harHeaders(responseHeaders),
+      content: contentOf(exchange, origin),
       redirectURL: headerValue(responseHeaders, 'location') ?? '',
-      headersSize: -1,
-      bodySize: content.size,
     },
-    cache: {},
-    timings: { send: 0, wait: 0, receive: 0 },
-    comment: `exchange ${exchange.id}`,
-    ...(exchange.user !== undefined && { _user: exchange.user }),
-    ...(exchange.session !== undefined && { _session: exchange.session }),
-  };
+    {
+      comment: `exchange ${exchange.id}`,
+      ...(exchange.user !== undefined && { _user: exchange.user }),
+      ...(exchange.session !== undefined && { _session: exchange.session }),
+    },
+  );
 }
 
 /**
@@ -91,14 +79,8 @@ export function exchangeToHarEntry(exchange: Exchange, origin: string, started: 
 export function recordingToHar(recording: Recording, baseUrl: string): Har {
   const origin = baseUrl.replace(/\/+$/, '');
   const started = recording.created ?? new Date(0).toISOString();
-  return {
-    log: {
-      version: HAR_VERSION,
-      creator: HAR_CREATOR,
-      entries: recording.exchanges.map((e) => exchangeToHarEntry(e, origin, started)),
-      comment: recording.created
-        ? `a csp-mock recording made ${recording.created}`
-        : 'a csp-mock recording of unknown age',
-    },
-  };
+  return harLog(
+    recording.exchanges.map((e) => exchangeToHarEntry(e, origin, started)),
+    recording.created ? `a csp-mock recording made ${recording.created}` : 'a csp-mock recording of unknown age',
+  );
 }

@@ -76,9 +76,9 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<
     return;
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    res.setHeader('Content-Length', bytes.length);
-    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : bytes);
+    // A text goes as text: Node sends it in one write with the head.
+    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : body);
     return;
   }
   if (res.req.method === 'HEAD') {
@@ -131,13 +131,9 @@ async function sendPieces(
   } finally {
     res.off('close', onClose);
   }
-  if (res.headersSent) {
-    res.end(take());
-    return;
-  }
-  const bytes = Buffer.from(take(), 'utf8');
-  res.setHeader('Content-Length', bytes.length);
-  res.writeHead(status).end(bytes);
+  const text = take();
+  if (!res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(text)).writeHead(status);
+  res.end(text);
 }
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {

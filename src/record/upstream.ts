@@ -75,18 +75,24 @@ export function upstreamFailure(upstream: Upstream, err: Error): string {
   return `upstream ${upstream.origin} did not answer: ${err.message}`;
 }
 
-export function parseUpstream(raw: string, ca?: string): Upstream {
+/**
+ * The service's address as an option names it (`--upstream`, `--base-url`): an absolute http(s) URL without
+ * credentials (the client sends its own); its path, without a trailing slash, prefixes every request path.
+ */
+export function parseServiceUrl(raw: string, option: string): { url: URL; origin: string; basePath: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`--upstream must be an absolute http(s) URL, got "${raw}"`);
+    throw new Error(`${option} must be an absolute http(s) URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`--upstream must be http or https, got "${raw}"`);
-  if (url.username || url.password) throw new Error('--upstream must not carry credentials; the client sends its own');
-  return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), ca };
+    throw new Error(`${option} must be http or https, got "${raw}"`);
+  if (url.username || url.password) throw new Error(`${option} must not carry credentials; the client sends its own`);
+  return { url, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
+
+export const parseUpstream = (raw: string, ca?: string): Upstream => ({ ...parseServiceUrl(raw, '--upstream'), ca });
 
 /** The client's headers for the upstream: hop-by-hop and ours dropped, our origin turned into the upstream's. */
 export function forwardedHeaders(

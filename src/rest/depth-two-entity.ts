@@ -5,7 +5,7 @@ import type { Answer } from '../http/answer.js';
 import { containerEntityFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag } from '../xml/entity-tags.js';
 import { KEPT_ENTITIES, MAX_EXPANDED_ITEMS } from './listing-slices.js';
-import { MEDIA, linksOf, pageBoundsOf } from './request-params.js';
+import { MEDIA, entityTexts, linksOf, pageBoundsOf } from './request-params.js';
 import { containerView } from './views.js';
 
 /**
@@ -33,10 +33,11 @@ export async function depthTwoContainerAnswer(
   tag.add(children);
   const headers = { ETag: tag.value(children.length), 'Content-Type': `${MEDIA.container}; charset=utf-8` };
   const keep = children.length <= KEPT_ENTITIES;
+  const texts = entityTexts(res);
   function* pieces(): Generator<string> {
     const frame = containerEntityFrame(view, links);
     yield frame.head;
-    for (const child of children) yield listingItemXml(child, links, 'inline', keep);
+    for (const child of children) yield listingItemXml(child, links, 'inline', keep, texts);
     yield frame.tail;
   }
   return { status: 200, headers, body: { pieces: pieces() } };

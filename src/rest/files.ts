@@ -10,12 +10,14 @@ import {
   MEDIA,
   NO_CONTENT,
   depthOf,
+  entityTexts,
   entityOf,
   parentIdFrom,
   linksOf,
   requestMediaType,
   resource,
   xmlAnswer,
+  xmlTextAnswer,
   param,
   userOf,
 } from './request-params.js';
@@ -31,7 +33,8 @@ export function filesRouter(router: Router): void {
     GET: (req, res) => {
       const node = storeOf(res).get(userOf(res), param(req, 'id'), 'file');
       if (node.parentId) markParent(res, node.parentId);
-      return xmlAnswer(MEDIA.file, fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req))));
+      const entity = fileEntity(node, linksOf(res), metadataKeysAt(node, depthOf(req)), entityTexts(res));
+      return xmlTextAnswer(MEDIA.file, entity.text, entity.tag);
     },
     PUT: async (req, res) => {
       const body = await entityOf(req, res);

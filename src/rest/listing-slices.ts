@@ -5,7 +5,7 @@ import type { ChildListing } from '../domain/child-listing.js';
 import { SEND_NOW, type Answer } from '../http/answer.js';
 import { fileListFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag, type ItemView } from '../xml/entity-tags.js';
-import { MEDIA, depthOf, linksOf, pageBoundsOf } from './request-params.js';
+import { MEDIA, depthOf, entityTexts, linksOf, pageBoundsOf } from './request-params.js';
 import { itemView } from './views.js';
 
 /**
@@ -59,6 +59,7 @@ export async function fileListAnswer(
   const frame = fileListFrame(page.count, asked.start, page.total);
   if (page.count === 0) return { status: 200, headers, body: frame.empty };
   const keep = page.count <= KEPT_ENTITIES;
+  const texts = entityTexts(res);
   async function* pieces(): AsyncGenerator<string | typeof SEND_NOW> {
     yield frame.head;
     // When the first page is still to be chosen (a linear pass), the status and head go first, and other
@@ -68,11 +69,11 @@ export async function fileListAnswer(
     for (const kind of ordered ? [undefined] : (['container', 'file'] as const)) {
       const wanted = (n: NodeRecord): boolean => (kind === undefined || n.kind === kind) && chosen(n);
       if (views) {
-        for (const view of views) if (wanted(view.node)) yield listingItemXml(view, links, shape, keep);
+        for (const view of views) if (wanted(view.node)) yield listingItemXml(view, links, shape, keep, texts);
         continue;
       }
       for await (const part of members.pages(page.from, page.to))
-        for (const item of linkItems(part, wanted)) yield listingItemXml(item, links, shape, keep);
+        for (const item of linkItems(part, wanted)) yield listingItemXml(item, links, shape, keep, texts);
     }
     yield frame.tail;
   }

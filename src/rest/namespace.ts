@@ -27,8 +27,7 @@ export function namespaceRouter(router: Router): void {
     const store = storeOf(res);
     const names = davNames(path.slice(PREFIX.length).replace(ENCODED_SLASH, '/'));
     const node = store.resolvePath(userOf(res), names);
-    if (!node || !store.tree.isLive(node))
-      throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);
+    if (!node || !store.isLive(node)) throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);
     const query = req.url.indexOf('?');
     req.url = `/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}${query === -1 ? '' : req.url.slice(query)}`;
     next();

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildXml, type XmlNode } from '../xml/codec.js';
-import { entityTagOf, type Page } from '../xml/entities.js';
+import type { EntityText, EntityTexts, Page } from '../xml/entities.js';
+import { storeOf } from '../http/service-context.js';
 import { digest } from '../xml/entity-tags.js';
 import { answering, type Answer, type AnswerRoute } from '../http/answer.js';
 import type { Links } from '../xml/links.js';
@@ -67,17 +68,17 @@ export function nameFilterOf(req: Request): ((name: string) => boolean) | undefi
 }
 
 /**
- * An entity's answer. Its ETag is the entity's own tag when it has one (made from the nodes, see
- * entityTagOf); other entities get a weak tag of their text. A 200 the client has is 304 (sendAnswer).
+ * An entity's answer. Its ETag is the entity's own tag when it has one (a file's, made from the node);
+ * other entities get a weak tag of their text. A 200 the client has is 304 (sendAnswer).
  */
-export function xmlAnswer(mediaType: string, entity: XmlNode, status = 200): Answer {
-  const body = buildXml(entity);
-  return {
-    status,
-    headers: { 'Content-Type': `${mediaType}; charset=utf-8`, ETag: entityTagOf(entity) ?? weakTag(body) },
-    body,
-  };
+export function xmlTextAnswer(mediaType: string, text: string, tag = weakTag(text)): Answer {
+  return { status: 200, headers: { 'Content-Type': `${mediaType}; charset=utf-8`, ETag: tag }, body: text };
 }
+
+export const xmlAnswer = (mediaType: string, entity: XmlNode): Answer => xmlTextAnswer(mediaType, buildXml(entity));
+
+/** Where this mock keeps entity texts between requests (the store's one bounded cache). */
+export const entityTexts = (res: Response): EntityTexts => storeOf(res).shelf<EntityText>('entity-text');
 
 /** A weak entity tag of a text, as express gives a body it sends. */
 export const weakTag = (text: string): string => `W/"${Buffer.byteLength(text).toString(16)}-${digest(text)}"`;

@@ -14,13 +14,12 @@ export function metadataKeysAt(node: NodeRecord, depth: number): string[] | unde
 }
 
 export function itemView(store: CloudStore, node: NodeRecord, depth = 0): ItemView {
-  const bytes = node.kind === 'container' ? store.tree.subtreeBytes(node.id) : node.bytes;
-  return { node, bytes, metadataKeys: metadataKeysAt(node, depth) };
+  return { node, bytes: store.bytesOf(node), metadataKeys: metadataKeysAt(node, depth) };
 }
 
 /** With `contents` (depth 2), the children inline, each with its metadata keys, and the container's own keys. */
 export function containerView(store: CloudStore, node: NodeRecord, contents?: Page<NodeRecord>): ContainerView {
-  const view: ContainerView = { node, bytes: store.tree.subtreeBytes(node.id) };
+  const view: ContainerView = { node, bytes: store.bytesOf(node) };
   if (contents) {
     view.contents = { ...contents, items: contents.items.map((n) => itemView(store, n, 2)) };
     view.metadataKeys = metadataKeysAt(node, 2);

@@ -1,5 +1,5 @@
 import type { NodeRecord } from '../domain/model.js';
-import { ATTR, RAW, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
+import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import { CLOUD_LINKS, type CloudLinkName, type Links } from './links.js';
 import { digest, entityKey, type ItemView } from './entity-tags.js';
 
@@ -108,7 +108,8 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'i
   const files: XmlNode[] = [];
   for (const item of items) {
     const { node } = item;
-    const element = shape === 'link' ? link(links.resource(node.kind, node.id)) : itemFragment(item, links, shape).xml;
+    const element =
+      shape === 'link' ? link(links.resource(node.kind, node.id)) : rawXml(itemFragment(item, links, shape).text);
     (node.kind === 'container' ? containers : files).push(element);
   }
   const out: XmlNode = {};
@@ -120,31 +121,55 @@ export function itemElements(items: ItemView[], links: Links, shape: 'link' | 'i
 const itemFields = (item: ItemView, links: Links): XmlNode =>
   item.node.kind === 'container' ? containerFields(item, links) : fileFields(item.node, links, item.metadataKeys);
 
+/** An entity's or a listing item's text, made for `key` (entityKey: every field the text depends on). */
+export interface EntityText {
+  key: string;
+  text: string;
+  /** A whole entity's strong ETag. */
+  tag?: string;
+}
+
+/** Where entity texts are kept between requests: the store's one bounded cache (a shelf of StoreCache). */
+export interface EntityTexts {
+  get(key: string): EntityText | undefined;
+  set(key: string, value: EntityText, bytes: number): void;
+}
+
+/** A text kept under `id` when its key still matches; else made, and kept when `keep`. */
+function kept(
+  texts: EntityTexts | undefined,
+  id: string,
+  key: string,
+  keep: boolean,
+  make: () => EntityText,
+): EntityText {
+  const hit = texts?.get(id);
+  if (hit?.key === key) return hit;
+  const made = make();
+  if (keep) texts?.set(id, made, 2 * (made.text.length + key.length));
+  return made;
+}
+
 /**
  * Listing items with their fields (depth 1 wrapped, depth 2 inline), serialised once per node version
- * and shape: a record is replaced when it changes, and the key holds every field that can differ
- * without that (accessed, a container's bytes, the links' base), so a listing is mostly concatenation.
- * A caller may make the fragments ahead, a slice at a time (rest/listing-slices.ts). With
- * `keep` false (a page of a big listing) a fragment is used if made before but not kept, so listing a
- * big container once does not keep a copy of its text for as long as its records live.
+ * and shape: the key holds every field the text depends on (accessed, a container's bytes, the links'
+ * base), so a listing is mostly concatenation. With `keep` false (a page of a big listing) a text is
+ * used if made before but not kept, so listing a big container once does not crowd the cache.
  */
-const itemFragments = {
-  wrapped: new WeakMap<NodeRecord, { key: string; xml: XmlNode }>(),
-  inline: new WeakMap<NodeRecord, { key: string; xml: XmlNode }>(),
-};
-
-export function itemFragment(item: ItemView, links: Links, shape: 'wrapped' | 'inline', keep = true): { xml: XmlNode } {
+export function itemFragment(
+  item: ItemView,
+  links: Links,
+  shape: 'wrapped' | 'inline',
+  texts?: EntityTexts,
+  keep = true,
+): EntityText {
   const { node } = item;
   const key = entityKey(node, links, item.bytes, item.metadataKeys);
-  const cache = itemFragments[shape];
-  const hit = cache.get(node);
-  if (hit?.key === key) return hit;
-  const href = links.resource(node.kind, node.id);
-  const fields = itemFields(item, links);
-  const xml = rawXml(buildXml({ [node.kind]: link(href, shape === 'wrapped' ? { [node.kind]: fields } : fields) }));
-  const entry = { key, xml };
-  if (keep) cache.set(node, entry);
-  return entry;
+  return kept(texts, `${shape}:${node.id}`, key, keep, () => {
+    const href = links.resource(node.kind, node.id);
+    const fields = itemFields(item, links);
+    return { key, text: buildXml({ [node.kind]: link(href, shape === 'wrapped' ? { [node.kind]: fields } : fields) }) };
+  });
 }
 
 /**
@@ -156,10 +181,11 @@ export function listingItemXml(
   links: Links,
   shape: 'link' | 'wrapped' | 'inline',
   keep: boolean,
+  texts?: EntityTexts,
 ): string {
   const { node } = item;
   if (shape === 'link') return buildXml({ [node.kind]: link(links.resource(node.kind, node.id)) });
-  return itemFragment(item, links, shape, keep).xml[RAW] as string;
+  return itemFragment(item, links, shape, texts, keep).text;
 }
 
 /** Marks where a frame's items go; no element or text of ours holds a NUL. */
@@ -196,31 +222,20 @@ export function containerEntityFrame(view: ContainerView, links: Links): { head:
   return { head: whole.slice(0, at), tail: whole.slice(at + ITEMS_MARK.length) };
 }
 
-/**
- * Strong ETags of the entities that are sent most, made from the node (id, version and the fields
- * the text depends on) when the entity is built, never by hashing the body (rest's xmlAnswer; others get
- * a weak tag of their text).
- */
-const entityTags = new WeakMap<XmlNode, string>();
-
-export function entityTagOf(entity: XmlNode): string | undefined {
-  return entityTags.get(entity);
-}
-
 export const containerEntity = (view: ContainerView, links: Links): XmlNode =>
   rootElement('container', containerFields(view, links));
 
-/** A file's entity, serialised once per node version (see wrappedItems). */
-const fileEntities = new WeakMap<NodeRecord, { key: string; xml: XmlNode }>();
-
-export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string[]): XmlNode {
+/**
+ * A file's entity, the entity sent most: its text made once per node version (see itemFragment), and a
+ * strong ETag made from the node (its id, version and the fields the text depends on), never by hashing the text.
+ */
+export function fileEntity(node: NodeRecord, links: Links, metadataKeys?: string[], texts?: EntityTexts): EntityText {
   const key = entityKey(node, links, node.bytes, metadataKeys);
-  const hit = fileEntities.get(node);
-  if (hit?.key === key) return hit.xml;
-  const xml = { file: rawXml(buildXml(rootElement('file', fileFields(node, links, metadataKeys)))) };
-  fileEntities.set(node, { key, xml });
-  entityTags.set(xml, `"${node.id}-${node.version}-${digest(key)}"`);
-  return xml;
+  return kept(texts, `file:${node.id}`, key, true, () => ({
+    key,
+    text: buildXml(rootElement('file', fileFields(node, links, metadataKeys))),
+    tag: `"${node.id}-${node.version}-${digest(key)}"`,
+  }));
 }
 
 export function accountFields(view: AccountView): XmlNode {

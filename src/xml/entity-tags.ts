@@ -53,6 +53,8 @@ export class ListingTag {
 export function entityKey(node: NodeRecord, links: Links, bytes: number, metadataKeys: string[] | undefined): string {
   return [
     links.base,
+    node.owner,
+    node.created,
     node.version,
     node.name,
     node.parentId,

@@ -64,6 +64,7 @@ const SHARED: Record<string, string> = {
   'server.ts': 'startMock (public), loaded by itself',
   'clock/durations.ts': 'the one duration parser, for explore --duration',
   'explore/report-text.ts': "explore's report as text (the explore command's own words)",
+  'converge/oracle.ts': "converge's report as text (the converge command's own words)",
   'http/stdout-lines.ts': "the request log's batched stdout writer: the CLI's own lines keep their order with it",
   'http/cors.ts': '--cors-origin checked at parse time by the rule startMock applies',
   'http/journal-query.ts': "the journal filter's own checks (a status class, the longest wait)",

@@ -38,7 +38,7 @@ describe('entity mappers (table-driven)', () => {
   const cases: Array<[string, string, string]> = [
     [
       'file entity: fields in the notes order, escaped text, absolute links',
-      buildXml(fileEntity(node({}), links)),
+      fileEntity(node({}), links).text,
       `<file ${NS}><name>a &amp; b.txt</name><created>100</created><inproject>false</inproject><modified>200</modified>` +
         `<owner>demo</owner><version>2</version><shared>false</shared><accessed>300</accessed><public>true</public>` +
         `<mime_type>text/plain</mime_type><bytes>5</bytes><content ${L('/v2/files/ID/content')}/><parent ${L('/v2/containers/P')}/>` +
