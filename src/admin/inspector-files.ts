@@ -61,8 +61,7 @@ function found<T>(read: () => T): T {
   }
 }
 
-/** The page of `nodes` from `start`: its members, how many follow it, and where the next page starts. */
-/** `page`: the members from `start` (at most MAX_LISTED) of `total`. */
+/** `page`, the members from `start` of `total`, as a listing: at most MAX_LISTED, how many follow, where the next page starts. */
 function limited(
   page: readonly NodeRecord[],
   start: number,

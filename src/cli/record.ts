@@ -27,7 +27,6 @@ export const recordCommand = (cli: CliContext): CommandModule<object, RecordArgs
     withOptions(withListenOptions(y), RECORD_OPTIONS, {
       upstream: { demandOption: true },
       'public-url': { describe: 'our own base URL as clients see it (default: the request Host)' },
-      'admin-token': { describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' },
     })
       .option('mode', {
         choices: RECORD_MODES,

@@ -44,7 +44,6 @@ export const replayCommand = (cli: CliContext): CommandModule<object, ReplayArgs
           'NAME:PASSWORD, repeatable: the only logins replay accepts, others get 401 (default: any login) and the emulator of --on-miss emulate uses',
       },
       'public-url': { describe: 'our own base URL as clients see it (default: the request Host)' },
-      'admin-token': { describe: 'require this token on /__admin (Authorization: Bearer TOKEN)' },
     })
       .option('on-miss', {
         choices: MISS_POLICIES,

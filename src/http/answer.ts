@@ -116,8 +116,14 @@ async function sendPieces(
     size = 0;
     return text;
   };
+  // A text made at once (a sync iterable) is gathered without a turn a piece: only a full slice waits.
+  const iterator = Symbol.asyncIterator in pieces ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator]();
   try {
-    for await (const piece of pieces) {
+    for (;;) {
+      const next = iterator.next();
+      const step = next instanceof Promise ? await next : next;
+      if (step.done) break;
+      const piece = step.value;
       if (piece !== SEND_NOW) {
         parts.push(piece);
         size += piece.length;
@@ -126,7 +132,10 @@ async function sendPieces(
       if (!res.headersSent) res.writeHead(status);
       if (!res.write(take())) await drainedOrClosed(res);
       await nextTurn();
-      if (gone) return;
+      if (gone) {
+        await iterator.return?.();
+        return;
+      }
     }
   } finally {
     res.off('close', onClose);

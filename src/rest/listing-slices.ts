@@ -60,24 +60,30 @@ export async function fileListAnswer(
   if (page.count === 0) return { status: 200, headers, body: frame.empty };
   const keep = page.count <= KEPT_ENTITIES;
   const texts = entityTexts(res);
-  async function* pieces(): AsyncGenerator<string | typeof SEND_NOW> {
+  // Members in listing order have their containers first already; others take a pass per kind.
+  const kinds = ordered ? [undefined] : (['container', 'file'] as const);
+  const wanted = (n: NodeRecord, kind: NodeRecord['kind'] | undefined): boolean =>
+    (kind === undefined || n.kind === kind) && chosen(n);
+  // Full entities are in memory already: their text is made at once.
+  function* entities(views: ItemView[]): Generator<string> {
+    yield frame.head;
+    for (const kind of kinds)
+      for (const view of views) if (wanted(view.node, kind)) yield listingItemXml(view, links, shape, keep, texts);
+    yield frame.tail;
+  }
+  async function* memberLinks(): AsyncGenerator<string | typeof SEND_NOW> {
     yield frame.head;
     // When the first page is still to be chosen (a linear pass), the status and head go first, and other
     // clients get a turn between the pass that made the tag and that one.
-    if (!views && members.orderedNow === undefined) yield SEND_NOW;
-    // Members in listing order have their containers first already; others take a pass per kind.
-    for (const kind of ordered ? [undefined] : (['container', 'file'] as const)) {
-      const wanted = (n: NodeRecord): boolean => (kind === undefined || n.kind === kind) && chosen(n);
-      if (views) {
-        for (const view of views) if (wanted(view.node)) yield listingItemXml(view, links, shape, keep, texts);
-        continue;
-      }
+    if (members.orderedNow === undefined) yield SEND_NOW;
+    for (const kind of kinds) {
       for await (const part of members.pages(page.from, page.to))
-        for (const item of linkItems(part, wanted)) yield listingItemXml(item, links, shape, keep, texts);
+        for (const item of linkItems(part, (n) => wanted(n, kind)))
+          yield listingItemXml(item, links, shape, keep, texts);
     }
     yield frame.tail;
   }
-  return { status: 200, headers, body: { pieces: pieces() } };
+  return { status: 200, headers, body: { pieces: views ? entities(views) : memberLinks() } };
 }
 
 interface PageRange {
