@@ -6,7 +6,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from './feature.js';
-import { FEATURES, mockControls, type MockControls } from './features.js';
+import { FEATURES, mockControls, SERVICE_SURFACES, type MockControls } from './features.js';
 import { answerWriter, serviceAnswer } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
 import { originFormUrl } from './http/origin-form.js';
@@ -109,6 +109,7 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     log: resolved.log,
     publicUrl: resolved.publicUrl,
     mountPath,
+    surfaces: SERVICE_SURFACES,
   });
   const mode = await runtimeOrRelease(store, () =>
     dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),

@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { RequestListener } from 'node:http';
 import type { MockClock } from './clock/mock-clock.js';
+import type { ServiceSurface } from './emulator.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import type { HttpError } from './http/errors.js';
 import type { RequestJournal } from './http/journal.js';
@@ -153,6 +154,8 @@ export interface Feature {
   readonly name: string;
   /** Its admin routes and the calls of its handle. */
   readonly controls?: readonly AnyControl[];
+  /** A surface of the service it adds (under the service's Basic auth, loaded on its first request). */
+  readonly service?: ServiceSurface;
   /** Admin routes that are no control's (a download, an event stream), under /__admin. */
   routes?(mock: MockCore, jsonBody: RequestHandler): Router | undefined;
   /** Assembles it into one mock, once, when the mock is made. */

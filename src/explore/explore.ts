@@ -282,6 +282,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         steps: shrunk.steps,
         finding: shrunk.result.findings.find((f) => f.kind === kind)!,
         findings: shrunk.result.findings,
+        coverage: coverage.rows,
         journal: shrunk.result.journal,
       };
       return report({ failure, bundle: repro });

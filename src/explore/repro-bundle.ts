@@ -3,6 +3,7 @@ import { readContainedFile } from '../files/contained-file.js';
 import type { JournalEntry } from '../http/journal.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { FINDING_KINDS, type Finding } from '../converge/findings.js';
+import type { CoverageRow } from './coverage.js';
 import { checkSchedule, ScheduleError, type Step } from './schedule.js';
 
 export const REPRO_FORMAT = 'csp-mock-explore-repro/1';
@@ -29,6 +30,8 @@ export interface ReproBundle {
   /** The finding the schedule was shrunk for, and all the findings of its last run. */
   finding: Finding;
   findings: Finding[];
+  /** The coverage map of the runs up to the failing one. */
+  coverage?: CoverageRow[];
   journal: JournalEntry[];
 }
 
@@ -57,6 +60,7 @@ export function checkBundle(value: unknown, file: string): ReproBundle {
     fail('finding.kind', `must be one of ${FINDING_KINDS.join(', ')}`);
   if (!Array.isArray(value['findings'])) fail('findings', 'must be a list');
   if (!Array.isArray(value['journal'])) fail('journal', 'must be a list');
+  if (value['coverage'] !== undefined && !Array.isArray(value['coverage'])) fail('coverage', 'must be a list');
   return value as unknown as ReproBundle;
 }
 

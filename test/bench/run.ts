@@ -225,7 +225,19 @@ async function frontend(): Promise<void> {
   console.log(formatFrontend(tenants, route));
 }
 
-const modes: Record<string, () => Promise<void>> = { scale, synthetic, startup, frontend };
+/** `npm run bench -- explore`: issue 35's targets (BENCH_EXPLORE_RUNS, _STEPS, _PASS_MS, _SEARCH). */
+async function exploreMode(): Promise<void> {
+  const { measureExplore, formatExploreBench } = await import('./explore.js');
+  const sizes = {
+    runs: positiveInt('BENCH_EXPLORE_RUNS', 100),
+    steps: positiveInt('BENCH_EXPLORE_STEPS', 20),
+    passMs: positiveInt('BENCH_EXPLORE_PASS_MS', 100),
+    search: positiveInt('BENCH_EXPLORE_SEARCH', 40),
+  };
+  console.log(formatExploreBench(await measureExplore(sizes), sizes));
+}
+
+const modes: Record<string, () => Promise<void>> = { scale, synthetic, startup, frontend, explore: exploreMode };
 (modes[process.argv[2] ?? ''] ?? main)().catch((err: unknown) => {
   console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

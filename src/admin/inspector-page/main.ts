@@ -8,6 +8,7 @@ import {
   setAdminToken,
   takeTokenFromFragment,
 } from './api.js';
+import { CoveragePanel } from './coverage-panel.js';
 import { byId, debounce } from './dom.js';
 import { FilesPanel } from './files-panel.js';
 import { showMockPicker } from './mock-picker.js';
@@ -66,6 +67,7 @@ byId('token-form').addEventListener('submit', (e) => {
 const requests = new RequestsPanel(() => void sendJson('DELETE', 'requests').catch(showError));
 const files = new FilesPanel(showError);
 const scenario = new ScenarioPanel(showError, () => void files.refresh());
+new CoveragePanel();
 const refreshFiles = debounce(() => void files.refresh(), 200);
 const refreshScenario = debounce(() => void scenario.refresh(), 200);
 
