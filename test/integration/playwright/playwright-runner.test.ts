@@ -67,18 +67,18 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
     return { run, tests: testsOf(JSON.parse(await readFile(report, 'utf8')) as JsonSuite) };
   }
 
-  it('runs 19 tests on 2 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
+  it('runs 19 tests on 4 workers in Chromium, each against a mock of its own: its own folder, its own scenario, users and clock', async () => {
     const { run, tests } = await runProject('routed');
     const failed = tests.filter((t) => t.status !== 'passed');
     expect(failed, run.output).toEqual([]);
     expect(tests).toHaveLength(19);
     expect(tests.map((t) => t.title)).toContain('the app sees the 500 that its own scenario injects');
     expect(tests.filter((t) => t.title.includes('a 500 for a tag listing'))).toHaveLength(8);
-    expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1]));
+    expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1, 2, 3]));
     expect(run.code).toBe(0);
   }, 300_000);
 
-  it('gives each of 2 workers a tenant of its own of one served mock, deletes them after, and leaves the default mock untouched', async () => {
+  it('gives each of 4 workers a tenant of its own of one served mock, deletes them after, and leaves the default mock untouched', async () => {
     const lines: string[] = [];
     const mock = await startMock({ log: (line) => lines.push(line) });
     try {
@@ -88,8 +88,8 @@ describe('the real @playwright/test runner with csp-mock/playwright', () => {
       const failed = tests.filter((t) => t.status !== 'passed');
       expect(failed, run.output).toEqual([]);
       expect(tests).toHaveLength(8);
-      // The first two tests start at once, one on each worker.
-      expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1]));
+      // The first four tests start at once, one on each worker.
+      expect(new Set(tests.map((t) => t.parallelIndex))).toEqual(new Set([0, 1, 2, 3]));
       expect(run.code).toBe(0);
 
       // One tenant per worker, named for it, made and then deleted.
