@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
@@ -6,7 +6,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from './feature.js';
-import { FEATURES, mockControls, type MockControls } from './features.js';
+import { FEATURES, mockControls, SERVICE_SURFACES, type MockControls } from './features.js';
 import { answerWriter, serviceAnswer } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
 import { originFormUrl } from './http/origin-form.js';
@@ -109,6 +109,7 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     log: resolved.log,
     publicUrl: resolved.publicUrl,
     mountPath,
+    surfaces: SERVICE_SURFACES,
   });
   const mode = await runtimeOrRelease(store, () =>
     dispatchMode(prepared, { emulator, publicUrl: resolved.publicUrl, log: resolved.log }),
@@ -186,8 +187,14 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   //    (in a router of its own: the other requests pass one path test, not one per step)
   //    (its routes loaded and built on the first admin call: most test suites drive the mock in-process and never
   //    make one)
+  // A wait "from now" counts from here: requests that arrive while the first call loads the routes count too.
+  const markArrival: RequestHandler = (_req, res, next) => {
+    res.locals['journalMark'] = journal.lastSeq;
+    next();
+  };
   const admin = Router().use(
     adminGuard({ publicUrl: resolved.publicUrl }),
+    markArrival,
     builtOnFirstUse(async () =>
       (await import('./admin/admin-router.js')).adminRouter({ mock: core, features: FEATURES }),
     ),

@@ -23,6 +23,17 @@ export interface EmulatorDeps {
   publicUrl?: string;
   /** A tenant's "/t/<name>": its links carry it. Default "". */
   mountPath?: string;
+  /** The features' surfaces of the service (features.ts: the same list for every mock of the process). */
+  surfaces: readonly ServiceSurface[];
+}
+
+/**
+ * A surface a feature adds to the service (CDMI's /cdmi): under the service's Basic auth, its routes loaded
+ * and built on its first request, reading the mock's context as the service's own routes do.
+ */
+export interface ServiceSurface {
+  path: string;
+  routes(): Promise<RequestHandler>;
 }
 
 /** The service itself, over the one store: a router for the app, and a listener of its own on demand. */
@@ -52,7 +63,7 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
   };
   const routes: RequestHandler = (req, res, next) => {
     res.locals.service = context;
-    serviceRoutes()(req, res, next);
+    serviceRoutes(deps.surfaces)(req, res, next);
   };
   let own: RequestListener | undefined;
   return {
@@ -64,7 +75,7 @@ export function createEmulator(store: CloudStore, deps: EmulatorDeps): Emulator 
 let shared: Router | undefined;
 
 /** The service's routes, built once in request order, one step a line; each reads its mock's context. */
-function serviceRoutes(): Router {
+function serviceRoutes(surfaces: readonly ServiceSurface[]): Router {
   if (shared) return shared;
   // Paths are case-sensitive on the service: /V2 is not /v2.
   const routes = Router({ caseSensitive: true });
@@ -78,8 +89,7 @@ function serviceRoutes(): Router {
   const auth = basicAuth((res) => serviceOf(res).users());
   routes.use('/v2', auth, clientSpecification(serviceOf), restRouter());
   // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
-  // E3b. CDMI notification queues (the cloud2 entry document's management address), same credentials
-  // (each loaded and built on its first request: many clients use only /v2, and only a sync client reads the feed)
+  // (loaded and built on the first request: many clients use only /v2)
   const dav = () => import('./dav/index.js');
   routes.use(
     '/dav',
@@ -93,11 +103,8 @@ function serviceRoutes(): Router {
       return (_req, res) => sendAnswer(res, OPTIONS_ANSWER);
     }),
   );
-  routes.use(
-    '/cdmi',
-    auth,
-    builtOnFirstUse(async () => (await import('./cdmi/cdmi-router.js')).cdmiRouter()),
-  );
+  // E3b. the features' surfaces (CDMI's notification queues), same credentials
+  for (const surface of surfaces) routes.use(surface.path, auth, builtOnFirstUse(surface.routes));
   // E4. anything else is 404; errors go on to the app's one error middleware
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   return (shared = routes);

@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { RequestListener } from 'node:http';
 import type { MockClock } from './clock/mock-clock.js';
+import type { ServiceSurface } from './emulator.js';
 import type { CloudStore } from './domain/cloud-store.js';
 import type { HttpError } from './http/errors.js';
 import type { RequestJournal } from './http/journal.js';
@@ -16,6 +17,8 @@ export interface AdminInput {
   params: Record<string, unknown>;
   /** The origin the client reached this mock at (`--public-url`, else its Host), its mount path included. */
   origin: string;
+  /** The journal's newest seq when the call reached the mock (before the admin routes were loaded, on a first call). */
+  journalMark: number;
 }
 
 /** A control's request as a client sends it: a path under /__admin (default the control's), a query, a JSON body. */
@@ -153,6 +156,8 @@ export interface Feature {
   readonly name: string;
   /** Its admin routes and the calls of its handle. */
   readonly controls?: readonly AnyControl[];
+  /** A surface of the service it adds (under the service's Basic auth, loaded on its first request). */
+  readonly service?: ServiceSurface;
   /** Admin routes that are no control's (a download, an event stream), under /__admin. */
   routes?(mock: MockCore, jsonBody: RequestHandler): Router | undefined;
   /** Assembles it into one mock, once, when the mock is made. */

@@ -1,6 +1,7 @@
 import { CORE_CONTROLS, journalControls, type JournalControls } from './admin/core-controls.js';
 import { auditControls, auditFeature, type AuditControls } from './audit/feature.js';
 import type { ClockControls } from './clock/clock-controls.js';
+import { cdmiFeature } from './cdmi/feature.js';
 import { clockControls, clockFeature } from './clock/feature.js';
 import { convergeControls, convergeFeature, type ConvergeControls } from './converge/feature.js';
 import { deviceControls, deviceFeature, type DeviceControls } from './device/feature.js';
@@ -21,7 +22,11 @@ export const FEATURES: readonly Feature[] = [
   auditFeature,
   convergeFeature,
   tenantsFeature,
+  cdmiFeature,
 ];
+
+/** The features' surfaces of the service, for every mock's emulator. */
+export const SERVICE_SURFACES = FEATURES.flatMap((feature) => (feature.service ? [feature.service] : []));
 
 /**
  * The calls a test makes between its cases, alike on every mock a suite can hold: startMock's (in this

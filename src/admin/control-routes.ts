@@ -27,7 +27,8 @@ export function controlRoutes(controls: readonly AnyControl[], mock: MockCore): 
       const gone = new AbortController();
       try {
         const origin = requestOrigin(req, mock.options.publicUrl, mock.mountPath);
-        const input = c.read({ query: req.query, body: req.body as unknown, params: req.params, origin });
+        const journalMark = (res.locals['journalMark'] as number | undefined) ?? mock.journal.lastSeq;
+        const input = c.read({ query: req.query, body: req.body as unknown, params: req.params, origin, journalMark });
         const release = slots?.take(req);
         res.once('close', () => {
           release?.();

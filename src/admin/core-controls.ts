@@ -130,6 +130,8 @@ interface RequestWait {
   filter: JournalFilter;
   timeoutMs: number;
   arrived: boolean;
+  /** "From now" is from the call's arrival, not from when its route ran (the first call loads the routes). */
+  journalMark?: number;
 }
 
 /**
@@ -141,14 +143,16 @@ export const waitForMatch = control<RequestWait, { request: JournalEntry | null;
   method: 'GET',
   path: '/requests/wait',
   held: { slots: MAX_WAITERS, what: 'request waits' },
-  read: ({ query }) => {
+  read: ({ query, journalMark }) => {
     const { timeoutMs, arrived, ...filter } = query;
-    return { filter: journalFilterOf(filter), timeoutMs: timeoutOf(timeoutMs), arrived: flagOf(arrived) };
+    return { filter: journalFilterOf(filter), timeoutMs: timeoutOf(timeoutMs), arrived: flagOf(arrived), journalMark };
   },
   send: ({ filter, timeoutMs, arrived }) => ({ query: { ...filter, timeoutMs, arrived: arrived || undefined } }),
   // Not async: the wait starts (and takes its "from now" mark) in the call itself.
-  run: (mock, { filter, timeoutMs, arrived }, signal) => {
-    const wait = waitForEntry(mock.journal, filter, { timeoutMs, arrived });
+  run: (mock, { filter, timeoutMs, arrived, journalMark }, signal) => {
+    const fromNow = filter.after === undefined && filter.since === undefined;
+    const from = fromNow && journalMark !== undefined ? { ...filter, after: journalMark } : filter;
+    const wait = waitForEntry(mock.journal, from, { timeoutMs, arrived });
     signal.addEventListener('abort', () => wait.cancel(), { once: true });
     return wait.done.then((request) =>
       request ? { request } : { request: null, message: waitTimeoutMessage(filter, timeoutMs, wait.seen) },

@@ -84,52 +84,25 @@ export function harHeaders(headers: Record<string, string | string[]>): HarNameV
   );
 }
 
-/** What an entry's writer knows of an exchange; harEntry fills in the rest of HAR's fields. */
-interface EntryParts {
-  started: string;
-  time: number;
-  method: string;
-  url: string;
-  requestHeaders: HarNameValue[];
-  queryString: HarNameValue[];
-  postData: HarPostData | undefined;
-  requestBytes: number;
-  status: number;
-  statusText: string;
-  responseHeaders: HarNameValue[];
-  content: HarContent;
-  redirectURL: string;
-}
+/** What every entry we write shares: HTTP/1.1, no cookies parsed, no header sizes. */
+type Fixed = 'httpVersion' | 'cookies' | 'headersSize';
 
-/** One HTTP/1.1 entry (no cookies parsed, no header sizes, the whole time waiting), then `extra` (comment, _user...). */
-export function harEntry(p: EntryParts, extra: Partial<HarEntry>): HarEntry {
+/** An entry of `request` and `response` (its body size its content's) started at `started`, then `extra` (comment, _user...). */
+export function harEntry(
+  started: string,
+  time: number,
+  request: Omit<HarRequest, Fixed>,
+  response: Omit<HarResponse, Fixed | 'bodySize'>,
+  extra: Partial<HarEntry>,
+): HarEntry {
+  const fixed = { httpVersion: 'HTTP/1.1', cookies: [], headersSize: -1 };
   return {
-    startedDateTime: p.started,
-    time: p.time,
-    request: {
-      method: p.method,
-      url: p.url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: p.requestHeaders,
-      queryString: p.queryString,
-      ...(p.postData && { postData: p.postData }),
-      headersSize: -1,
-      bodySize: p.requestBytes,
-    },
-    response: {
-      status: p.status,
-      statusText: p.statusText,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: p.responseHeaders,
-      content: p.content,
-      redirectURL: p.redirectURL,
-      headersSize: -1,
-      bodySize: p.content.size,
-    },
+    startedDateTime: started,
+    time,
+    request: { ...fixed, ...request },
+    response: { ...fixed, ...response, bodySize: response.content.size },
     cache: {},
-    timings: { send: 0, wait: p.time, receive: 0 },
+    timings: { send: 0, wait: time, receive: 0 },
     ...extra,
   };
 }

@@ -29,22 +29,26 @@ export function journalEntryToHar(entry: JournalEntry, origin: string): HarEntry
   const request = entry.requestBody;
   const requestComment = request && truncation(request);
   return harEntry(
+    entry.time,
+    entry.durationMs ?? 0,
     {
-      started: entry.time,
-      time: entry.durationMs ?? 0,
       method: entry.method,
       url: `${origin}${entry.path}${search ? `?${search}` : ''}`,
-      requestHeaders: harHeaders(entry.headers),
+      headers: harHeaders(entry.headers),
       queryString,
-      postData: request && {
-        mimeType: requestType,
-        ...(request.text !== undefined && { text: request.text }),
-        ...(requestComment !== undefined && { comment: requestComment }),
-      },
-      requestBytes: request?.bytes ?? 0,
+      ...(request && {
+        postData: {
+          mimeType: requestType,
+          ...(request.text !== undefined && { text: request.text }),
+          ...(requestComment !== undefined && { comment: requestComment }),
+        },
+      }),
+      bodySize: request?.bytes ?? 0,
+    },
+    {
       status: entry.status ?? 0,
       statusText: entry.status === null ? '' : statusText(entry.status),
-      responseHeaders: [],
+      headers: [],
       content: contentOf(entry.responseBody),
       redirectURL: '',
     },

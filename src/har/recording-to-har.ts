@@ -48,19 +48,22 @@ export function exchangeToHarEntry(exchange: Exchange, origin: string, started: 
   const { request, response } = exchange;
   const query = new URLSearchParams(request.query).toString();
   const responseHeaders = withOrigin(response.headers, origin);
+  const postData = postDataOf(exchange, origin);
   return harEntry(
+    started,
+    0,
     {
-      started,
-      time: 0,
       method: request.method,
       url: `${origin}${request.path}${query ? `?${query}` : ''}`,
-      requestHeaders: harHeaders(withOrigin(request.headers, origin)),
+      headers: harHeaders(withOrigin(request.headers, origin)),
       queryString: request.query.map(([name, value]) => ({ name, value })),
-      postData: postDataOf(exchange, origin),
-      requestBytes: request.body.length,
+      ...(postData && { postData }),
+      bodySize: request.body.length,
+    },
+    {
       status: response.status,
       statusText: statusText(response.status),
-      responseHeaders: harHeaders(responseHeaders),
+      headers: harHeaders(responseHeaders),
       content: contentOf(exchange, origin),
       redirectURL: headerValue(responseHeaders, 'location') ?? '',
     },

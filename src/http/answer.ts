@@ -68,30 +68,33 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<
   if (status === 200 && notModified(res.req, res.getHeader('ETag'), res.getHeader('Last-Modified'))) {
     res.removeHeader('Content-Type');
     res.removeHeader('Content-Length');
-    res.writeHead(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
+  // The status is set, not written: Node makes the head with the first bytes, so an answer a hang holds
+  // before its first byte has sent no status, and the journal says so.
+  res.statusCode = status;
   if (body === undefined) {
-    res.writeHead(status).end();
+    res.end();
     return;
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     // A text goes as text: Node sends it in one write with the head.
     res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-    res.writeHead(status).end(res.req.method === 'HEAD' ? undefined : body);
+    res.end(res.req.method === 'HEAD' ? undefined : body);
     return;
   }
   if (res.req.method === 'HEAD') {
     if ('stream' in body) body.stream.destroy();
-    res.writeHead(status).end();
+    res.end();
     return;
   }
   if ('stream' in body) {
-    res.writeHead(status);
     return pipeline(body.stream, res).catch(() => void res.destroy());
   }
-  if ('views' in body) return sendViews(res.writeHead(status), body.views);
-  return sendPieces(res, status, body.pieces);
+  if ('views' in body) return sendViews(res, body.views);
+  return sendPieces(res, body.pieces);
 }
 
 /**
@@ -102,7 +105,6 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<
  */
 async function sendPieces(
   res: ServerResponse,
-  status: number,
   pieces: AsyncIterable<string | typeof SEND_NOW> | Iterable<string | typeof SEND_NOW>,
 ): Promise<void> {
   let gone = false;
@@ -129,7 +131,6 @@ async function sendPieces(
         size += piece.length;
         if (size < ANSWER_SLICE) continue;
       }
-      if (!res.headersSent) res.writeHead(status);
       if (!res.write(take())) await drainedOrClosed(res);
       await nextTurn();
       if (gone) {
@@ -141,7 +142,7 @@ async function sendPieces(
     res.off('close', onClose);
   }
   const text = take();
-  if (!res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(text)).writeHead(status);
+  if (!res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
 

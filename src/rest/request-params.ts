@@ -142,7 +142,7 @@ export function bodyBuffer(req: Request): Buffer {
 }
 
 /** The request's body, read whole by `read` (by default a small entity's reader). */
-export function entityOf(req: Request, res: Response, read = readEntityBody): Promise<Buffer> {
+export function entityOf(req: Request, res: Response, read: RequestHandler = readEntityBody): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     read(req, res, (err?: unknown) => (err ? reject(err) : resolve(bodyBuffer(req)))),
   );

@@ -46,6 +46,15 @@ function startupLines(coldStart: ColdStart, lifecycle: Lifecycle): string[] {
       mark(coldStart.ratio <= 3),
     ]),
     line([
+      '`csp-mock serve` to its ready line',
+      'bare node:http server',
+      `${coldStart.bareServerMs.toFixed(0)} ms`,
+      `${coldStart.serveMs.toFixed(0)} ms`,
+      `${coldStart.serveRatio.toFixed(2)}x`,
+      '<= 2.5x',
+      mark(coldStart.serveRatio <= 2.5),
+    ]),
+    line([
       'reset() (demo seed)',
       '-',
       '-',

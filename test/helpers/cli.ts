@@ -39,18 +39,24 @@ export class ServeProcess {
     return this.child.pid!;
   }
 
-  /** Resolves with the first stdout line matching `pattern`; rejects if the process exits first or after `ms`. */
-  waitForLine(pattern: RegExp, ms = 10_000): Promise<string> {
+  /**
+   * Resolves with the first stdout line matching `pattern`; rejects if the process exits first, or after `ms` when
+   * given. Without `ms` the test's own timeout bounds the wait: a start takes over 10 s on a machine at load 15.
+   */
+  waitForLine(pattern: RegExp, ms?: number): Promise<string> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `no line matching ${pattern} in ${ms}ms; stdout: ${this.stdout.join('\n')}; stderr: ${this.stderr.join('\n')}`,
-            ),
-          ),
-        ms,
-      );
+      const timer =
+        ms === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                reject(
+                  new Error(
+                    `no line matching ${pattern} in ${ms}ms; stdout: ${this.stdout.join('\n')}; stderr: ${this.stderr.join('\n')}`,
+                  ),
+                ),
+              ms,
+            );
       const check = (): void => {
         const line = this.stdout.find((l) => pattern.test(l));
         if (line !== undefined) {

@@ -137,6 +137,16 @@ describe('waitForRequest through connectMock: one long-poll admin call, no polli
     expect(adminCalls()).toBe(1);
   });
 
+  it("a plain long poll that is the mock's first admin call counts a request sent while the admin routes load", async () => {
+    const mock = await started();
+    // No since/after: "from now" is when the call reached the mock, not when its lazily loaded route ran.
+    const waiting = fetch(`${mock.url}/__admin/requests/wait?path=/v2/account&timeoutMs=30000`);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await fetch(`${mock.url}/v2/account`, { headers })).status).toBe(200);
+    const answer = (await (await waiting).json()) as { request: { path: string } | null };
+    expect(answer.request?.path).toBe('/v2/account');
+  });
+
   it('times out with a RequestWaitTimeout naming the filter, after one admin call', async () => {
     const mock = await started();
     const remote = connectMock(mock.url);

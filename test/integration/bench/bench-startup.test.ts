@@ -6,7 +6,7 @@ const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.m
 
 describe('npm run bench -- startup (dist/tools/bench/run.js startup)', () => {
   it(
-    'prints the three start-up rows alone, with the load average, and stops by itself',
+    'prints the four start-up rows alone, with the load average, and stops by itself',
     { timeout: 60_000 },
     async () => {
       const child = spawn(process.execPath, [BENCH, 'startup'], {
@@ -26,10 +26,14 @@ describe('npm run bench -- startup (dist/tools/bench/run.js startup)', () => {
       );
       expect(lines.slice(3).map((l) => l.split(/\s{2,}/)[0])).toEqual([
         'CLI cold start (`csp-mock scenarios`) bare `node -e 0` spawn',
+        '`csp-mock serve` to its ready line bare node:http server',
         'reset() (demo seed)',
         'startMock()+close()',
       ]);
       expect(stdout).toMatch(/startMock\(\)\+close\(\)\s+-\s+-\s+\d+\.\d\d ms\s+-\s+<= 5 ms\s+(met|NOT met)/);
+      expect(stdout).toMatch(
+        /ready line\s+bare node:http server\s+\d+ ms\s+\d+ ms\s+\d+\.\d\dx\s+<= 2\.5x\s+(met|NOT met)/,
+      );
       expect(stdout).not.toMatch(/req\/s|RSS/);
     },
   );

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startMock } from '../../../src/index.js';
 import type { StateData } from '../../../src/domain/model.js';
 import { FAILPOINTS, FAILPOINTS_ENV, type FailpointName } from '../../../src/storage/failpoints.js';
 import { logFileOf } from '../../../src/storage/log-file.js';
@@ -58,10 +59,14 @@ describe('kills at named failpoints with --data: what survives a crash at each s
   const dataFile = (): string => join(tmp.path, 'state.json');
   const args = (): string[] => ['--empty', '--data', dataFile()];
 
-  /** A first start and clean stop, so the state file exists before the armed run. */
-  async function prepared(extra: string[] = []): Promise<void> {
-    const first = await serve([...args(), ...extra]);
-    await first.stop('SIGTERM');
+  /**
+   * A first start and clean stop, so the state file exists before the armed run: in this process, which arms no
+   * failpoint (the kills below need a child; this start does not).
+   */
+  async function prepared(compactAfterBytes?: number): Promise<void> {
+    const first = await startMock({ seed: 'empty', data: dataFile(), compactAfterBytes });
+    await first.close();
+    expect(existsSync(dataFile())).toBe(true);
   }
 
   it('every failpoint name is reached by a test below (or, for a listing, in streaming/listing-failures.test.ts)', async () => {
@@ -122,7 +127,7 @@ describe('kills at named failpoints with --data: what survives a crash at each s
   ] as const) {
     it(`killed during compaction (${point}): every acknowledged change is there after a restart`, async () => {
       const compact = ['--compact-after', '4096'];
-      await prepared(compact);
+      await prepared(4096);
       const server = await serveArmed([...args(), ...compact], point);
       const acked = await writeUntilKilled(server);
       expect(acked.length, 'compaction started within the writes').toBeLessThan(400);
@@ -169,7 +174,6 @@ describe('kills at named failpoints with --data: what survives a crash at each s
     });
 
   it('killed in the middle of a scenario switch, its blobs written, the state not yet replaced: the old state, no stray blob', async () => {
-    await prepared();
     let server = await serve(args());
     expect((await switchTo(server, await seedScenario('a'))).status).toBe(200);
     await server.stop('SIGKILL');
@@ -187,7 +191,6 @@ describe('kills at named failpoints with --data: what survives a crash at each s
   });
 
   it('killed in the middle of a scenario switch, the new snapshot durable, the old log not yet emptied: the whole new seed', async () => {
-    await prepared();
     let server = await serve(args());
     expect((await switchTo(server, await seedScenario('a'))).status).toBe(200);
     // Changes after the switch sit in the log, which the new snapshot supersedes.
@@ -208,7 +211,6 @@ describe('kills at named failpoints with --data: what survives a crash at each s
   });
 
   it('killed in the middle of a COPY, prepared but not committed: the source whole, no copy', async () => {
-    await prepared();
     let server = await serve(args());
     expect((await dav(server, '/src', { method: 'MKCOL' })).status).toBe(201);
     for (let i = 0; i < 5; i++)
