@@ -14,8 +14,7 @@ function optionalString(value: unknown, name: string): string | undefined {
   return value;
 }
 
-/** Every way a request can end, as a filter names it. */
-export const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
+const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
 
 function optionalOutcome(value: unknown): RequestOutcome | undefined {
   const text = optionalString(value, 'outcome');

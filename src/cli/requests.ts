@@ -4,7 +4,6 @@ import type { JournalEntry, JournalFilter, RequestOutcome } from '../index.js';
 import { isStatusClass, MAX_WAIT_MS } from '../http/journal-query.js';
 import { closestName } from '../scenarios/closest-name.js';
 import { OptionValueError } from './option-checks.js';
-import { OUTCOMES } from '../admin/journal-filter.js';
 import { SERVICE_METHODS } from '../http/methods.js';
 import { describeNetwork } from '../http/network-record.js';
 import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
@@ -31,6 +30,8 @@ interface RequestsArgs extends RemoteArgs {
 
 /** A method the mock does not serve is answered 405 and journaled like any other, but a filter naming one is far likelier a typo. */
 const METHODS: readonly string[] = SERVICE_METHODS;
+
+const OUTCOMES: readonly RequestOutcome[] = ['pending', 'answered', 'closed', 'reset', 'truncated', 'aborted'];
 
 const OUTCOME_WORDS: Record<string, string> = {
   reset: 'reset by the mock',
