@@ -1,7 +1,7 @@
 import type { NodeRecord } from '../domain/model.js';
 import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import { CLOUD_LINKS, type CloudLinkName, type Links } from './links.js';
-import { digest, entityKey, type ItemView } from './entity-tags.js';
+import { digest, entityKey, itemKey, type ItemView } from './entity-tags.js';
 
 /** Entity mappers: typed views in, element trees out. Field order is the real service's (README, The /v2 interface: Fidelity). */
 
@@ -164,7 +164,7 @@ export function itemFragment(
   keep = true,
 ): EntityText {
   const { node } = item;
-  const key = entityKey(node, links, item.bytes, item.metadataKeys);
+  const key = itemKey(item, links);
   return kept(texts, `${shape}:${node.id}`, key, keep, () => {
     const href = links.resource(node.kind, node.id);
     const fields = itemFields(item, links);
