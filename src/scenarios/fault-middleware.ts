@@ -80,12 +80,3 @@ function stallRequest(req: Request, res: Response, rule: FaultRule, shaped: Shap
     onStall: () => leaveSwitchGate(res, () => endHeld(res)),
   });
 }
-
-/** In a scenario that names a recording, the replayer answers what no fault answered. */
-export function replayStep(): RequestHandler {
-  return (req, res, next) => {
-    const replay = activeOf(res).replay;
-    if (!replay) return next();
-    return replay(req, res, next);
-  };
-}
