@@ -25,7 +25,7 @@ import { plainAnswer, sendAnswer } from '../http/answer.js';
 
 // Its own module, so the CLI can offer the choices without loading the replayer.
 import type { MissPolicy } from './miss-policy.js';
-export { MISS_POLICIES, type MissPolicy } from './miss-policy.js';
+export type { MissPolicy } from './miss-policy.js';
 
 export interface ReplayOptions {
   /** Default 'error'. */
