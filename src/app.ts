@@ -6,7 +6,7 @@ import type { CloudStore } from './domain/cloud-store.js';
 import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from './feature.js';
-import { FEATURES, mockControls, SERVICE_SURFACES, type MockControls } from './features.js';
+import { FEATURES, mockControls, SCENARIO_SECTIONS, SERVICE_SURFACES, type MockControls } from './features.js';
 import { answerWriter, atService } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
 import { originFormUrl } from './http/origin-form.js';
@@ -18,9 +18,8 @@ import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 import { faultMiddleware } from './scenarios/fault-middleware.js';
-import { activeOf } from './scenarios/scenario-runtime.js';
 import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
-import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+import { ScenarioRuntime, activeOf } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
@@ -75,7 +74,7 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   const resolved = resolveOptions(options);
   const cwd = resolved.baseDir;
   const mountPath = parts.mountPath ?? '';
-  const initial = await loadScenario(resolved.scenario, cwd, parts.scenarioTrust);
+  const initial = await loadScenario(resolved.scenario, cwd, SCENARIO_SECTIONS, parts.scenarioTrust);
   // The starting scenario's clock, before the store stamps its seed.
   resolved.clock.apply(initial.clock);
   const starting = new StartingState(resolved);
@@ -98,7 +97,15 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
       );
     });
   const scenarios = await runtimeOrRelease(store, () =>
-    ScenarioRuntime.create(initial, { store, starting, options: resolved, journal, replayHandler, cwd }),
+    ScenarioRuntime.create(initial, {
+      store,
+      starting,
+      options: resolved,
+      journal,
+      replayHandler,
+      cwd,
+      sections: SCENARIO_SECTIONS,
+    }),
   );
   // The emulator: the service itself, over the one store (emulator.ts).
   // Replay's emulated misses know each recorded login by a throw-away password (mode.ts).

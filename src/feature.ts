@@ -8,6 +8,7 @@ import type { RequestJournal } from './http/journal.js';
 import type { MockOptions, ResolvedOptions } from './options.js';
 import type { ScenarioTrust } from './scenarios/load.js';
 import type { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+import type { ScenarioSection } from './scenarios/section.js';
 import type { ResolvedScenario } from './scenarios/types.js';
 
 /** What an admin request carries into a control, parsed but unchecked (it came over HTTP). */
@@ -156,6 +157,8 @@ export interface Feature {
   readonly name: string;
   /** Its admin routes and the calls of its handle. */
   readonly controls?: readonly AnyControl[];
+  /** Its part of a scenario: the loader checks it with the section's own rules. */
+  readonly scenario?: ScenarioSection;
   /** A surface of the service it adds (under the service's Basic auth, loaded on its first request). */
   readonly service?: ServiceSurface;
   /** Admin routes that are no control's (a download, an event stream), under /__admin. */

@@ -7,6 +7,8 @@ import { convergeControls, convergeFeature, type ConvergeControls } from './conv
 import { deviceControls, deviceFeature, type DeviceControls } from './device/feature.js';
 import type { Channel, Feature } from './feature.js';
 import { harFeature } from './har/feature.js';
+import { generatedAccountsFeature } from './scenarios/generate/feature.js';
+import { networkFeature } from './scenarios/network/feature.js';
 import { tenantsFeature } from './tenants/feature.js';
 
 /**
@@ -23,7 +25,12 @@ export const FEATURES: readonly Feature[] = [
   convergeFeature,
   tenantsFeature,
   cdmiFeature,
+  networkFeature,
+  generatedAccountsFeature,
 ];
+
+/** The features' parts of a scenario, for every reader of scenarios. */
+export const SCENARIO_SECTIONS = FEATURES.flatMap((feature) => (feature.scenario ? [feature.scenario] : []));
 
 /** The features' surfaces of the service, for every mock's emulator. */
 export const SERVICE_SURFACES = FEATURES.flatMap((feature) => (feature.service ? [feature.service] : []));

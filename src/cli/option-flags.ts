@@ -21,10 +21,21 @@ export type OptionValues = {
 /** What a command may change of an entry for itself: its help line, or that it must be given. */
 type OptionChange = Partial<OptionSpec> & { demandOption?: boolean };
 
+/**
+ * yargs renders a command's help each time it runs the command (kept for a failure, which ours never shows):
+ * serve's options took a tenth of its start there. runCli leaves the table's options out of that text (yargs'
+ * `hidden`) unless help is asked for.
+ */
+let inHelp = true;
+export function tableOptionsInHelp(shown: boolean): void {
+  inHelp = shown;
+}
+
 /** The table's entry as yargs reads it. */
 function yargsOption(entry: OptionChange & Pick<OptionSpec, 'type'>): Options {
   const { type, path: _path, ...rest } = entry;
-  return type === 'strings' ? { ...rest, type: 'string', array: true } : { ...rest, type };
+  const hidden = !inHelp;
+  return type === 'strings' ? { ...rest, hidden, type: 'string', array: true } : { ...rest, hidden, type };
 }
 
 /** The options `names` of the table on a command, with `describe` (or more) changed where the command says. */

@@ -6,6 +6,7 @@ import { COMMANDS } from './commands.js';
 import { CONFIG_FILE, parseConfigFile } from './config-file.js';
 import { CliError, type CliContext } from './context.js';
 import { choiceRefusal, OptionValueError, optionChecks, splitEnvironmentLists } from './option-checks.js';
+import { tableOptionsInHelp } from './option-flags.js';
 
 /**
  * csp-mock's own version. Left to guess, yargs reads the first package.json above the current folder (or
@@ -59,9 +60,11 @@ export async function runCli(argv: readonly string[], cli: CliContext): Promise<
     .middleware(splitEnvironmentLists, true)
     .check(optionChecks(argv));
   for (const command of COMMANDS) parser = parser.command(command(cli));
-  // yargs formats the help after it starts a command (for a failure to show, which ours never does): wrapping
-  // its lines took a listening command's start a tenth longer, so they are wrapped only when help is asked for.
-  if (!argv.some((a) => a === 'help' || /^(?:--help(?:=|$)|-[^-]*h)/.test(a))) parser = parser.wrap(null);
+  // yargs formats the help after it starts a command (for a failure to show, which ours never does): its lines
+  // are wrapped, and the table's options shown, only when help is asked for (each took a tenth of serve's start).
+  const helpAsked = argv.some((a) => a === 'help' || /^(?:--help(?:=|$)|-[^-]*h)/.test(a));
+  tableOptionsInHelp(helpAsked);
+  if (!helpAsked) parser = parser.wrap(null);
   let help = '';
   try {
     await parser

@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../http/journal.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
 import type { RunResult } from './run-schedule.js';
-import { faultLabel } from './schedule.js';
+import { changeKindOf, faultLabel } from './schedule.js';
 import type { Tree } from '../converge/trees.js';
 
 /** One failure shape the client met, how often, and what it did next (counts by reaction). */
@@ -48,7 +48,7 @@ export class CoverageMap {
         if (!applied) continue;
         const method = change.trigger && 'match' in change.trigger ? [change.trigger.match.method].flat()[0]! : '';
         this.note(
-          `${changeKind(change)} by another device under ${transferOf(method)}`,
+          `${changeKindOf(change)} by another device under ${transferOf(method)}`,
           pass.result.ok ? 'went on' : 'gave up (pass failed)',
         );
       }
@@ -111,14 +111,8 @@ function reactionTo(hit: JournalEntry, client: JournalEntry[], passOk: boolean):
   return passOk ? 'went on' : 'gave up (pass failed)';
 }
 
-function changeKind(change: DeviceChange): string {
-  return (
-    Object.keys(change).find((k) => !['user', 'trigger', 'text', 'base64', 'mimeType', 'to'].includes(k)) ?? 'a change'
-  );
-}
-
 function pathOfChange(change: DeviceChange): string | undefined {
-  const value = (change as unknown as Record<string, unknown>)[changeKind(change)];
+  const value = (change as unknown as Record<string, unknown>)[changeKindOf(change)];
   return typeof value === 'string' ? value : undefined;
 }
 

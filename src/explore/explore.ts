@@ -19,7 +19,7 @@ import {
 import { drawStep } from './schedule-draw.js';
 import { MAX_STEPS, STEP_KINDS, type Step, type StepKind } from './schedule.js';
 import { SeededRandom } from './seeded-random.js';
-import { seedPaths, shrink } from './shrink.js';
+import { seedPaths, shrink, type Shrunk } from './shrink.js';
 
 export interface ExploreOptions {
   /** A shell command (one pass, then exit) or a function doing one pass. */
@@ -212,6 +212,25 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       const tree = scenario.seed?.trees?.[user];
       return Array.isArray(tree) ? seedPaths(tree).length : 0;
     };
+    const failureOf = (
+      run: number,
+      runSeed: number,
+      kind: FindingKind,
+      drawn: Step[],
+      shrunk: Shrunk,
+      ms = 0,
+    ): ExploreFailure => ({
+      run,
+      seed: runSeed,
+      kind,
+      steps: drawn,
+      shrunk: shrunk.steps,
+      findings: shrunk.result.findings,
+      notes: shrunk.result.notes,
+      seedEntries: { drawn: seedEntries(start), shrunk: seedEntries(shrunk.start) },
+      shrinkRuns: shrunk.tries,
+      shrinkMs: ms,
+    });
 
     if (bundle) {
       await checkStepsOnMock(setup, bundle.steps);
@@ -221,19 +240,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         coverage.add(last, user);
         if (last.findings.some((f) => f.kind === bundle.finding.kind)) found++;
       }
-      const failure: ExploreFailure | undefined = last!.findings.length
-        ? {
-            run: bundle.run,
-            seed,
-            kind: last!.findings[0]!.kind,
-            steps: bundle.steps,
-            shrunk: bundle.steps,
-            findings: last!.findings,
-            notes: last!.notes,
-            seedEntries: { drawn: seedEntries(start), shrunk: seedEntries(start) },
-            shrinkRuns: 0,
-            shrinkMs: 0,
-          }
+      const failure = last!.findings.length
+        ? failureOf(bundle.run, seed, last!.findings[0]!.kind, bundle.steps, { ...bundle, result: last!, tries: 0 })
         : undefined;
       return report({ reproduced: found, failure, bundle });
     }
@@ -261,18 +269,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
               (size, tries) => void (shrinking = { steps: size, tries }),
             );
       shrinkMs = performance.now() - shrinkStart;
-      const failure: ExploreFailure = {
-        run,
-        seed: runSeed,
-        kind,
-        steps: result.steps,
-        shrunk: shrunk.steps,
-        findings: shrunk.result.findings,
-        notes: shrunk.result.notes,
-        seedEntries: { drawn: seedEntries(start), shrunk: seedEntries(shrunk.start) },
-        shrinkRuns: shrunk.tries,
-        shrinkMs,
-      };
+      const failure = failureOf(run, runSeed, kind, result.steps, shrunk, shrinkMs);
       const repro: ReproBundle = {
         format: REPRO_FORMAT,
         seed: runSeed,

@@ -4,7 +4,7 @@ import type { JournalEntry } from '../http/journal.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { FINDING_KINDS, type Finding } from '../converge/findings.js';
 import type { CoverageRow } from './coverage.js';
-import { checkSchedule, ScheduleError, type Step } from './schedule.js';
+import { checkSchedule, isObject, ScheduleError, type Step } from './schedule.js';
 
 export const REPRO_FORMAT = 'csp-mock-explore-repro/1';
 /** A bundle is a seed tree, a few steps and one run's journal: kilobytes (the rclone one is 61 KB). */
@@ -34,8 +34,6 @@ export interface ReproBundle {
   coverage?: CoverageRow[];
   journal: JournalEntry[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks a bundle's fields (the steps as a schedule); throws ScheduleError naming the file and the field. */
 export function checkBundle(value: unknown, file: string): ReproBundle {

@@ -8,7 +8,7 @@ import { EARLIEST_MS, LATEST_MS, parseDuration } from '../clock/durations.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
 import type { Finding } from '../converge/findings.js';
 import { runPass, type PassResult, type SyncClient } from './client-pass.js';
-import { ScheduleError, type Step } from './schedule.js';
+import { movedPath, ScheduleError, type Step } from './schedule.js';
 import { sha256Of, treeOf, type Tree } from '../converge/trees.js';
 import { WriteLedger } from './write-ledger.js';
 
@@ -111,10 +111,7 @@ async function applyLocal(
     return undefined;
   }
   const from = 'rename' in edit ? edit.rename : edit.move;
-  const to =
-    'rename' in edit
-      ? `${dirname(from) === '/' ? '' : dirname(from)}/${edit.to}`
-      : `${edit.to === '/' ? '' : edit.to}/${from.slice(from.lastIndexOf('/') + 1)}`;
+  const to = movedPath(from, 'rename' in edit ? 'rename' : 'move', edit.to);
   if (!standing.local.has(from)) return `no ${from} in the folder`;
   if (standing.local.has(to)) return `${to} is already in the folder`;
   if ('move' in edit && edit.to !== '/' && standing.local.get(edit.to)?.kind !== 'folder')
@@ -126,21 +123,22 @@ async function applyLocal(
 
 /** What a second-device change retires and writes in the ledger, once it applied. */
 function ledgerOfChange(change: DeviceChange, remote: Tree, ledger: WriteLedger, label: string, during = false): void {
-  const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));
   if ('create' in change && change.text !== undefined) ledger.wrote(change.create, sha256Of(change.text), label);
   else if ('overwrite' in change) {
     ledger.retired(remote, change.overwrite);
     ledger.wrote(change.overwrite, sha256Of(change.text ?? Buffer.from(change.base64 ?? '', 'base64')), label);
   } else if ('delete' in change) ledger.retired(remote, change.delete);
-  else if ('rename' in change) ledger.moved(change.rename, `${parentOf(change.rename)}/${change.to}`, 'remote', during);
-  else if ('move' in change)
-    ledger.moved(
-      change.move,
-      `${change.to === '/' ? '' : change.to}${change.move.slice(change.move.lastIndexOf('/'))}`,
-      'remote',
-      during,
-    );
+  else if ('rename' in change)
+    ledger.moved(change.rename, movedPath(change.rename, 'rename', change.to), 'remote', during);
+  else if ('move' in change) ledger.moved(change.move, movedPath(change.move, 'move', change.to), 'remote', during);
 }
+
+/** The scenario a pass step arms for that pass: its faults, and its triggered changes to `user`'s tree. */
+const passScenario = (step: Extract<Step, { pass: unknown }>, user: string, name: string): ScenarioDefinition => ({
+  name,
+  faults: step.pass.faults ?? [],
+  changes: (step.pass.changes ?? []).map((c) => ({ ...c, user })),
+});
 
 /**
  * Arms each step's scenario once on the mock (the mock's own loader checks its faults and changes) and
@@ -160,11 +158,7 @@ export async function checkStepsOnMock(setup: RunSetup, steps: readonly Step[], 
   for (const [i, step] of steps.entries()) {
     const scenario: ScenarioDefinition | undefined =
       'pass' in step
-        ? {
-            name: 'explore-check',
-            faults: step.pass.faults ?? [],
-            changes: (step.pass.changes ?? []).map((c) => ({ ...c, user: setup.user })),
-          }
+        ? passScenario(step, setup.user, 'explore-check')
         : 'device' in step
           ? { name: 'explore-check', changes: [{ ...step.device, user: setup.user, trigger: { delayMs: 86_400_000 } }] }
           : undefined;
@@ -250,11 +244,7 @@ export async function runSchedule(setup: RunSetup, source: StepSource): Promise<
     const label = `step ${index + 1}`;
     let note: string | undefined;
     if ('pass' in step) {
-      const result = await pass(index + 1, {
-        name: `explore-${label.replace(' ', '-')}`,
-        faults: step.pass.faults ?? [],
-        changes: (step.pass.changes ?? []).map((c) => ({ ...c, user })),
-      });
+      const result = await pass(index + 1, passScenario(step, user, `explore-step-${index + 1}`));
       // A triggered change the mock applied counts in the ledger as if made now.
       const applied = (await mock.requests({ after: passes.at(-1)!.from })).filter(
         (e) => e.device === 'second' && e.committed,

@@ -36,7 +36,20 @@ export class ScheduleError extends Error {
   override readonly name = 'ScheduleError';
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The path a rename (a new name in the same folder) or a move (into the folder `to`) gives `from`. */
+export const movedPath = (from: string, how: 'rename' | 'move', to: string): string =>
+  how === 'rename'
+    ? `${from.slice(0, from.lastIndexOf('/'))}/${to}`
+    : `${to === '/' ? '' : to}${from.slice(from.lastIndexOf('/'))}`;
+
+/** What a change or a local edit does: its one key that is not a detail ("rename", "delete", ...). */
+export const changeKindOf = (change: object): string =>
+  Object.keys(change).find(
+    (k) => !['user', 'trigger', 'text', 'base64', 'mimeType', 'to', 'set', 'remove', 'add'].includes(k),
+  ) ?? 'a change';
 
 /** A path inside the folder: from its root, no empty, "." or ".." segments, no NUL. */
 export function checkLocalPath(value: unknown, field: string): string {
@@ -140,9 +153,7 @@ export function stepText(step: Step): string {
 
 function deviceText(change: object): string {
   const c = change as Record<string, unknown>;
-  const kind = Object.keys(c).find(
-    (k) => !['user', 'trigger', 'text', 'base64', 'mimeType', 'to', 'set', 'remove', 'add'].includes(k),
-  )!;
+  const kind = changeKindOf(c);
   const to = typeof c['to'] === 'string' ? ` to ${c['to']}` : '';
   const trigger =
     isObject(c['trigger']) && isObject(c['trigger']['match'])

@@ -13,7 +13,7 @@ import { mayChangeState } from './methods.js';
  *   1. the service answer: the status the service chose is noted (the journal's `committed`), then the hooks
  *      earlier steps registered run (an ambiguous commit, a second-device change before the answer); the
  *      answer waits for them, or a hook's answer replaces it
- *   2. pacing: network conditions (rate, slices, a hang), scenarios/response-pacer.ts
+ *   2. pacing: network conditions (rate, slices, a hang), scenarios/network/response-pacer.ts
  *   3. truncation: a fault's cut after N body bytes, scenarios/wire-faults.ts
  *   4. the taps: the journal's and the request log's copies of the body, as it leaves
  *   and, as the headers go out: the sandbox policy on served content, then the clock's Date.

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { SCENARIO_SECTIONS } from '../features.js';
 import { loadScenario } from '../scenarios/load.js';
 import type {
   ResolvedSeedNode,
@@ -28,7 +29,7 @@ const seedTree = (tree: ResolvedSeedTree): SeedTree => (tree === 'demo' ? 'demo'
  * file's folder), with every file's bytes inline. The mock then reads no file on the caller's behalf.
  */
 export async function scenarioDocument(path: string, baseDir: string): Promise<ScenarioDefinition> {
-  const scenario = await loadScenario(resolve(baseDir, path), baseDir, 'user');
+  const scenario = await loadScenario(resolve(baseDir, path), baseDir, SCENARIO_SECTIONS);
   const document: ScenarioDefinition = { name: scenario.name, description: scenario.description };
   if (scenario.faults.length) document.faults = scenario.faults;
   if (scenario.latency) document.latency = scenario.latency;

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { conditionsFor, sliceDraw, type RequestConditions } from './network-conditions.js';
+import { conditionsFor, sliceDraw, type RequestConditions } from './network/network-conditions.js';
 import { compileMatch, type RequestPredicate } from './request-match.js';
 import { latencySampler } from './latency-sampler.js';
 import { seededRandom } from './seeded-random.js';

@@ -4,7 +4,7 @@ import { markDelay, markFault } from '../http/journal-marks.js';
 import type { PendingDelays } from './pending-delays.js';
 import { activeOf, leaveSwitchGate } from './scenario-runtime.js';
 import { closeAfterResponse } from '../http/close-connection.js';
-import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest } from './network-shaping.js';
+import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest } from './network/network-shaping.js';
 import { stallUpload } from './stall-upload.js';
 import { commitThen } from './ambiguous-commit.js';
 import type { FaultRule } from './types.js';

@@ -5,6 +5,7 @@ import { BUILTIN_DIR, isScenarioPath, locateScenario } from './catalog.js';
 import { jsonErrorMessage } from './json-error.js';
 import { resolveGenerateSpec } from './generate/generate-spec.js';
 import { checkScenario } from './schema-check.js';
+import type { ScenarioSections } from './section.js';
 import { fieldOfPlace, type SeedPlace } from './seed-walk.js';
 import { ScenarioError } from './scenario-error.js';
 import type {
@@ -37,6 +38,7 @@ export type ScenarioTrust = 'user' | 'http';
 export async function loadScenario(
   spec: string | ScenarioDefinition,
   cwd: string,
+  sections: ScenarioSections,
   trust: ScenarioTrust = 'user',
 ): Promise<ResolvedScenario> {
   if (typeof spec === 'string') {
@@ -47,26 +49,20 @@ export async function loadScenario(
         `"${spec}" is a path; over HTTP a scenario is named (built-in or ./scenarios), never a file path`,
       );
     }
-    return loadFile(await locateScenario(spec, cwd), cwd, []);
+    return loadFile(await locateScenario(spec, cwd), cwd, [], sections);
   }
   // An inline scenario from a user's code reads files from cwd freely; one sent over HTTP only inside ./scenarios.
   const dir = trust === 'http' ? join(cwd, 'scenarios') : cwd;
-  // The memory cap keeps a generated account from ending the process: only the user may raise it.
-  if (
-    trust === 'http' &&
-    spec.seed?.generate !== undefined &&
-    typeof spec.seed.generate === 'object' &&
-    'maxMemory' in spec.seed.generate
-  )
-    throw new ScenarioError(
-      INLINE,
-      'seed.generate.maxMemory',
-      'a scenario sent over HTTP cannot set the memory cap (what the heap has free, or serve --max-memory, applies)',
-    );
-  return resolveDefinition(checkScenario(spec, INLINE), INLINE, dir, cwd, [], trust === 'http' ? dir : undefined);
+  const definition = checkScenario(spec, INLINE, { sections, overHttp: trust === 'http' });
+  return resolveDefinition(definition, INLINE, dir, cwd, [], sections, trust === 'http' ? dir : undefined);
 }
 
-async function loadFile(file: string, cwd: string, chain: string[]): Promise<ResolvedScenario> {
+async function loadFile(
+  file: string,
+  cwd: string,
+  chain: string[],
+  sections: ScenarioSections,
+): Promise<ResolvedScenario> {
   if (chain.includes(file)) throw new ScenarioError(file, 'extends', `cycle: ${[...chain, file].join(' -> ')}`);
   if (chain.length >= MAX_EXTENDS_DEPTH)
     throw new ScenarioError(file, 'extends', `more than ${MAX_EXTENDS_DEPTH} levels`);
@@ -88,8 +84,8 @@ async function loadFile(file: string, cwd: string, chain: string[]): Promise<Res
     // Where, never the parser's quote of the file's first bytes: the file may not be ours to show.
     throw new ScenarioError(file, undefined, `not valid JSON: ${jsonErrorMessage(text, err as Error)}`);
   }
-  const definition = checkScenario(parsed, file, isBuiltIn(file));
-  return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], dirname(file));
+  const definition = checkScenario(parsed, file, { sections, shapeChecked: isBuiltIn(file) });
+  return resolveDefinition(definition, file, dirname(file), cwd, [...chain, file], sections, dirname(file));
 }
 
 const readScenarioFile = async (file: string): Promise<string> =>
@@ -125,11 +121,12 @@ async function resolveDefinition(
   dir: string,
   cwd: string,
   chain: string[],
+  sections: ScenarioSections,
   /** Files named by this definition must stay inside this folder; undefined: anywhere (the user's own code). */
   confine: string | undefined,
 ): Promise<ResolvedScenario> {
   const parent = def.extends
-    ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain)
+    ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain, sections)
     : undefined;
   const seed = def.seed ? await resolveSeed(def, source, dir, confine) : undefined;
   const name = def.name ?? (source === INLINE ? 'inline' : basename(source, '.json'));

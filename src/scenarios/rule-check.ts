@@ -1,10 +1,9 @@
 import { ScenarioError } from './scenario-error.js';
-import { bytesPerSecond } from './byte-rate.js';
+import { checkConditions } from './network/network-conditions.js';
 import { isLogNormal, LatencyError, logNormalOf } from './latency-sampler.js';
-import type { FaultRule, Latency, NetworkConditions } from './types.js';
+import type { FaultRule, Latency } from './types.js';
 
-// The scenario-wide `network` and `latency` are checked here too: they are the conditions a rule
-// carries, applied to every request.
+// The scenario-wide `latency` is checked here too: it is the delay a rule carries, applied to every request.
 
 /** The rules between a fault rule's fields, which the schema cannot say; throws ScenarioError. */
 export function checkRule(rule: FaultRule, field: string, source: string): void {
@@ -64,24 +63,6 @@ function checkAfterCommit(rule: FaultRule, fail: (sub: string, problem: string) 
   if (rule.probability !== undefined && rule.seed === undefined)
     fail('seed', 'is required with probability (reproducible flakiness)');
   if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
-}
-
-/** Rates that parse, and jitter smaller than the slice. */
-export function checkConditions(conditions: NetworkConditions, field: string, source: string): void {
-  for (const way of ['down', 'up'] as const) {
-    const rate = conditions.bandwidth?.[way];
-    if (rate !== undefined && bytesPerSecond(rate) === undefined) {
-      throw new ScenarioError(
-        source,
-        `${field}.bandwidth.${way}`,
-        `"${rate}" is not a rate: a whole number of bytes per second from 1, or a number above 0 with a unit ("256 KiB/s")`,
-      );
-    }
-  }
-  const slice = conditions.slice;
-  if (slice?.jitterBytes !== undefined && slice.jitterBytes >= slice.bytes) {
-    throw new ScenarioError(source, `${field}.slice.jitterBytes`, 'must be smaller than bytes');
-  }
 }
 
 /** A hang or a stalled upload owns how the connection ends; the other actions must not contradict it. */

@@ -6,8 +6,8 @@ import { markScenario, type RequestJournal } from '../http/journal.js';
 import { ActiveScenario } from './active-scenario.js';
 import { loadScenario, type ScenarioTrust } from './load.js';
 import { PendingDelays } from './pending-delays.js';
-import { GenerateSpecError } from './generate/generate-spec.js';
 import { ScenarioError } from './scenario-error.js';
+import type { ScenarioSections } from './section.js';
 import { usersOf } from './seed-tree.js';
 import { SwitchGate } from './switch-gate.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition, ScenarioSettings } from './types.js';
@@ -25,6 +25,8 @@ export interface ScenarioRuntimeDeps {
   replayHandler: ReplayHandlerFactory | undefined;
   /** Where names and relative paths are looked up (./scenarios). */
   cwd: string;
+  /** The features' parts of a scenario. */
+  sections: ScenarioSections;
 }
 
 /** The active scenario a request was admitted under (set by the runtime's admit step). */
@@ -96,7 +98,7 @@ export class ScenarioRuntime {
    * declares a seed, the state is replaced by that seed. Nothing changes when loading fails.
    */
   async use(spec: string | ScenarioDefinition, trust: ScenarioTrust = 'user'): Promise<ResolvedScenario> {
-    const scenario = await loadScenario(spec, this.#deps.cwd, trust);
+    const scenario = await loadScenario(spec, this.#deps.cwd, this.#deps.sections, trust);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     // The scenario's clock first, so its seed is stamped with its time; put back if the switch fails.
     const clock = this.#deps.options.clock;
@@ -111,9 +113,16 @@ export class ScenarioRuntime {
       });
     } catch (err) {
       clock.restore(before);
-      // A generated seed too big for memory is found while the state is planned: the scenario's fault.
-      if (err instanceof GenerateSpecError)
-        throw new ScenarioError(scenario.source, `seed.generate${err.field ? `.${err.field}` : ''}`, err.problem);
+      // A section's error while the state is built (a generated seed too big for memory) is the scenario's fault.
+      for (const section of this.#deps.sections) {
+        const problem = section.problemOf?.(err);
+        if (problem)
+          throw new ScenarioError(
+            scenario.source,
+            problem.field ? `${section.field}.${problem.field}` : section.field,
+            problem.problem,
+          );
+      }
       throw err;
     }
     this.#deps.options.log(`scenario: ${scenario.name} (${scenario.source})`);
@@ -129,7 +138,7 @@ export class ScenarioRuntime {
     const before = this.#active.scenario;
     if (!isAbsolute(before.source))
       throw new ScenarioError(before.source, undefined, 'an inline scenario has no file to reload');
-    const scenario = await loadScenario(before.source, this.#deps.cwd);
+    const scenario = await loadScenario(before.source, this.#deps.cwd, this.#deps.sections);
     const active = await armScenario(scenario, this.#deps.replayHandler);
     await this.#gate.exclusive(async () => {
       this.#active = active;

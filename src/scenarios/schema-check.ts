@@ -4,11 +4,11 @@ import { createRequire } from 'node:module';
 import { SCHEMA_FILE } from './catalog.js';
 import { checkClockSettings } from '../clock/mock-clock.js';
 import { ScenarioError } from './scenario-error.js';
+import { sectionValue, type ScenarioSections } from './section.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
-import type { ScenarioDefinition, ScenarioSeed, SeedNode, SeedTree } from './types.js';
-import { GenerateSpecError, resolveGenerateSpec } from './generate/generate-spec.js';
+import type { ScenarioDefinition, SeedNode, SeedTree } from './types.js';
 import { checkChange } from './change-check.js';
-import { checkConditions, checkLatency, checkRule } from './rule-check.js';
+import { checkLatency, checkRule } from './rule-check.js';
 import type { DeviceChange } from './device-changes.js';
 import { DomainError } from '../domain/errors.js';
 import { checkName } from '../domain/names.js';
@@ -172,43 +172,51 @@ function problemsOf(errors: ErrorObject[]): Array<{ field: string; problem: stri
   return out;
 }
 
-/**
- * Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError.
- * `shapeChecked`: a built-in file shipped with the package, which a test holds to the schema, so
- * the start of `serve` compiles no schema.
- */
-export function checkScenario(
-  value: unknown,
-  source: string,
-  shapeChecked = false,
-  changesAt: 'scenario' | 'now' = 'scenario',
-): ScenarioDefinition {
-  if (shapeChecked) return checkFields(value as ScenarioDefinition, source, changesAt);
-  const { scenario, node } = compiled();
-  const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
-  if (errors.length > 0) {
-    const problems = problemsOf(errors.slice(0, MAX_LISTED_ERRORS));
-    if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
-    throw new ScenarioError(
-      source,
-      undefined,
-      `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
-    );
+/** How a scenario is checked besides its shape: who sent it, and what its features add. */
+export interface CheckContext {
+  /** The sections of the mock's features (network shaping, generated accounts, ...), each checked by its own rules. */
+  sections: ScenarioSections;
+  /** A built-in file shipped with the package, which a test holds to the schema: the start of `serve` compiles none. */
+  shapeChecked?: boolean;
+  /** Changes sent to run now have no trigger. */
+  changesAt?: 'scenario' | 'now';
+  overHttp?: boolean;
+}
+
+/** Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError. */
+export function checkScenario(value: unknown, source: string, context: CheckContext): ScenarioDefinition {
+  if (!context.shapeChecked) {
+    const { scenario, node } = compiled();
+    const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
+    if (errors.length > 0) {
+      const problems = problemsOf(errors.slice(0, MAX_LISTED_ERRORS));
+      if (problems.length === 1) throw new ScenarioError(source, problems[0]!.field, problems[0]!.problem);
+      throw new ScenarioError(
+        source,
+        undefined,
+        `${problems.length} problems:\n${problems.map((p) => `  ${p.field}: ${p.problem}`).join('\n')}`,
+      );
+    }
   }
-  return checkFields(value as ScenarioDefinition, source, changesAt);
+  const definition = value as ScenarioDefinition;
+  checkFields(definition, source, context.changesAt ?? 'scenario');
+  for (const section of context.sections) {
+    const at = sectionValue(definition, section.field);
+    if (at !== undefined) section.check(at, { source, scenario: definition, overHttp: context.overHttp ?? false });
+  }
+  return definition;
 }
 
 /** Second-device changes sent at run time (one or a list): a scenario's `changes` shape, without triggers. */
 export function checkRunTimeChanges(value: unknown, source: string): DeviceChange[] {
   const changes = Array.isArray(value) ? (value as unknown[]) : [value];
-  return checkScenario({ changes }, source, false, 'now').changes!;
+  return checkScenario({ changes }, source, { sections: [], changesAt: 'now' }).changes!;
 }
 
-/** The rules between fields, which the schema cannot say. */
-function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scenario' | 'now'): ScenarioDefinition {
+/** The rules between the core's fields, which the schema cannot say. */
+function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scenario' | 'now'): void {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
   value.changes?.forEach((change, i) => checkChange(change, `changes[${i}]`, source, changesAt));
-  if (value.network) checkConditions(value.network, 'network', source);
   if (value.latency) checkLatency(value.latency, 'latency', source);
   if (value.clock !== undefined) {
     try {
@@ -221,19 +229,6 @@ function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scen
   }
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
-  if (value.seed?.generate !== undefined) checkGenerate(value.seed, source);
-  return value;
-}
-
-/** A generated tree's spec (generate/generate-spec.ts says what is wrong, naming the field). */
-function checkGenerate(seed: ScenarioSeed, source: string): void {
-  if (seed.tree !== undefined) throw new ScenarioError(source, 'seed.generate', 'give tree or generate, not both');
-  try {
-    resolveGenerateSpec(seed.generate);
-  } catch (err) {
-    if (!(err instanceof GenerateSpecError)) throw err;
-    throw new ScenarioError(source, `seed.generate${err.field ? `.${err.field}` : ''}`, err.problem);
-  }
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;

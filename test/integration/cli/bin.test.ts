@@ -1,4 +1,4 @@
-// The command users run (package.json bin): dist/cli/bin.js, tsc's output as it is, no bundle.
+// The command users run (package.json bin): dist/cli/bin.js, which runs the CLI as `npm run build` bundles it.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

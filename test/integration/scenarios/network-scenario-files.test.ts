@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp, type ScenarioDefinition } from '../../../src/index.js';
-import { bytesPerSecond } from '../../../src/scenarios/byte-rate.js';
+import { bytesPerSecond } from '../../../src/scenarios/network/byte-rate.js';
 
 const rule = { match: { method: 'PUT', path: '/dav/**' } };
 

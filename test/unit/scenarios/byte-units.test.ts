@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesPerSecond } from '../../../src/scenarios/byte-rate.js';
+import { bytesPerSecond } from '../../../src/scenarios/network/byte-rate.js';
 import { BYTE_UNITS, parseByteSize, parseBytes } from '../../../src/scenarios/byte-units.js';
 
 describe('one table of byte units for sizes and rates', () => {

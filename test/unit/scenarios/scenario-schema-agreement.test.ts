@@ -4,7 +4,8 @@ import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { bytesPerSecond } from '../../../src/scenarios/byte-rate.js';
+import { SCENARIO_SECTIONS } from '../../../src/features.js';
+import { bytesPerSecond } from '../../../src/scenarios/network/byte-rate.js';
 import { SCHEMA_FILE } from '../../../src/scenarios/catalog.js';
 import { loadScenario } from '../../../src/scenarios/load.js';
 import { ScenarioError } from '../../../src/scenarios/scenario-error.js';
@@ -226,7 +227,7 @@ describe('every pattern, enum and bound of the scenario schema gives the loaderâ
   it.each(cases)('%s: the schema and loadScenario agree', async (label, field, scenario) => {
     let loader = 'accepted';
     try {
-      await loadScenario(structuredClone(scenario) as ScenarioDefinition, tmpdir());
+      await loadScenario(structuredClone(scenario) as ScenarioDefinition, tmpdir(), SCENARIO_SECTIONS);
     } catch (err) {
       // A refusal names the field; anything else (a crash) fails here.
       expect(err).toBeInstanceOf(ScenarioError);

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import type { Socket } from 'node:net';
-import type { NetworkRecord } from '../http/network-record.js';
-import type { BodySink, BodyStage, WriteCallback } from '../http/answer-writer.js';
+import type { NetworkRecord } from '../../http/network-record.js';
+import type { BodySink, BodyStage, WriteCallback } from '../../http/answer-writer.js';
 import type { DrawnSlice } from './network-conditions.js';
 import { TokenBucket } from './token-bucket.js';
-import type { Hang } from './types.js';
+import type { Hang } from '../types.js';
 
 /** What shapes an answer's body on its way to the socket. */
 export interface AnswerShape {

@@ -1,5 +1,5 @@
-import type { ByteRate } from './types.js';
-import { BYTE_UNITS, parseBytes } from './byte-units.js';
+import type { ByteRate } from '../types.js';
+import { BYTE_UNITS, parseBytes } from '../byte-units.js';
 
 /** A rate's units: the byte units, and bits as network rates are often given. */
 const UNIT_BYTES: Record<string, number> = {

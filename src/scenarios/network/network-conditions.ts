@@ -1,6 +1,7 @@
 import { bytesPerSecond } from './byte-rate.js';
-import { seededRandom } from './seeded-random.js';
-import type { FaultRule, Hang, NetworkConditions, Slice, StallUpload } from './types.js';
+import { ScenarioError } from '../scenario-error.js';
+import { seededRandom } from '../seeded-random.js';
+import type { FaultRule, Hang, NetworkConditions, Slice, StallUpload } from '../types.js';
 
 /** A slice with its jitter source (seeded once per rule or per scenario, so runs repeat). */
 export interface DrawnSlice {
@@ -57,4 +58,22 @@ export function conditionsFor(
   if (conditions.hang) names.push(conditions.hang.of === 'request' ? 'hang(request)' : 'hang');
   if (conditions.slowCloseMs !== undefined) names.push('slowClose');
   return names.length > 0 ? conditions : undefined;
+}
+
+/** Rates that parse, and jitter smaller than the slice. */
+export function checkConditions(conditions: NetworkConditions, field: string, source: string): void {
+  for (const way of ['down', 'up'] as const) {
+    const rate = conditions.bandwidth?.[way];
+    if (rate !== undefined && bytesPerSecond(rate) === undefined) {
+      throw new ScenarioError(
+        source,
+        `${field}.bandwidth.${way}`,
+        `"${rate}" is not a rate: a whole number of bytes per second from 1, or a number above 0 with a unit ("256 KiB/s")`,
+      );
+    }
+  }
+  const slice = conditions.slice;
+  if (slice?.jitterBytes !== undefined && slice.jitterBytes >= slice.bytes) {
+    throw new ScenarioError(source, `${field}.slice.jitterBytes`, 'must be smaller than bytes');
+  }
 }

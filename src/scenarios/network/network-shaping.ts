@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
-import { markNetwork, markOutcome } from '../http/journal-marks.js';
-import type { NetworkRecord } from '../http/network-record.js';
+import { markNetwork, markOutcome } from '../../http/journal-marks.js';
+import type { NetworkRecord } from '../../http/network-record.js';
 import type { RequestConditions } from './network-conditions.js';
 import { RequestPacer } from './request-pacer.js';
 import { ResponsePacer } from './response-pacer.js';
-import { shapeBody } from '../http/answer-writer.js';
-import { leaveSwitchGate, onSwitch } from './scenario-runtime.js';
+import { shapeBody } from '../../http/answer-writer.js';
+import { leaveSwitchGate, onSwitch } from '../scenario-runtime.js';
 import { slowCloseAfterResponse } from './slow-close.js';
-import { resetConnection } from './wire-faults.js';
+import { resetConnection } from '../wire-faults.js';
 
 /** One request under network conditions and its journal record. */
 export interface ShapedRequest {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { NetworkRecord } from '../http/network-record.js';
+import type { NetworkRecord } from '../../http/network-record.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** While paced and nothing is buffered yet, how often to look again (the body is on its way). */

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FEATURES, SCENARIO_SECTIONS } from '../../../src/features.js';
+import { SCHEMA_FILE } from '../../../src/scenarios/catalog.js';
+import { checkScenario } from '../../../src/scenarios/schema-check.js';
+
+const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
+  properties: Record<string, { $ref?: string }>;
+  definitions: Record<string, { properties?: Record<string, unknown> }>;
+};
+
+/** The schema of a section's field: a top-level property, or a property of the definition one refers to. */
+function schemaOfField(field: string): unknown {
+  const [top, ...rest] = field.split('.');
+  let at: unknown = schema.properties[top!];
+  for (const key of rest) {
+    const ref = (at as { $ref?: string } | undefined)?.$ref?.replace('#/definitions/', '');
+    at = ref === undefined ? undefined : schema.definitions[ref]?.properties?.[key];
+  }
+  return at;
+}
+
+describe('features own their parts of a scenario', () => {
+  it('network shaping and generated accounts declare their sections', () => {
+    const owners = FEATURES.filter((f) => f.scenario).map((f) => [f.name, f.scenario!.field]);
+    expect(owners).toEqual(
+      expect.arrayContaining([
+        ['network shaping', 'network'],
+        ['generated accounts', 'seed.generate'],
+      ]),
+    );
+  });
+
+  it.each(SCENARIO_SECTIONS.map((s) => [s.field, s] as const))(
+    "the published schema holds the %s section's field and every definition it declares",
+    (_field, section) => {
+      expect(schemaOfField(section.field)).toBeDefined();
+      for (const name of section.definitions) expect(schema.definitions[name], name).toBeDefined();
+    },
+  );
+
+  it('no definition of the published schema is declared by two sections', () => {
+    const declared = SCENARIO_SECTIONS.flatMap((s) => s.definitions);
+    expect(declared.length).toBe(new Set(declared).size);
+  });
+
+  it("a section's own rules apply only when the loader is given the feature's section", () => {
+    const jitter = { network: { slice: { bytes: 10, jitterBytes: 10, delayMs: 1 } } };
+    const both = { seed: { tree: [], generate: { files: 1 } } };
+    expect(() => checkScenario(structuredClone(jitter), 'x.json', { sections: [] })).not.toThrow();
+    expect(() => checkScenario(structuredClone(both), 'x.json', { sections: [] })).not.toThrow();
+    expect(() => checkScenario(jitter, 'x.json', { sections: SCENARIO_SECTIONS })).toThrow(
+      'x.json: network.slice.jitterBytes: must be smaller than bytes',
+    );
+    expect(() => checkScenario(both, 'x.json', { sections: SCENARIO_SECTIONS })).toThrow(
+      'x.json: seed.generate: give tree or generate, not both',
+    );
+  });
+});
