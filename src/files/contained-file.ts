@@ -30,7 +30,7 @@ export interface ReadOptions {
 }
 
 /** True when `path` is `folder` itself or lies beneath it (both already real paths). */
-export function isInside(path: string, folder: string): boolean {
+function isInside(path: string, folder: string): boolean {
   const rel = relative(folder, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

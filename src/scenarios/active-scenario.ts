@@ -6,7 +6,7 @@ import { seededRandom } from './seeded-random.js';
 import type { FaultRule, ResolvedScenario } from './types.js';
 
 /** A fault rule with its counters: how often it matched and how often it applied. */
-export class ArmedRule {
+class ArmedRule {
   readonly rule: FaultRule;
   readonly label: string;
   /** The rule names OPTIONS itself (not "*"): a CORS preflight may meet it. */

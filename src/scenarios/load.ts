@@ -21,7 +21,7 @@ import type {
 const MAX_EXTENDS_DEPTH = 16;
 /** A scenario file is small; a fixture may be large (CSP_MOCK_MAX_FILE_BYTES). */
 const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
-export const INLINE = 'inline scenario';
+const INLINE = 'inline scenario';
 
 /**
  * Who named the scenario. 'user': the command line, startMock or useScenario (a path anywhere is

@@ -95,7 +95,7 @@ function treeProblem(state: StateMaps): string | undefined {
 const BLOB_ID = /^[0-9a-f]{32}$/;
 
 /** What is wrong with a node stored under `id`, or undefined. */
-export function nodeProblem(id: string, node: unknown): string | undefined {
+function nodeProblem(id: string, node: unknown): string | undefined {
   if (!isRecord(node) || node['id'] !== id) return `node "${id}" is malformed`;
   if (node['kind'] !== 'container' && node['kind'] !== 'file')
     return `node "${id}" has kind ${JSON.stringify(node['kind'])}`;
@@ -155,7 +155,7 @@ const EVENT_NAMES = ['cdmi_create_complete', 'cdmi_modify_complete', 'cdmi_delet
 const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** What is wrong with a notification queue stored under `key`, or undefined: each field checked, as for nodes. */
-export function queueProblem(key: string, queue: unknown, state: StateMaps): string | undefined {
+function queueProblem(key: string, queue: unknown, state: StateMaps): string | undefined {
   const at = `queue ${JSON.stringify(key)}`;
   if (!isRecord(queue)) return `${at} is not an object`;
   const { owner, name } = queue;

@@ -17,7 +17,7 @@ export interface StateMaps {
 /** Either form of a state: the document (built by the domain, written to disk) or the Maps read back. */
 export type AnyState = StateData | StateMaps;
 
-export const isStateMaps = (state: AnyState): state is StateMaps => state.nodes instanceof Map;
+const isStateMaps = (state: AnyState): state is StateMaps => state.nodes instanceof Map;
 
 export function emptyStateMaps(): StateMaps {
   return { schema: 1, users: new Map(), nodes: new Map() };

@@ -17,7 +17,7 @@ import type { Progress } from '../options.js';
 const EXCHANGES_PER_REPORT = 100;
 
 /** Response headers whose value a client acts on; the others (ETag, Last-Modified, Date...) vary by nature. */
-export const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
+const COMPARED_HEADERS = ['content-type', 'location', 'content-range', 'allow', 'connection'];
 /** The emulator's base URL during verify; never leaves the process. */
 const VERIFY_ORIGIN = 'http://verify.csp-mock.invalid';
 
@@ -72,7 +72,7 @@ export interface VerifyReport {
 }
 
 /** Why an exchange to anything but the service is not sent. */
-export const NOT_SERVICE =
+const NOT_SERVICE =
   "not a service path (/v2, /dav, /cdmi): verify sends only requests to the service, never the admin API, a web app's own pages or a WebDAV server served at /";
 
 /**

@@ -11,17 +11,17 @@ export interface QueueSpec {
 }
 
 /** Values a queue keeps unread before it drops its oldest (configurable per mock). */
-export const DEFAULT_QUEUE_LIMIT = 10_000;
+const DEFAULT_QUEUE_LIMIT = 10_000;
 
 /**
  * Queues one user may have. The sync client makes one per device ("<MAC>-<user>"); every event is
  * copied into every queue that takes it, so this bounds what one write adds to the state (16 events)
  * and what one user's queues hold (16 x the queue limit).
  */
-export const MAX_QUEUES_PER_USER = 16;
+const MAX_QUEUES_PER_USER = 16;
 
 /** Why `name` cannot name a queue, or undefined: it is one segment of /cdmi/<user>/<queue>. */
-export function queueNameProblem(name: string): string | undefined {
+function queueNameProblem(name: string): string | undefined {
   const rule = 'a queue name is one path segment: 1 to 255 characters, no "/" or control characters, not "." or ".."';
   if (name.length === 0 || name.length > 255 || /[/\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..')
     return `${JSON.stringify(name)} is not a queue name: ${rule}`;

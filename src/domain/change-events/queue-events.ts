@@ -8,7 +8,7 @@ export const scopePathOf = (parentPath: readonly string[]): string =>
   `/${parentPath.map((name) => `${name}/`).join('')}`;
 
 /** True when `queue` takes `event`: its owner's, an event type it asked for, inside its scope. */
-export function queueTakes(queue: QueueRecord, event: ChangeEvent): boolean {
+function queueTakes(queue: QueueRecord, event: ChangeEvent): boolean {
   if (queue.owner !== event.user) return false;
   if (queue.events.length > 0 && !queue.events.includes(event.event)) return false;
   if (queue.scope === null) return true;

@@ -14,7 +14,7 @@ const bytesText = (bytes: number): string =>
   bytes >= GIB ? `${(bytes / GIB).toFixed(1)} GiB` : `${Math.ceil(bytes / MIB)} MiB`;
 
 /** The memory a generated account is estimated to need, for this many users each holding one. */
-export function estimatedBytes(plan: GeneratePlan, users: number): number {
+function estimatedBytes(plan: GeneratePlan, users: number): number {
   return (plan.files + plan.folders + 1) * users * ESTIMATED_BYTES_PER_OBJECT;
 }
 

@@ -7,7 +7,7 @@ export type SizeDistribution =
   | { kind: 'log-normal'; median: number; p99: number; max: number | undefined };
 
 /** The largest size a generated file may have (nothing is stored, but a client may still read it). */
-export const MAX_FILE_BYTES = MAX_BYTE_SIZE;
+const MAX_FILE_BYTES = MAX_BYTE_SIZE;
 
 /** The standard normal's 99th percentile: p99 = median * exp(sigma * Z99). */
 const Z99 = 2.3263478740408408;
@@ -41,7 +41,7 @@ export function unitRandom(seed: number, index: number, stream: number): number 
 }
 
 /** A 32-bit integer hash (Math.imul keeps it exact on every machine). */
-export function mix32(value: number): number {
+function mix32(value: number): number {
   let x = value >>> 0;
   x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
   x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
