@@ -1,10 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { launchChromiumProfile } from '../helpers/chromium.js';
+import { useInspectorTabs } from '../helpers/inspector-tabs.js';
 
 const SERVICE = {
   Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
@@ -13,38 +12,10 @@ const SERVICE = {
 /** Where the README's screenshot goes: `npm run screenshot` sets it; otherwise a temporary file. */
 const SCREENSHOT = process.env['CSP_MOCK_SCREENSHOT'];
 
-let context: BrowserContext;
-let profile: string;
+const tab = useInspectorTabs();
 let mock: RunningMock;
 let page: Page;
-let consoleErrors: string[];
-
-beforeAll(async () => {
-  profile = await mkdtemp(join(tmpdir(), 'csp-mock-chromium-'));
-  context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 800 } });
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await rm(profile, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  mock = await startMock({ log: () => undefined });
-  page = await context.newPage();
-  consoleErrors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-});
-
-afterEach(async () => {
-  const errors = consoleErrors;
-  await page.close();
-  await mock.close();
-  expect(errors, 'console errors').toEqual([]);
-});
+beforeEach(() => void ({ mock, page } = tab));
 
 async function openInspector(url = `${mock.url}/__admin/`): Promise<void> {
   await page.goto(url);
@@ -172,7 +143,11 @@ describe('the inspector in Chromium', () => {
     const children = Array.from({ length: 450 }, (_, i) => 450 - i).map((n) =>
       n % 9 === 0 ? { container: `Sub ${n}` } : { file: `${n % 2 ? 'item' : 'Item'}-${n}.txt`, text: String(n) },
     );
-    mock = await startMock({ log: () => undefined, scenario: { seed: { tree: [{ container: 'Big', children }] } } });
+    await mock.close();
+    mock = tab.mock = await startMock({
+      log: () => undefined,
+      scenario: { seed: { tree: [{ container: 'Big', children }] } },
+    });
     const bigId = mock.store.resolvePath('demo', ['Big'])!.id;
     const listing = await (
       await fetch(`${mock.url}/v2/containers/${bigId}/contents?start=0&count=500`, {
@@ -220,7 +195,7 @@ describe('the inspector in Chromium', () => {
 
   it('asks for the admin token when one is set, and keeps it for the tab', async () => {
     await mock.close();
-    mock = await startMock({ log: () => undefined, adminToken: 'open-sesame' });
+    mock = tab.mock = await startMock({ log: () => undefined, adminToken: 'open-sesame' });
     await page.goto(`${mock.url}/__admin/`);
     const dialog = page.getByRole('dialog', { name: 'Admin token' });
     await dialog.getByLabel('Token').fill('open-sesame');
@@ -230,8 +205,8 @@ describe('the inspector in Chromium', () => {
     await page.reload();
     await tree().getByRole('treeitem', { name: 'Documents', exact: true }).waitFor();
     // The one refusal before the token was given is the browser's only complaint.
-    expect(consoleErrors.filter((e) => e.includes('401'))).toHaveLength(1);
-    consoleErrors = consoleErrors.filter((e) => !e.includes('401'));
+    expect(tab.consoleErrors.filter((e) => e.includes('401'))).toHaveLength(1);
+    tab.consoleErrors = tab.consoleErrors.filter((e) => !e.includes('401'));
   }, 30_000);
 
   it('follows the dark colour scheme', async () => {
@@ -275,7 +250,7 @@ describe('the inspector in Chromium', () => {
     await page.getByRole('group', { name: 'Object details' }).getByRole('heading', { name: 'Preview' }).waitFor();
     await region('Requests').getByRole('button', { name: '/v2/tags/important/objects' }).click();
     await region('Scenario').getByText('fired 1×').waitFor();
-    const file = SCREENSHOT ? resolve(SCREENSHOT) : join(profile, 'inspector.png');
+    const file = SCREENSHOT ? resolve(SCREENSHOT) : join(tab.profile, 'inspector.png');
     await page.screenshot({ path: file });
     const png = await readFile(file);
     // The PNG header's IHDR: width and height at 1280x800.

@@ -3,45 +3,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { explore, startMock, type RunningMock } from '../../src/index.js';
-import { launchChromiumProfile } from '../helpers/chromium.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { explore, type RunningMock } from '../../src/index.js';
+import { useInspectorTabs } from '../helpers/inspector-tabs.js';
 import { syncPass } from '../support/sync-clients/dav-sync.js';
 
-let context: BrowserContext;
-let profile: string;
+const tab = useInspectorTabs();
 let mock: RunningMock;
 let page: Page;
-let consoleErrors: string[];
-
-beforeAll(async () => {
-  profile = await mkdtemp(join(tmpdir(), 'csp-mock-chromium-'));
-  context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 800 } });
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await rm(profile, { recursive: true, force: true });
-});
-
 beforeEach(async () => {
-  mock = await startMock({ log: () => undefined });
-  page = await context.newPage();
-  consoleErrors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  ({ mock, page } = tab);
   await page.goto(`${mock.url}/__admin/`);
   await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-});
-
-afterEach(async () => {
-  const errors = consoleErrors;
-  await page.close();
-  await mock.close();
-  expect(errors, 'console errors').toEqual([]);
 });
 
 const panel = () => page.getByRole('region', { name: 'Explore coverage' });

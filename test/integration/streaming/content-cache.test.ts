@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreCache } from '../../../src/storage/store-cache.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { StoreCache } from '../../../src/storage/store-cache.js';
 import { createApp } from '../../../src/index.js';
 import { SPEC, binaryParser, useCloud, type CloudClient } from '../../helpers/cloud.js';
 
@@ -143,66 +140,6 @@ describe('content cache: a plain GET of a small blob is answered from memory, ex
     await cloud.client.mock.reset();
     expect((await answer(cloud.client.get(readme))).body.equals(seeded)).toBe(true);
     expect(cloud.client.mock.store.blobs.cache.bytes).toBeLessThanOrEqual(cloud.client.mock.store.blobs.cache.maxBytes);
-  });
-});
-
-describe('StoreCache: bounded by bytes, least recently used first', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'csp-mock-blob-cache-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  async function blob(id: string, size: number): Promise<string> {
-    const path = join(dir, id);
-    await writeFile(path, Buffer.alloc(size, id));
-    return path;
-  }
-
-  async function read(cache: StoreCache, id: string, size: number): Promise<Buffer | undefined> {
-    return cache.read(id, await blob(id, size), size);
-  }
-
-  it('never holds more than its bound, drops the least recently used, and leaves large blobs alone', async () => {
-    const cache = new StoreCache(100, 40);
-    for (const id of ['a', 'b', 'c']) await read(cache, id, 30);
-    expect(cache.bytes).toBe(90);
-    held(cache, 'a'); // now b is the least recently used
-    await read(cache, 'd', 30);
-    expect(cache.bytes).toBeLessThanOrEqual(100);
-    expect(['a', 'b', 'c', 'd'].map((id) => held(cache, id) !== undefined)).toEqual([true, false, true, true]);
-    expect(await read(cache, 'big', 41)).toBeUndefined();
-    expect(held(cache, 'big')).toBeUndefined();
-    for (let i = 0; i < 20; i++) {
-      expect((await read(cache, `n${i}`, 7 + i))?.length).toBe(7 + i);
-      expect(cache.bytes).toBeLessThanOrEqual(100);
-    }
-    cache.clear();
-    expect(cache.bytes).toBe(0);
-    expect(cache.size).toBe(0);
-  });
-
-  it('concurrent misses read a blob once; a delete during the read keeps it out; an unreadable blob is a miss', async () => {
-    const cache = new StoreCache(100, 40);
-    const path = await blob('x', 20);
-    const [one, two] = await Promise.all([cache.read('x', path, 20), cache.read('x', path, 20)]);
-    expect(one).toBe(two);
-    cache.delete('x');
-    expect(cache.bytes).toBe(0);
-    const reading = cache.read('x', path, 20);
-    cache.delete('x');
-    expect(await reading).toBeUndefined();
-    expect(held(cache, 'x')).toBeUndefined();
-    expect(cache.bytes).toBe(0);
-    expect(await cache.read('gone', join(dir, 'gone'), 5)).toBeUndefined();
-  });
-
-  it('a size of 0 keeps nothing: every read streams', async () => {
-    const cache = new StoreCache(0);
-    expect(await read(cache, 'a', 10)).toBeUndefined();
-    expect(cache.size).toBe(0);
   });
 });
 
