@@ -7,7 +7,7 @@ import { ScenarioError } from './scenario-error.js';
 import { sectionValue, type ScenarioSections } from './section.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
 import type { ScenarioDefinition, SeedNode, SeedTree } from './types.js';
-import { checkChange } from './change-check.js';
+import { BASE64, checkChange } from './change-check.js';
 import { checkLatency, checkRule } from './rule-check.js';
 import type { DeviceChange } from './device-changes.js';
 import { DomainError } from '../domain/errors.js';
@@ -254,8 +254,6 @@ function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scen
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
 }
-
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 function checkTree(tree: SeedTree, field: string, source: string): void {
   if (tree === 'demo') return;
