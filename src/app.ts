@@ -7,7 +7,7 @@ import { createEmulator } from './emulator.js';
 import type { ClockControls } from './clock/clock-controls.js';
 import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from './feature.js';
 import { FEATURES, mockControls, SCENARIO_SECTIONS, SERVICE_SURFACES, type MockControls } from './features.js';
-import { answerWriter, serviceAnswer } from './http/answer-writer.js';
+import { answerWriter, atService } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
 import { originFormUrl } from './http/origin-form.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -17,9 +17,9 @@ import { requestLog, requestLogger } from './http/request-log.js';
 import { stdoutLine } from './http/stdout-lines.js';
 import { dispatchMode, prepareMode } from './mode.js';
 import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
-import { faultMiddleware, replayStep } from './scenarios/fault-middleware.js';
+import { faultMiddleware } from './scenarios/fault-middleware.js';
 import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
-import { ScenarioRuntime } from './scenarios/scenario-runtime.js';
+import { ScenarioRuntime, activeOf } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { StartingState } from './starting-state.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
@@ -216,14 +216,15 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   steps.use(faultMiddleware(scenarios.delays));
   // 5a. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now
   if (corsSteps) steps.use(corsSteps.heldPreflight);
-  // 5b. innermost before the service: notes the status it answers (the journal's `committed`) and runs what
-  //     earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer)
-  steps.use(serviceAnswer());
-  // 6. a scenario that names a recording: its replayer answers here
-  steps.use(replayStep());
-  // 7. the one dispatch point of the modes: emulate -> the emulator; record -> the recording proxy;
-  //    replay -> the recording (misses to the emulator or the upstream as configured)
-  steps.use(mode.handler);
+  // 6. the service: from here the answer writer notes the status it answers (the journal's `committed`) and runs
+  //    what earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer);
+  //    a scenario that names a recording: its replayer answers; else the one dispatch point of the modes:
+  //    emulate -> the emulator; record -> the recording proxy; replay -> the recording (misses to the emulator or
+  //    the upstream as configured)
+  steps.use((req, res, next) => {
+    atService(req, res);
+    (activeOf(res).replay ?? mode.handler)(req, res, next);
+  });
   steps.use(errorMiddleware(resolved.log));
   if (mountPath) app.use(mountPath, steps);
 

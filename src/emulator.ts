@@ -2,16 +2,14 @@ import express, { Router, type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { CloudStore } from './domain/cloud-store.js';
 import { sendAnswer } from './http/answer.js';
-import { basicAuth } from './http/auth.js';
+import { refusedLogin } from './http/auth.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
-import { clientSpecification } from './http/client-spec.js';
+import { refusedSpecification } from './http/client-spec.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { requestOrigin } from './http/request-origin.js';
 import { notFound } from './domain/errors.js';
-import { restRouter } from './rest/index.js';
+import { restRoutes } from './rest/index.js';
 import type { Deviation } from './rest/deviations.js';
 import { serviceOf, type ServiceContext } from './http/service-context.js';
-import { Links } from './xml/links.js';
 
 export interface EmulatorDeps {
   /** The logins and passwords Basic auth accepts now (the active scenario's). */
@@ -79,17 +77,16 @@ function serviceRoutes(surfaces: readonly ServiceSurface[]): Router {
   if (shared) return shared;
   // Paths are case-sensitive on the service: /V2 is not /v2.
   const routes = Router({ caseSensitive: true });
-  // E1. absolute links from --public-url or the request's Host
-  routes.use((req, res, next) => {
-    const { publicUrl, mountPath } = serviceOf(res);
-    res.locals.links = new Links(requestOrigin(req, publicUrl, mountPath));
-    next();
+  // E1. the REST interface: Basic auth (the active scenario's users), then X-Client-Specification; its routes
+  // (links absolute from --public-url or the request's Host, made when an answer needs them: rest's linksOf)
+  routes.use('/v2', (req, res, next) => {
+    const service = serviceOf(res);
+    next(refusedLogin(req, res, service.users()) ?? refusedSpecification(req, service.rules.strict, service.log));
   });
-  // E2. the REST interface: Basic auth (the active scenario's users), X-Client-Specification, one router for /v2
-  const auth = basicAuth((res) => serviceOf(res).users());
-  routes.use('/v2', auth, clientSpecification(serviceOf), restRouter());
-  // E3. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
+  restRoutes(routes);
+  // E2. the WebDAV view over the same store, same credentials; OPTIONS / announces it to clients that probe the root
   // (loaded and built on the first request: many clients use only /v2)
+  const auth: RequestHandler = (req, res, next) => next(refusedLogin(req, res, serviceOf(res).users()));
   const dav = () => import('./dav/index.js');
   routes.use(
     '/dav',
@@ -103,9 +100,9 @@ function serviceRoutes(surfaces: readonly ServiceSurface[]): Router {
       return (_req, res) => sendAnswer(res, OPTIONS_ANSWER);
     }),
   );
-  // E3b. the features' surfaces (CDMI's notification queues), same credentials
+  // E2b. the features' surfaces (CDMI's notification queues), same credentials
   for (const surface of surfaces) routes.use(surface.path, auth, builtOnFirstUse(surface.routes));
-  // E4. anything else is 404; errors go on to the app's one error middleware
+  // E3. anything else is 404; errors go on to the app's one error middleware
   routes.use((req, _res, next) => next(notFound('resource', `no resource at ${req.path}`)));
   return (shared = routes);
 }

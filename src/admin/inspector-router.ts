@@ -8,6 +8,7 @@ import type { ScenarioRuntime } from '../scenarios/scenario-runtime.js';
 import { inspectorStream } from './inspector-events.js';
 import { fileForContent, inspectChildren, inspectRecycleBin, inspectUsers } from './inspector-files.js';
 import { inspectScenario } from './inspector-scenario.js';
+import { queryInt } from './journal-filter.js';
 
 export interface InspectorDeps {
   runtime: ScenarioRuntime;
@@ -23,16 +24,6 @@ function queryParam(req: Request, name: string): string {
   return value;
 }
 
-/** A page's start (`?start=N`, default 0). */
-function startOf(req: Request): number {
-  const raw = req.query['start'];
-  if (raw === undefined) return 0;
-  const n = Number(raw);
-  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0)
-    throw new HttpError(400, 'query parameter "start" must be a non-negative integer');
-  return n;
-}
-
 /** The inspector page's data under /__admin/inspector: read-only views; switching and reset use the admin API. */
 export function inspectorRouter(deps: InspectorDeps): Router {
   const router = Router();
@@ -45,7 +36,13 @@ export function inspectorRouter(deps: InspectorDeps): Router {
   });
   router.get('/children', async (req, res) => {
     res.json(
-      await inspectChildren(deps.store, queryParam(req, 'user'), queryParam(req, 'id'), startOf(req), deps.mountPath),
+      await inspectChildren(
+        deps.store,
+        queryParam(req, 'user'),
+        queryParam(req, 'id'),
+        queryInt(req.query['start'], 'start') ?? 0,
+        deps.mountPath,
+      ),
     );
   });
   router.get('/recycle-bin', (req, res) => {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ScenarioDefinition, SeedNode } from '../scenarios/types.js';
 import type { NodeRecord } from '../domain/model.js';
+import { mapTree } from './state-view.js';
 
 /** Files up to this size are inlined (text or base64); larger ones become fixture references. */
 export const DEFAULT_INLINE_LIMIT = 64 * 1024;
@@ -19,27 +20,21 @@ export function fixturePathOf(node: NodeRecord): string {
   return `fixtures/${node.id}${ext}`;
 }
 
-/** One node as a seed entry, without its children (`children` given: the list to fill in later). */
-async function seedEntry(
-  store: CloudStore,
+/** One node as a seed entry; a file's content is read later (`reads`), keeping the walk synchronous. */
+function seedEntry(
   node: NodeRecord,
-  inlineLimit: number,
   children: SeedNode[] | undefined,
-): Promise<SeedNode> {
+  inlineLimit: number,
+  reads: Array<[SeedNode, string]>,
+): SeedNode {
   const out: SeedNode = node.kind === 'container' ? { container: node.name } : { file: node.name };
   if (children) out.children = children;
   if (node.kind === 'file') {
     out.mimeType = node.mimeType;
     if (node.public) out.public = true;
     if (node.blobId && node.bytes > 0) {
-      if (node.bytes > inlineLimit) {
-        out.fixture = fixturePathOf(node);
-      } else {
-        const content = await readAll(store.blobs.read(node.blobId));
-        const text = content.toString('utf8');
-        if (Buffer.from(text, 'utf8').equals(content) && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) out.text = text;
-        else out.base64 = content.toString('base64');
-      }
+      if (node.bytes > inlineLimit) out.fixture = fixturePathOf(node);
+      else reads.push([out, node.blobId]);
     }
   }
   if (node.tags.length) out.tags = [...node.tags];
@@ -47,19 +42,12 @@ async function seedEntry(
   return out;
 }
 
-/** The seed entries of `nodes` and everything below them, built without recursion (trees may be deep). */
-async function seedTree(store: CloudStore, nodes: NodeRecord[], inlineLimit: number): Promise<SeedNode[]> {
-  const top: SeedNode[] = [];
-  // Breadth first: a container's children are queued together, in order, so each list fills in order.
-  const work: Array<{ node: NodeRecord; into: SeedNode[] }> = nodes.map((node) => ({ node, into: top }));
-  for (let i = 0; i < work.length; i++) {
-    const { node, into } = work[i]!;
-    const kids = node.kind === 'container' ? store.childrenOf(node.id) : [];
-    const children: SeedNode[] | undefined = kids.length > 0 ? [] : undefined;
-    into.push(await seedEntry(store, node, inlineLimit, children));
-    for (const kid of kids) work.push({ node: kid, into: children! });
-  }
-  return top;
+/** A small file's content inline: as text when it is text, else base64. */
+async function inlineContent(store: CloudStore, entry: SeedNode, blobId: string): Promise<void> {
+  const content = await readAll(store.blobs.read(blobId));
+  const text = content.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(content) && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) entry.text = text;
+  else entry.base64 = content.toString('base64');
 }
 
 /**
@@ -74,10 +62,13 @@ export async function seedView(
 ): Promise<ScenarioDefinition> {
   // Logins are user-given keys ("__proto__" too).
   const trees = Object.create(null) as Record<string, SeedNode[]>;
+  const reads: Array<[SeedNode, string]> = [];
   for (const user of store.users()) {
-    const root = store.root(user);
-    trees[user] = await seedTree(store, store.children(user, root.id), inlineLimit);
+    const make = (node: NodeRecord, children: SeedNode[] | undefined): SeedNode =>
+      seedEntry(node, children, inlineLimit, reads);
+    trees[user] = mapTree(store, store.children(user, store.root(user).id), make);
   }
+  for (const [entry, blobId] of reads) await inlineContent(store, entry, blobId);
   return { description: `state exported from scenario ${scenario} at ${new Date().toISOString()}`, seed: { trees } };
 }
 

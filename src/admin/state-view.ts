@@ -36,24 +36,33 @@ export interface StateView {
   users: Record<string, { rootId: string; tree: StateNode[]; recycled: number; queues: QueueView[] }>;
 }
 
-/** The views of `nodes` and everything below them, built without recursion (trees may be deep). */
-function nodeViews(store: CloudStore, nodes: NodeRecord[]): StateNode[] {
-  const top: StateNode[] = [];
-  const work: Array<{ node: NodeRecord; into: StateNode[] }> = nodes.map((node) => ({ node, into: top })).reverse();
-  for (let item = work.pop(); item; item = work.pop()) {
-    const { node } = item;
-    const common = { id: node.id, tags: [...node.tags], metadata: { ...node.metadata } };
-    if (node.kind === 'container') {
-      const view = { ...common, container: node.name, children: [] as StateNode[] };
-      item.into.push(view);
-      const kids = store.childrenOf(node.id);
-      for (let i = kids.length - 1; i >= 0; i--) work.push({ node: kids[i]!, into: view.children });
-    } else {
-      const { mimeType, bytes, version } = node;
-      item.into.push({ ...common, file: node.name, mimeType, bytes, version, public: node.public });
-    }
+/**
+ * `make` applied to `nodes` and everything below them, breadth first and without recursion (trees may be
+ * deep): a container's children are queued together, in order, so each list of `children` (undefined
+ * when there are none) fills in order.
+ */
+export function mapTree<V>(
+  store: CloudStore,
+  nodes: NodeRecord[],
+  make: (node: NodeRecord, children: V[] | undefined) => V,
+): V[] {
+  const top: V[] = [];
+  const work: Array<{ node: NodeRecord; into: V[] }> = nodes.map((node) => ({ node, into: top }));
+  for (let i = 0; i < work.length; i++) {
+    const { node, into } = work[i]!;
+    const kids = node.kind === 'container' ? store.childrenOf(node.id) : [];
+    const children: V[] | undefined = kids.length > 0 ? [] : undefined;
+    into.push(make(node, children));
+    for (const kid of kids) work.push({ node: kid, into: children! });
   }
   return top;
+}
+
+function nodeView(node: NodeRecord, children: StateNode[] | undefined): StateNode {
+  const common = { id: node.id, tags: [...node.tags], metadata: { ...node.metadata } };
+  if (node.kind === 'container') return { ...common, container: node.name, children: children ?? [] };
+  const { mimeType, bytes, version } = node;
+  return { ...common, file: node.name, mimeType, bytes, version, public: node.public };
 }
 
 /** Every user's live tree, as JSON, for a test or a person to look at. */
@@ -63,7 +72,7 @@ export function stateView(store: CloudStore, scenario: string): StateView {
     const root = store.root(user);
     users[user] = {
       rootId: root.id,
-      tree: nodeViews(store, store.children(user, root.id)),
+      tree: mapTree(store, store.children(user, root.id), nodeView),
       recycled: store.recycleBin.list(user).length,
       queues: queueViews(store, user),
     };

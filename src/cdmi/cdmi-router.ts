@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
+import type { Answer } from '../http/answer.js';
 import type { NotificationQueues } from '../domain/change-events/notification-queues.js';
 import { notFound } from '../domain/errors.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
-import { bodyBuffer, only, readEntityBody, userOf } from '../rest/request-params.js';
+import { entityOf, param, resource, userOf, weakTag } from '../rest/request-params.js';
 import { storeOf } from '../http/service-context.js';
 import { cdmiFieldsOf, valuesCountOf } from './cdmi-query.js';
 import {
@@ -17,11 +18,15 @@ import {
 } from './queue-documents.js';
 
 /** The address of a user's queue container, as CDMI parentURI values name it. */
-export const queueParentOf = (user: string): string => `/cdmi/${encodeURIComponent(user)}`;
+const queueParentOf = (user: string): string => `/cdmi/${encodeURIComponent(user)}`;
 
-function sendCdmi(res: Response, mediaType: string, body: unknown, status = 200): void {
-  res.status(status).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
-  res.type(mediaType).send(JSON.stringify(body));
+const VERSION = { 'X-CDMI-Specification-Version': CDMI_VERSION };
+const NO_CONTENT: Answer = { status: 204, headers: VERSION };
+
+function cdmiAnswer(mediaType: string, body: unknown, status = 200, location?: string): Answer {
+  const text = JSON.stringify(body);
+  const headers = { ...VERSION, 'Content-Type': `${mediaType}; charset=utf-8`, ETag: weakTag(text) };
+  return { status, headers: location ? { ...headers, Location: location } : headers, body: text };
 }
 
 /** The logged-in user, when the path's user segment names them; anyone else's container does not exist. */
@@ -41,79 +46,68 @@ export function cdmiRouter(): Router {
   const router = Router({ caseSensitive: true });
   const queuesOf = (res: Response): NotificationQueues => storeOf(res).notificationQueues;
 
-  router
-    .route('/')
-    .get((_req, res) => {
-      const user = encodeURIComponent(userOf(res));
-      sendCdmi(res, MEDIA_CDMI.container, {
+  resource(router, '/', {
+    GET: (_req, res) =>
+      cdmiAnswer(MEDIA_CDMI.container, {
         objectType: MEDIA_CDMI.container,
         objectName: 'cdmi/',
         parentURI: '/',
         completionStatus: 'Complete',
         metadata: {},
         childrenrange: '0-0',
-        children: [user],
-      });
-    })
-    .all(only('GET'));
+        children: [encodeURIComponent(userOf(res))],
+      }),
+  });
 
-  router
-    .route(['/:user', '/:user/'])
-    .get((req, res) => {
+  resource(router, ['/:user', '/:user/'], {
+    GET: (req, res) => {
       const user = ownerOf(req, res);
       const names = queuesOf(res)
         .list(user)
         .map((q) => q.name);
-      sendCdmi(
-        res,
+      return cdmiAnswer(
         MEDIA_CDMI.container,
         queueParentObject(encodeURIComponent(user), storeOf(res).root(user).id, names),
       );
-    })
-    .all(only('GET'));
+    },
+  });
 
-  router
-    .route('/:user/:queue')
-    .get((req, res) => {
+  resource(router, '/:user/:queue', {
+    GET: (req, res) => {
       const user = ownerOf(req, res);
       const parent = queueParentOf(user);
-      const queue = queuesOf(res).get(user, req.params['queue']!);
+      const queue = queuesOf(res).get(user, param(req, 'queue'));
       const fields = cdmiFieldsOf(req);
       const count = valuesCountOf(fields);
       const whole = queueObject(queue, parent);
       const named = fields.filter((f) => f in whole);
-      if (count === undefined && named.length === 0) return sendCdmi(res, MEDIA_CDMI.queue, whole);
+      if (count === undefined && named.length === 0) return cdmiAnswer(MEDIA_CDMI.queue, whole);
       const body: Record<string, unknown> = {};
       for (const field of named) body[field] = whole[field];
       if (count !== undefined) body['value'] = valuesOf(queue, count, parent);
-      sendCdmi(res, MEDIA_CDMI.queue, body);
-    })
-    .put(readEntityBody, async (req, res) => {
+      return cdmiAnswer(MEDIA_CDMI.queue, body);
+    },
+    PUT: async (req, res) => {
       const user = ownerOf(req, res);
       const type = mediaTypeOf(req.headers['content-type']);
       if (type !== '' && !QUEUE_DOCUMENT_TYPES.includes(type)) throw unsupportedMediaType(type, QUEUE_DOCUMENT_TYPES);
       const parent = queueParentOf(user);
-      const spec = parseQueueDocument(bodyBuffer(req), parent);
-      const { queue, created } = await queuesOf(res).create(user, req.params['queue']!, spec);
-      if (!created) {
-        res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
-        res.end();
-        return;
-      }
+      const spec = parseQueueDocument(await entityOf(req, res), parent);
+      const { queue, created } = await queuesOf(res).create(user, param(req, 'queue'), spec);
+      if (!created) return NO_CONTENT;
       // Under the mount the request came by (a tenant's /t/<name>); parentURI values stay the mock's own.
-      res.location(`${req.baseUrl}/${encodeURIComponent(user)}/${encodeURIComponent(queue.name)}`);
-      sendCdmi(res, MEDIA_CDMI.queue, queueObject(queue, parent), 201);
-    })
-    .delete(async (req, res) => {
+      const location = `${req.baseUrl}/${encodeURIComponent(user)}/${encodeURIComponent(queue.name)}`;
+      return cdmiAnswer(MEDIA_CDMI.queue, queueObject(queue, parent), 201, location);
+    },
+    DELETE: async (req, res) => {
       const user = ownerOf(req, res);
-      const name = req.params['queue']!;
+      const name = param(req, 'queue');
       const count = valuesCountOf(cdmiFieldsOf(req));
       if (count === undefined) await queuesOf(res).delete(user, name);
       else await queuesOf(res).acknowledge(user, name, count);
-      res.status(204).setHeader('X-CDMI-Specification-Version', CDMI_VERSION);
-      res.end();
-    })
-    .all(only('GET', 'PUT', 'DELETE'));
+      return NO_CONTENT;
+    },
+  });
 
   return router;
 }

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { printLine, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import type { ClockControls, ClockSettings, ClockState } from '../index.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
+import { controlCommand, printAs } from './remote.js';
 
 /** One line for people: "2025-01-01T00:00:00.000Z, frozen, 2d ahead of real time". */
 export function describeClock(state: ClockState): string {
@@ -19,14 +19,12 @@ export function clockOptionsOf(args: { 'clock-offset'?: string; 'clock-frozen'?:
   return undefined;
 }
 
-interface ClockArgs extends RemoteArgs {
-  json: boolean;
+interface ValueArgs {
   value?: string;
-  _: Array<string | number>;
 }
 
 /** The value typed after the subcommand; a negative duration comes after "--", which yargs leaves in `_`. */
-function valueOf(args: ClockArgs, required: boolean): string | undefined {
+function valueOf(args: ValueArgs & { _: Array<string | number> }, required: boolean): string | undefined {
   const value = args.value ?? (args._[2] === undefined ? undefined : String(args._[2]));
   if (value === undefined && required)
     throw new Error(
@@ -35,112 +33,89 @@ function valueOf(args: ClockArgs, required: boolean): string | undefined {
   return value;
 }
 
-/** One subcommand: its words, what it does, and the call it makes. */
-function action(
-  cli: CliContext,
-  command: string,
-  describe: string,
-  run: (clock: ClockControls, value: string | undefined) => Promise<ClockState>,
-  example: [string, string],
-  positional?: { describe: string; required: boolean },
-): CommandModule<object, ClockArgs> {
-  return {
-    command,
-    describe,
-    builder: (y) => {
-      let built = withRemoteOptions(y).option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'print the clock as JSON',
-      });
-      if (positional)
-        built = built.positional('value', {
-          type: 'string',
-          demandOption: positional.required,
-          describe: positional.describe,
-        });
-      return built.example(`$0 ${example[0]}`, example[1]) as never;
-    },
-    handler: (args) =>
-      withRemote(cli, args, async (mock) => {
-        const state = await run(mock.clock, valueOf(args, positional?.required ?? false));
-        printLine(cli, args.json ? JSON.stringify(state, null, 2) : describeClock(state));
-      }),
-  };
+/** One subcommand: its words, what it does, the call it makes, an example, and the value it takes if any. */
+interface ClockAction {
+  command: string;
+  describe: string;
+  run(clock: ClockControls, value: string | undefined): Promise<ClockState>;
+  example: [string, string];
+  value?: { describe: string; required: boolean };
 }
 
 const DURATION = 'a duration: 2d, 90s, 1h30m (after "--" when negative: -- -5m)';
+const TIME = 'an ISO time with its zone';
+
+const ACTIONS: readonly ClockAction[] = [
+  {
+    command: 'show',
+    describe: "print the mock's time",
+    run: (c) => c.state(),
+    example: ['clock show', 'its time, frozen or running, and skew'],
+  },
+  {
+    command: 'set [value]',
+    describe: 'put the clock at a time (a running clock runs on from there)',
+    run: (c, v) => c.set(v!),
+    example: ['clock set 2025-01-01T00:00:00Z', ''],
+    value: { describe: TIME, required: true },
+  },
+  {
+    command: 'advance [value]',
+    describe: 'move the clock forward (or back)',
+    run: (c, v) => c.advance(v!),
+    example: ['clock advance 2d', 'two days on: trash ages, locks expire'],
+    value: { describe: DURATION, required: true },
+  },
+  {
+    command: 'offset [value]',
+    describe: 'run the clock this far from real time (unfreezes it)',
+    run: (c, v) => c.offset(v!),
+    example: ['clock offset -- -5m', 'five minutes slow'],
+    value: { describe: DURATION, required: true },
+  },
+  {
+    command: 'freeze [value]',
+    describe: 'stop the clock (where it stands, or at a time)',
+    run: (c, v) => c.freeze(v),
+    example: ['clock freeze 2025-01-01T00:00:00Z', ''],
+    value: { describe: `${TIME} (default: now)`, required: false },
+  },
+  { command: 'resume', describe: 'let a frozen clock run on', run: (c) => c.resume(), example: ['clock resume', ''] },
+  {
+    command: 'reset',
+    describe: "back to the scenario's clock (or serve's options); the state is untouched",
+    run: (c) => c.reset(),
+    example: ['clock reset', ''],
+  },
+];
 
 /** `csp-mock clock show|set|advance|offset|freeze|resume|reset`: the running mock's clock. */
 export const clockCommand = (cli: CliContext): CommandModule<object, object> => ({
   command: 'clock',
   describe: "show or move a running mock's clock (entity times, Date, Last-Modified, lock expiry)",
-  builder: (y) =>
-    y
-      .command(
-        action(cli, 'show', "print the mock's time", (c) => c.state(), [
-          'clock show',
-          'its time, frozen or running, and skew',
-        ]),
-      )
-      .command(
-        action(
-          cli,
-          'set [value]',
-          'put the clock at a time (a running clock runs on from there)',
-          (c, v) => c.set(v!),
-          ['clock set 2025-01-01T00:00:00Z', ''],
-          { describe: 'an ISO time with its zone', required: true },
-        ),
-      )
-      .command(
-        action(
-          cli,
-          'advance [value]',
-          'move the clock forward (or back)',
-          (c, v) => c.advance(v!),
-          ['clock advance 2d', 'two days on: trash ages, locks expire'],
-          {
-            describe: DURATION,
-            required: true,
-          },
-        ),
-      )
-      .command(
-        action(
-          cli,
-          'offset [value]',
-          'run the clock this far from real time (unfreezes it)',
-          (c, v) => c.offset(v!),
-          ['clock offset -- -5m', 'five minutes slow'],
-          { describe: DURATION, required: true },
-        ),
-      )
-      .command(
-        action(
-          cli,
-          'freeze [value]',
-          'stop the clock (where it stands, or at a time)',
-          (c, v) => c.freeze(v),
-          ['clock freeze 2025-01-01T00:00:00Z', ''],
-          { describe: 'an ISO time with its zone (default: now)', required: false },
-        ),
-      )
-      .command(action(cli, 'resume', 'let a frozen clock run on', (c) => c.resume(), ['clock resume', '']))
-      .command(
-        action(
-          cli,
-          'reset',
-          "back to the scenario's clock (or serve's options); the state is untouched",
-          (c) => c.reset(),
-          ['clock reset', ''],
-        ),
-      )
+  builder: (y) => {
+    for (const { command, describe, run, example, value } of ACTIONS)
+      y.command(
+        controlCommand<ValueArgs>(cli, {
+          command,
+          describe,
+          json: 'print the clock as JSON',
+          options: (c) =>
+            (value
+              ? c.positional('value', { type: 'string', demandOption: value.required, describe: value.describe })
+              : c
+            ).example(`$0 ${example[0]}`, example[1]) as never,
+          run: async (mock, args) =>
+            printAs(cli, args.json, await run(mock.clock, valueOf(args, value?.required ?? false)), describeClock),
+        }),
+      );
+    return y
       .demandCommand(
         1,
         'say "show", "set TIME", "advance DURATION", "offset DURATION", "freeze [TIME]", "resume" or "reset"',
       )
       .example('$0 clock advance 2d', '')
-      .example('$0 clock show --json', ''),
+      .example('$0 clock show --json', '');
+  },
   handler: () => undefined,
 });

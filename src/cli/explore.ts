@@ -1,32 +1,25 @@
 import { resolve, sep } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { CliError, type CliContext } from './context.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
+import { controlCommand, type ControlArgs } from './remote.js';
 
-interface ConvergeArgs extends RemoteArgs {
-  dir: string;
-  user: string;
-  json: boolean;
-}
-
-export const convergeCommand = (cli: CliContext): CommandModule<object, ConvergeArgs> => ({
-  command: 'converge',
-  describe:
-    "check that a synced folder holds what a user's tree in a running mock holds (names, kinds, sizes, contents; no content under two names); exit 1 with the differences",
-  builder: (y) =>
-    withRemoteOptions(y)
-      .option('dir', { type: 'string', demandOption: true, describe: 'the folder a sync client keeps' })
-      .option('user', { type: 'string', default: 'demo', describe: 'whose tree the folder mirrors' })
-      .option('json', { type: 'boolean', default: false, describe: 'the report as JSON' }),
-  handler: async (args) => {
-    const { convergeText } = await import('../converge/oracle.js');
-    await withRemote(cli, args, async (mock) => {
+export const convergeCommand = (cli: CliContext): CommandModule<object, ControlArgs & { dir: string; user: string }> =>
+  controlCommand<{ dir: string; user: string }>(cli, {
+    command: 'converge',
+    describe:
+      "check that a synced folder holds what a user's tree in a running mock holds (names, kinds, sizes, contents; no content under two names); exit 1 with the differences",
+    json: 'the report as JSON',
+    options: (y) =>
+      y
+        .option('dir', { type: 'string', demandOption: true, describe: 'the folder a sync client keeps' })
+        .option('user', { type: 'string', default: 'demo', describe: 'whose tree the folder mirrors' }),
+    run: async (mock, args) => {
+      const { convergeText } = await import('../converge/oracle.js');
       const report = await mock.converge(args.dir, { user: args.user });
       cli.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : convergeText(report, args.dir));
       if (!report.converged) cli.exitCode = 1;
-    });
-  },
-});
+    },
+  });
 
 interface ExploreArgs {
   client: string;

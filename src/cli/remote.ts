@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Argv } from 'yargs';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { DEFAULT_MOCK_URL } from '../option-table.js';
 import type { RemoteMock } from '../index.js';
-import { CliError, type CliContext } from './context.js';
+import { CliError, printLine, type CliContext } from './context.js';
 import { forgetAddress, readAddress } from './mock-address-file.js';
 import { withOptions, type OptionValues } from './option-flags.js';
 
@@ -120,4 +120,37 @@ export async function withRemote(
   } finally {
     await mock?.close();
   }
+}
+
+/** The arguments every command that controls a running mock takes. */
+export type ControlArgs = RemoteArgs & { json: boolean };
+
+/**
+ * A command that controls a running mock: --url and the token options, --json (what it prints, `json`), the
+ * command's own options and examples (`options`), then `run` against the mock.
+ */
+export function controlCommand<A = object>(
+  cli: CliContext,
+  spec: {
+    command: string;
+    describe: string;
+    json: string;
+    options?: (y: Argv<ControlArgs>) => Argv<ControlArgs & A>;
+    run(mock: RemoteMock, args: ArgumentsCamelCase<ControlArgs & A>): Promise<void>;
+  },
+): CommandModule<object, ControlArgs & A> {
+  return {
+    command: spec.command,
+    describe: spec.describe,
+    builder: (y) => {
+      const remote = withRemoteOptions(y).option('json', { type: 'boolean', default: false, describe: spec.json });
+      return (spec.options ? spec.options(remote) : remote) as never;
+    },
+    handler: (args) => withRemote(cli, args, (mock) => spec.run(mock, args)),
+  };
+}
+
+/** `value` as indented JSON under --json, else as `text` says. */
+export function printAs<T>(cli: CliContext, json: boolean, value: T, text: (value: T) => string): void {
+  printLine(cli, json ? JSON.stringify(value, null, 2) : text(value));
 }

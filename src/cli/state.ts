@@ -3,11 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
 import type { SeedNode, StateNode } from '../index.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
+import { controlCommand, printAs, type ControlArgs } from './remote.js';
 
-interface StateArgs extends RemoteArgs {
+interface StateArgs {
   user?: string;
-  json: boolean;
   seed: boolean;
   out?: string;
   'inline-limit'?: number;
@@ -35,34 +34,34 @@ function fixturesOf(nodes: SeedNode[] | 'demo' | undefined, found: string[] = []
   return found;
 }
 
-export const stateCommand = (cli: CliContext): CommandModule<object, StateArgs> => ({
-  command: 'state',
-  describe: 'print the live state of a running mock (as a tree, as JSON, or as a seed a scenario file accepts)',
-  builder: (y) =>
-    withRemoteOptions(y)
-      .option('user', { type: 'string', describe: "only this user's tree" })
-      .option('json', { type: 'boolean', default: false, describe: 'the JSON of GET /__admin/state' })
-      .option('seed', {
-        type: 'boolean',
-        default: false,
-        describe: 'a scenario (seed.trees) that recreates this state; contents inline',
-      })
-      .option('out', {
-        type: 'string',
-        describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it',
-      })
-      .option('inline-limit', {
-        type: 'number',
-        describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)',
-      })
-      .example('$0 state', "every user's tree")
-      .example('$0 state --user demo --json', 'one user, as JSON')
-      .example(
-        '$0 state --seed --out scenarios/after-sync.json',
-        'save the state as a scenario; later: csp-mock serve --scenario after-sync',
-      ) as never,
-  handler: (args) =>
-    withRemote(cli, args, async (mock) => {
+export const stateCommand = (cli: CliContext): CommandModule<object, ControlArgs & StateArgs> =>
+  controlCommand<StateArgs>(cli, {
+    command: 'state',
+    describe: 'print the live state of a running mock (as a tree, as JSON, or as a seed a scenario file accepts)',
+    json: 'the JSON of GET /__admin/state',
+    options: (y) =>
+      y
+        .option('user', { type: 'string', describe: "only this user's tree" })
+        .option('seed', {
+          type: 'boolean',
+          default: false,
+          describe: 'a scenario (seed.trees) that recreates this state; contents inline',
+        })
+        .option('out', {
+          type: 'string',
+          describe: 'with --seed: write FILE (a scenario) and its large files under fixtures/ beside it',
+        })
+        .option('inline-limit', {
+          type: 'number',
+          describe: 'with --seed: files larger than this many bytes become fixture files (default 65536)',
+        })
+        .example('$0 state', "every user's tree")
+        .example('$0 state --user demo --json', 'one user, as JSON')
+        .example(
+          '$0 state --seed --out scenarios/after-sync.json',
+          'save the state as a scenario; later: csp-mock serve --scenario after-sync',
+        ),
+    run: async (mock, args) => {
       if (args.seed) {
         const scenario = await mock.seed({ inlineLimit: args['inline-limit'] });
         const trees = scenario.seed?.trees ?? {};
@@ -95,16 +94,13 @@ export const stateCommand = (cli: CliContext): CommandModule<object, StateArgs> 
         );
         return;
       }
-      const view = await mock.state({ user: args.user });
-      if (args.json) {
-        printLine(cli, JSON.stringify(view, null, 2));
-        return;
-      }
-      const lines = [`scenario ${view.scenario}`];
-      for (const [user, tree] of Object.entries(view.users)) {
-        lines.push(`${user} (root ${tree.rootId}${tree.recycled ? `, ${tree.recycled} in the recycle bin` : ''})`);
-        treeLines(tree.tree, '  ', lines);
-      }
-      printLine(cli, lines.join('\n'));
-    }),
-});
+      printAs(cli, args.json, await mock.state({ user: args.user }), (view) => {
+        const lines = [`scenario ${view.scenario}`];
+        for (const [user, tree] of Object.entries(view.users)) {
+          lines.push(`${user} (root ${tree.rootId}${tree.recycled ? `, ${tree.recycled} in the recycle bin` : ''})`);
+          treeLines(tree.tree, '  ', lines);
+        }
+        return lines.join('\n');
+      });
+    },
+  });

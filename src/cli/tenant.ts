@@ -2,15 +2,7 @@ import type { CommandModule } from 'yargs';
 import { printLine, type CliContext } from './context.js';
 import { parseUserSpec } from '../option-table.js';
 import type { TenantOptions, TenantView } from '../index.js';
-import { withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
-
-interface CreateArgs extends RemoteArgs {
-  name: string;
-  scenario?: string;
-  empty: boolean;
-  user?: string[];
-  json: boolean;
-}
+import { controlCommand, printAs, withRemote, withRemoteOptions, type RemoteArgs } from './remote.js';
 
 function describeTenant(t: TenantView): string {
   return `${t.name}  ${t.url}  scenario ${t.scenario}, last used ${t.lastUsed}${t.expires ? `, closes ${t.expires} if unused` : ''}`;
@@ -22,50 +14,50 @@ export const tenantCommand = (cli: CliContext): CommandModule<object, object> =>
   describe: 'create, list or delete the tenants of a running mock (isolated mocks under /t/<name>)',
   builder: (y) =>
     y
-      .command<CreateArgs>({
-        command: 'create <name>',
-        describe: 'make a tenant (or keep the one of that name) and print its URL',
-        builder: (u) =>
-          withRemoteOptions(u)
-            .positional('name', { type: 'string', demandOption: true, describe: '1 to 40 of a-z, 0-9 and -' })
-            .option('scenario', {
-              type: 'string',
-              describe: 'its scenario: a NAME the mock knows, or a PATH to a file of yours (read here, sent inline)',
-            })
-            .option('empty', { type: 'boolean', default: false, describe: 'empty trees instead of the seed' })
-            .option('user', {
-              type: 'string',
-              array: true,
-              describe: 'NAME:PASSWORD, repeatable (default: the server’s)',
-            })
-            .option('json', { type: 'boolean', default: false, describe: 'print the tenant as JSON' })
-            .example(
-              '$0 tenant create w1 --scenario tag-objects-500',
-              'then: csp-mock reset --url http://127.0.0.1:8080/t/w1',
-            ) as never,
-        handler: (args) =>
-          withRemote(cli, args, async (mock) => {
+      .command(
+        controlCommand<{ name: string; scenario?: string; empty: boolean; user?: string[] }>(cli, {
+          command: 'create <name>',
+          describe: 'make a tenant (or keep the one of that name) and print its URL',
+          json: 'print the tenant as JSON',
+          options: (u) =>
+            u
+              .positional('name', { type: 'string', demandOption: true, describe: '1 to 40 of a-z, 0-9 and -' })
+              .option('scenario', {
+                type: 'string',
+                describe: 'its scenario: a NAME the mock knows, or a PATH to a file of yours (read here, sent inline)',
+              })
+              .option('empty', { type: 'boolean', default: false, describe: 'empty trees instead of the seed' })
+              .option('user', {
+                type: 'string',
+                array: true,
+                describe: 'NAME:PASSWORD, repeatable (default: the server’s)',
+              })
+              .example(
+                '$0 tenant create w1 --scenario tag-objects-500',
+                'then: csp-mock reset --url http://127.0.0.1:8080/t/w1',
+              ),
+          run: async (mock, args) => {
             const options: TenantOptions = {};
             if (args.scenario !== undefined) options.scenario = args.scenario;
             if (args.empty) options.seed = 'empty';
             if (args.user?.length) options.users = parseUserSpec(args.user);
             const tenant = await mock.tenant(args.name, options);
             const view = (await mock.tenants()).find((t) => t.name === args.name);
-            printLine(cli, args.json ? JSON.stringify(view ?? { url: tenant.url }, null, 2) : tenant.url);
-          }),
-      })
-      .command<RemoteArgs & { json: boolean }>({
-        command: 'list',
-        describe: "print the running mock's tenants",
-        builder: (u) =>
-          withRemoteOptions(u).option('json', { type: 'boolean', default: false, describe: 'as JSON' }) as never,
-        handler: (args) =>
-          withRemote(cli, args, async (mock) => {
-            const tenants = await mock.tenants();
-            if (args.json) return printLine(cli, JSON.stringify(tenants, null, 2));
-            printLine(cli, tenants.length ? tenants.map(describeTenant).join('\n') : 'no tenants');
-          }),
-      })
+            printAs(cli, args.json, view ?? { url: tenant.url }, () => tenant.url);
+          },
+        }),
+      )
+      .command(
+        controlCommand(cli, {
+          command: 'list',
+          describe: "print the running mock's tenants",
+          json: 'as JSON',
+          run: async (mock, args) =>
+            printAs(cli, args.json, await mock.tenants(), (all) =>
+              all.length ? all.map(describeTenant).join('\n') : 'no tenants',
+            ),
+        }),
+      )
       .command<RemoteArgs & { name: string }>({
         command: 'delete <name>',
         describe: 'close a tenant and drop its state',

@@ -1,4 +1,4 @@
-import type { Express, RequestHandler, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CappedBytes } from './body-tap.js';
 import { marksOf } from './journal-marks.js';
@@ -64,7 +64,7 @@ function planOf(res: Response): AnswerPlan {
   return (res.locals.answer ??= {});
 }
 
-/** Registers a hook for this request's service answer (call it from a step before `serviceAnswer`). */
+/** Registers a hook for this request's service answer (call it from a step before the service's, `atService`). */
 export function onServiceAnswer(res: Response, hook: AnswerHook): void {
   (planOf(res).hooks ??= []).push(hook);
 }
@@ -80,16 +80,13 @@ export function tapAnswer(res: Response, into: CappedBytes): void {
 }
 
 /**
- * The step right before the service: from here the first write is the service's answer. A request that can
- * change nothing and has no hook or stage passes untouched.
+ * Called by the step that hands a request to the service: from here the first write is the service's answer. A
+ * request that can change nothing and has no hook or stage passes untouched.
  */
-export function serviceAnswer(): RequestHandler {
-  return (req, res, next) => {
-    const plan = res.locals.answer;
-    if (plan) plan.atService = true;
-    else if (mayChangeState(req.method)) res.locals.answer = { atService: true };
-    next();
-  };
+export function atService(req: Request, res: Response): void {
+  const plan = res.locals.answer;
+  if (plan) plan.atService = true;
+  else if (mayChangeState(req.method)) res.locals.answer = { atService: true };
 }
 
 export function toBuffer(chunk: Chunk, encoding: unknown): Buffer {

@@ -34,12 +34,28 @@ export interface Answer {
 /** A route of the service: it reads the request and returns its answer (or throws an error the error middleware answers). */
 export type AnswerRoute = (req: Request, res: Response) => Answer | Promise<Answer>;
 
-/** The express handler of a route: its answer, sent. */
+/**
+ * The express handler of a service route: its answer, sent; a 200 to a GET or HEAD with an ETag or
+ * Last-Modified the client already has is 304 (not-modified.ts). Answers replayed as data (a recording, a
+ * fault's `respond`) go through sendAnswer alone, as they were recorded or declared.
+ */
 export function answering(route: AnswerRoute): RequestHandler {
   return (req, res) => {
     const answer = route(req, res);
-    return answer instanceof Promise ? answer.then((a) => sendAnswer(res, a)) : sendAnswer(res, answer);
+    return answer instanceof Promise ? answer.then((a) => sendFresh(res, a)) : sendFresh(res, answer);
   };
+}
+
+function sendFresh(res: ServerResponse, answer: Answer): void | Promise<void> {
+  const { headers } = answer;
+  if (answer.status !== 200 || !headers || !notModified(res.req, headers['ETag'], headers['Last-Modified']))
+    return sendAnswer(res, answer);
+  if (answer.body !== undefined && typeof answer.body === 'object' && 'stream' in answer.body)
+    answer.body.stream.destroy();
+  const kept = { ...headers };
+  delete kept['Content-Type'];
+  delete kept['Content-Length'];
+  return sendAnswer(res, { status: 304, headers: kept });
 }
 
 /** `${status} ${message}\n` as text/plain: every error, a replay miss. */
@@ -52,8 +68,7 @@ export function plainAnswer(status: number, message: string, headers: OutgoingHt
 }
 
 /**
- * The one place an answer is written. A 200 to a GET or HEAD with an ETag or Last-Modified the client
- * already has is 304 (not-modified.ts). A whole body goes with its length; a HEAD gets the head alone.
+ * The one place an answer is written. A whole body goes with its length; a HEAD gets the head alone.
  * Once the headers are out no other answer can be given: the connection is cut (the client sees a
  * truncated answer, never a complete-looking wrong one). Pacing, truncation, the journal's tap and the
  * answer hooks then run as the bytes leave (answer-writer.ts).
@@ -65,13 +80,6 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void | Promise<
   }
   const { status, headers, body } = answer;
   if (headers) for (const name in headers) if (headers[name] !== undefined) res.setHeader(name, headers[name]);
-  if (status === 200 && notModified(res.req, res.getHeader('ETag'), res.getHeader('Last-Modified'))) {
-    res.removeHeader('Content-Type');
-    res.removeHeader('Content-Length');
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
   // The status is set, not written: Node makes the head with the first bytes, so an answer a hang holds
   // before its first byte has sent no status, and the journal says so.
   res.statusCode = status;

@@ -1,8 +1,8 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, unauthorized } from './errors.js';
 
-export const REALM = 'csp-mock';
+const REALM = 'csp-mock';
 
 /** The login basicAuth accepted for this request. */
 export function userOf(res: Response): string {
@@ -34,16 +34,15 @@ export function loginRefused(): HttpError {
   return unauthorized(REALM, 'authentication failed: unknown login or wrong password');
 }
 
-/** HTTP Basic against the configured users; sets res.locals.user (declared in src/request-locals.ts). */
-export function basicAuth(usersOf: (res: Response) => ReadonlyMap<string, string>): RequestHandler {
-  return (req, res, next) => {
-    const creds = parseBasicAuth(req.headers.authorization);
-    const expected = creds ? usersOf(res).get(creds.user) : undefined;
-    if (!creds || expected === undefined || !sameSecret(creds.password, expected)) {
-      next(creds ? loginRefused() : unauthorized(REALM, 'authentication required: send HTTP Basic credentials'));
-      return;
-    }
-    res.locals.user = creds.user;
-    next();
-  };
+/**
+ * HTTP Basic against the logins `users` holds: sets res.locals.user, or returns the 401 to answer (a missing
+ * login and a refused one differ; an unknown user and a wrong password do not).
+ */
+export function refusedLogin(req: Request, res: Response, users: ReadonlyMap<string, string>): HttpError | undefined {
+  const creds = parseBasicAuth(req.headers.authorization);
+  const expected = creds ? users.get(creds.user) : undefined;
+  if (!creds || expected === undefined || !sameSecret(creds.password, expected))
+    return creds ? loginRefused() : unauthorized(REALM, 'authentication required: send HTTP Basic credentials');
+  res.locals.user = creds.user;
+  return undefined;
 }

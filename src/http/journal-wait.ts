@@ -2,7 +2,7 @@ import { matchesFilter, type JournalEntry, type JournalFilter, type RequestJourn
 import { MAX_WAIT_MS } from './journal-query.js';
 
 /** How long a wait lasts unless told: shorter than vitest's 5 s test timeout, so the wait's own error is seen. */
-export const DEFAULT_WAIT_MS = 4_000;
+const DEFAULT_WAIT_MS = 4_000;
 
 export { MAX_WAIT_MS };
 
@@ -22,7 +22,7 @@ export class RequestWaitTimeout extends Error {
 }
 
 /** The filter as a person reads it: `method=PUT path=/v2/files/**`. */
-export function describeFilter(filter: JournalFilter): string {
+function describeFilter(filter: JournalFilter): string {
   const parts = Object.entries(filter)
     .filter(([key, value]) => value !== undefined && key !== 'limit')
     .map(([key, value]) => `${key}=${String(value)}`);
@@ -100,19 +100,6 @@ export function waitForEntry(journal: RequestJournal, filter: JournalFilter, opt
   });
   const timer = setTimeout(() => finish(null), timeoutMs);
   return { done, seen, cancel: () => finish(null) };
-}
-
-/** waitForRequest for a journal in this process: the entry, or a RequestWaitTimeout. */
-export async function waitForRequest(
-  journal: RequestJournal,
-  filter: JournalFilter = {},
-  options: WaitOptions = {},
-): Promise<JournalEntry> {
-  const timeoutMs = checkedTimeout(options.timeoutMs);
-  const wait = waitForEntry(journal, filter, { ...options, timeoutMs });
-  const entry = await wait.done;
-  if (entry) return entry;
-  throw new RequestWaitTimeout(waitTimeoutMessage(filter, timeoutMs, wait.seen));
 }
 
 /** How many requests the journal holds that match (it keeps the last `journalSize`). */

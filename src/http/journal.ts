@@ -12,15 +12,7 @@ import { pathMatcher } from './path-glob.js';
 import { isStatusClass, type StatusClass } from './journal-query.js';
 
 export type { DeviceChangeNote, JournalBody, JournalEntry };
-export {
-  markDelay,
-  markFault,
-  markOutcome,
-  markReplay,
-  markScenario,
-  type ReplayNote,
-  type RequestOutcome,
-} from './journal-marks.js';
+export { markReplay, markScenario, type ReplayNote, type RequestOutcome } from './journal-marks.js';
 
 export { isStatusClass, type StatusClass };
 

@@ -1,10 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { answerHeaders } from '../http/cors.js';
-import { InProcessHttp, type PlainRequest, type PlainResponse } from '../http/in-process-http.js';
+import { InProcessHttp, type PlainRequest } from '../http/in-process-http.js';
 import { identify } from '../recording/exchange-record.js';
 import { clientOf, type Recording } from '../recording/format.js';
 import { missMessage } from './miss-message.js';
-import { sendRecorded } from './send-recorded.js';
+import { emulatedAnswer, recordedAnswer } from './recorded-answer.js';
 import { RecordedExchanges } from './recorded-exchanges.js';
 import { keptHeaders } from '../recording/normalise.js';
 import { missRecorder } from './proxy-on-miss.js';
@@ -26,7 +25,7 @@ import { plainAnswer, sendAnswer } from '../http/answer.js';
 
 // Its own module, so the CLI can offer the choices without loading the replayer.
 import type { MissPolicy } from './miss-policy.js';
-export { MISS_POLICIES, type MissPolicy } from './miss-policy.js';
+export type { MissPolicy } from './miss-policy.js';
 
 export interface ReplayOptions {
   /** Default 'error'. */
@@ -89,7 +88,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     const found = recorded.pick(request.client, request.key);
     if (!found) return miss(req, res, request);
     markReplay(res, { outcome: 'served', exchange: found.id });
-    await sendRecorded(res, found, request.origin, request.method);
+    await sendAnswer(res, await recordedAnswer(res, found, request.origin, request.method));
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
@@ -152,7 +151,7 @@ function missAnswer(
       return async (_req, res, { plain, method, path }) => {
         log(`replay miss, emulated: ${method} ${path}`);
         markReplay(res, { outcome: 'emulated' });
-        sendPlain(res, await emulator.dispatch(plain), method);
+        await sendAnswer(res, emulatedAnswer(res, await emulator.dispatch(plain), method));
       };
     }
     case 'proxy': {
@@ -181,14 +180,6 @@ function missAnswer(
         });
       };
   }
-}
-
-function sendPlain(res: ServerResponse, answer: PlainResponse, method: string): void {
-  const headers = answerHeaders(res, keptHeaders(answer.headers, true));
-  const noBody = method === 'HEAD' || answer.status === 204 || answer.status === 304;
-  if (!noBody) headers['content-length'] = String(answer.body.length);
-  res.writeHead(answer.status, headers);
-  res.end(noBody ? undefined : answer.body);
 }
 
 /** Whether a scenario's replay step is this module's handler (it then tells its recording and what it served). */

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { storeOf } from '../http/service-context.js';
 import type { NodeKind } from '../domain/model.js';
 import { metadataEntity, tagListEntity } from '../xml/entities.js';
@@ -18,6 +18,7 @@ import {
   weakTag,
   xmlAnswer,
   userOf,
+  type RestRoutes,
 } from './request-params.js';
 import { notFound } from '../domain/errors.js';
 
@@ -34,7 +35,7 @@ const readRawValue = rawBodyReader('4mb');
  * Tags: GET lists, POST a tag-info entity applies, PUT <tags>/<name> applies, DELETE removes.
  * Metadata: GET lists metadata-item links; PUT/GET/DELETE <metadata>/<key> with the raw value.
  */
-export function annotationsRouter(router: Router): void {
+export function annotationsRouter(router: RestRoutes): void {
   for (const [segment, kind] of KINDS) {
     const base = `/${segment}/:id`;
     const subject = (req: Request, res: Response) => storeOf(res).get(userOf(res), param(req, 'id'), kind);

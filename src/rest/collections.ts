@@ -1,11 +1,20 @@
-import type { Router } from 'express';
 import { storeOf } from '../http/service-context.js';
 import { accountEntity, emptyCollectionEntity, recycleBinEntity } from '../xml/entities.js';
-import { MEDIA, NO_CONTENT, linksOf, pageOf, param, resource, xmlAnswer, userOf } from './request-params.js';
+import {
+  MEDIA,
+  NO_CONTENT,
+  linksOf,
+  pageOf,
+  param,
+  resource,
+  xmlAnswer,
+  userOf,
+  type RestRoutes,
+} from './request-params.js';
 import { accountView } from './views.js';
 
 /** Account, the recycle bin, and the collections the document only names (inferred: empty). */
-export function collectionsRouter(router: Router): void {
+export function collectionsRouter(router: RestRoutes): void {
   resource(router, '/account', {
     GET: (_req, res) => xmlAnswer(MEDIA.account, accountEntity(accountView(storeOf(res), userOf(res)))),
   });

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { serviceOf, storeOf } from '../http/service-context.js';
 import type { NodeRecord } from '../domain/model.js';
 import type { Answer } from '../http/answer.js';
@@ -21,6 +21,7 @@ import {
   xmlAnswer,
   param,
   userOf,
+  type RestRoutes,
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
 import { containerView } from './views.js';
@@ -32,7 +33,7 @@ const CREATE_TYPES = [MEDIA.container, MEDIA.file, MEDIA.multipart];
 const STRICT_PART_NAMES = ['file'];
 
 /** Containers and their contents: create a container, a file-info or an upload; listing, rename, move, copy, delete. */
-export function containersRouter(router: Router): void {
+export function containersRouter(router: RestRoutes): void {
   resource(router, '/containers/:id', {
     GET: (req, res) => {
       const store = storeOf(res);

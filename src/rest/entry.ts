@@ -1,9 +1,8 @@
-import type { Router } from 'express';
 import { accountFields, cloudEntity, containerFields, recycleBinFields, tagListFields } from '../xml/entities.js';
 import type { CloudLinkName } from '../xml/links.js';
 import type { XmlNode } from '../xml/codec.js';
 import { withLocations } from '../xml/cloud2.js';
-import { MEDIA, depthOf, linksOf, resource, xmlAnswer, userOf } from './request-params.js';
+import { MEDIA, depthOf, linksOf, resource, xmlAnswer, userOf, type RestRoutes } from './request-params.js';
 import { storeOf } from '../http/service-context.js';
 import { accountView, containerView } from './views.js';
 
@@ -14,7 +13,7 @@ export const CLOUD2 = 'application/vnd.csp.cloud2+xml';
  * GET /v2 (and /v2/): the entry document with its eight links; X-Cloud-Depth 1 wraps each entity.
  * An Accept naming cloud2 gets that media type, with locations and namespaces added (xml/cloud2.ts).
  */
-export function entryRouter(router: Router): void {
+export function entryRouter(router: RestRoutes): void {
   resource(router, ['/', ''], {
     GET: (req, res) => {
       const store = storeOf(res);

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { serviceOf, storeOf } from '../http/service-context.js';
 import { fileEntity, permissionsEntity } from '../xml/entities.js';
 import { parseFileInfo } from '../xml/requests.js';
@@ -20,6 +20,7 @@ import {
   xmlTextAnswer,
   param,
   userOf,
+  type RestRoutes,
 } from './request-params.js';
 import { copyObject, deleteObject } from './object-operations.js';
 import { metadataKeysAt } from './views.js';
@@ -28,7 +29,7 @@ import { markParent } from '../http/journal-marks.js';
 import { receivePart } from './multipart-upload.js';
 
 /** Files: entity, rename/move/public, copy, delete, content read and write (PUT and GET of /v2/files/<id>/content). */
-export function filesRouter(router: Router): void {
+export function filesRouter(router: RestRoutes): void {
   resource(router, '/files/:id', {
     GET: (req, res) => {
       const node = storeOf(res).get(userOf(res), param(req, 'id'), 'file');

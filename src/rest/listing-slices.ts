@@ -3,7 +3,7 @@ import type { CloudStore } from '../domain/cloud-store.js';
 import type { NodeRecord } from '../domain/model.js';
 import type { ChildListing } from '../domain/child-listing.js';
 import { SEND_NOW, type Answer } from '../http/answer.js';
-import { fileListFrame, listingItemXml } from '../xml/entities.js';
+import { emptyFileList, fileListFrame, listingItemXml } from '../xml/entities.js';
 import { ListingTag, type ItemView } from '../xml/entity-tags.js';
 import { MEDIA, depthOf, entityTexts, linksOf, pageBoundsOf } from './request-params.js';
 import { itemView } from './views.js';
@@ -56,8 +56,8 @@ export async function fileListAnswer(
   else if (!order) tag.addMembers(members.digest);
   else for await (const part of members.pages(page.from, page.to)) tag.add(linkItems(part, chosen));
   const headers = { ETag: tag.value(page.count), 'Content-Type': `${MEDIA.fileList}; charset=utf-8` };
+  if (page.count === 0) return { status: 200, headers, body: emptyFileList(asked.start, page.total) };
   const frame = fileListFrame(page.count, asked.start, page.total);
-  if (page.count === 0) return { status: 200, headers, body: frame.empty };
   const keep = page.count <= KEPT_ENTITIES;
   const texts = entityTexts(res);
   // Members in listing order have their containers first already; others take a pass per kind.

@@ -1,20 +1,22 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { IRoute, Request, RequestHandler, Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildXml, type XmlNode } from '../xml/codec.js';
 import type { EntityText, EntityTexts, Page } from '../xml/entities.js';
-import { storeOf } from '../http/service-context.js';
+import { serviceOf, storeOf } from '../http/service-context.js';
+import { requestOrigin } from '../http/request-origin.js';
 import { digest } from '../xml/entity-tags.js';
 import { answering, type Answer, type AnswerRoute } from '../http/answer.js';
-import type { Links } from '../xml/links.js';
+import { Links } from '../xml/links.js';
 import { invalid } from '../domain/errors.js';
 export { userOf } from '../http/auth.js';
 import { badRequest, methodNotAllowed } from '../http/errors.js';
 import { mediaTypeOf } from '../http/media-type.js';
 import { rawBodyReader } from '../http/raw-body-reader.js';
 
-/** The links the link middleware leaves in res.locals. */
+/** Absolute links for the origin the client reached (--public-url, else the request's Host), made on first use. */
 export function linksOf(res: Response): Links {
-  return res.locals.links!;
+  const { publicUrl, mountPath } = serviceOf(res);
+  return (res.locals.links ??= new Links(requestOrigin(res.req, publicUrl, mountPath)));
 }
 
 /** X-Cloud-Depth: 0 (default) links only, 1 wraps entities, 2 inlines a container's contents. */
@@ -92,12 +94,17 @@ export const NO_CONTENT: Answer = { status: 204 };
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
+/** Where a resource module adds its routes (rest/index.ts: under /v2 of the service's one router). */
+export interface RestRoutes {
+  route(path: string | string[]): IRoute;
+}
+
 /**
  * A resource's routes: each method's answer (GET serves HEAD too), and 405 with Allow for any other
  * method (`allow`: when a method answers 405 itself unless a scenario deviates).
  */
 export function resource(
-  router: Router,
+  router: RestRoutes,
   path: string | string[],
   methods: Partial<Record<Method, AnswerRoute>>,
   allow = Object.keys(methods),

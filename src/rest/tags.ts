@@ -1,7 +1,6 @@
-import type { Router } from 'express';
 import { storeOf } from '../http/service-context.js';
 import { tagEntity, tagListEntity } from '../xml/entities.js';
-import { MEDIA, linksOf, pageOf, resource, xmlAnswer, userOf, param } from './request-params.js';
+import { MEDIA, linksOf, pageOf, resource, xmlAnswer, userOf, param, type RestRoutes } from './request-params.js';
 import { fileListAnswer } from './listing-slices.js';
 import { ChildListing } from '../domain/child-listing.js';
 import { notFound } from '../domain/errors.js';
@@ -10,7 +9,7 @@ import { notFound } from '../domain/errors.js';
  * GET /v2/tags, /v2/tags/<name> and /v2/tags/<name>/objects: the tags in use, one tag, and the objects
  * carrying it (answered, as the service's announced fix of its 500 promises).
  */
-export function tagsRouter(router: Router): void {
+export function tagsRouter(router: RestRoutes): void {
   resource(router, '/tags', {
     GET: (req, res) =>
       xmlAnswer(

@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import { markOutcome, marksOf } from '../http/journal-marks.js';
 import { onServiceAnswer } from '../http/answer-writer.js';
 import type { FaultResponse } from './types.js';
-import { resetConnection, sendFaultResponse } from './wire-faults.js';
+import { faultAnswer, resetConnection } from './wire-faults.js';
+import { sendAnswer } from '../http/answer.js';
 
 /**
  * An ambiguous commit: the request goes to the service, which commits its change; its success answer
@@ -27,7 +28,7 @@ export function commitThen(req: Request, res: Response, action: 'reset' | 'close
         }
         for (const name of res.getHeaderNames()) res.removeHeader(name);
         for (const [name, value] of Object.entries(before)) if (value !== undefined) res.setHeader(name, value);
-        sendFaultResponse(res, action, false);
+        void sendAnswer(res, faultAnswer(action));
       },
     };
   });

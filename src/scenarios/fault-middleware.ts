@@ -8,7 +8,8 @@ import { endConnection, endHeld, shapeAnswer, shapeRequest, type ShapedRequest }
 import { stallUpload } from './stall-upload.js';
 import { commitThen } from './ambiguous-commit.js';
 import type { FaultRule } from './types.js';
-import { Truncation, resetConnection, sendFaultResponse } from './wire-faults.js';
+import { Truncation, faultAnswer, resetConnection } from './wire-faults.js';
+import { sendAnswer } from '../http/answer.js';
 import { shapeBody } from '../http/answer-writer.js';
 
 /**
@@ -42,7 +43,10 @@ async function applyScenario(delays: PendingDelays, req: Request, res: Response,
   if (rule.connection === 'close' && !rule.respond) closeAfterResponse(res);
   // The answer writer runs pacing before truncation, so a truncation counts the bytes as they leave the pacer.
   if (shaped) shapeAnswer(req, res, shaped);
-  if (rule.respond) return sendFaultResponse(res, rule.respond, rule.connection === 'close');
+  if (rule.respond) {
+    if (rule.connection === 'close') closeAfterResponse(res);
+    return sendAnswer(res, faultAnswer(rule.respond));
+  }
   next();
 }
 
@@ -69,18 +73,10 @@ function stallRequest(req: Request, res: Response, rule: FaultRule, shaped: Shap
     end,
     answer: () => {
       shapeAnswer(req, res, shaped);
-      sendFaultResponse(res, rule.respond!, true);
+      closeAfterResponse(res);
+      void sendAnswer(res, faultAnswer(rule.respond!));
     },
     reset: () => endConnection(req, res, 'reset'),
     onStall: () => leaveSwitchGate(res, () => endHeld(res)),
   });
-}
-
-/** In a scenario that names a recording, the replayer answers what no fault answered. */
-export function replayStep(): RequestHandler {
-  return (req, res, next) => {
-    const replay = activeOf(res).replay;
-    if (!replay) return next();
-    return replay(req, res, next);
-  };
 }

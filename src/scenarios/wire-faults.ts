@@ -3,6 +3,7 @@ import { closeAfterResponse } from '../http/close-connection.js';
 import { markOutcome } from '../http/journal-marks.js';
 import type { BodySink, BodyStage, WriteCallback } from '../http/answer-writer.js';
 import type { FaultResponse } from './types.js';
+import type { Answer } from '../http/answer.js';
 
 /** Tears the connection down with a TCP RST and no response at all. */
 export function resetConnection(req: Request, res: Response): void {
@@ -12,16 +13,15 @@ export function resetConnection(req: Request, res: Response): void {
   else socket.destroy();
 }
 
-/** Sends a declared response; text/plain unless the rule gives a Content-Type. */
-export function sendFaultResponse(res: Response, respond: FaultResponse, close: boolean): void {
-  res.status(respond.status);
+/** A declared response (sent by the one writer, http/answer.ts); text/plain unless the rule gives a Content-Type. */
+export function faultAnswer(respond: FaultResponse): Answer {
   const headers = respond.headers ?? {};
   const hasType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
-  if (!hasType) res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (close) closeAfterResponse(res);
-  // A Buffer keeps express from rewriting a declared charset.
-  res.end(Buffer.from(respond.body ?? '', 'utf8'));
+  return {
+    status: respond.status,
+    headers: hasType ? headers : { 'Content-Type': 'text/plain; charset=UTF-8', ...headers },
+    body: respond.body ?? '',
+  };
 }
 
 /**

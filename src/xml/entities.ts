@@ -1,7 +1,7 @@
 import type { NodeRecord } from '../domain/model.js';
 import { ATTR, XLINK_NS, buildXml, rawXml, type XmlNode } from './codec.js';
 import { CLOUD_LINKS, type CloudLinkName, type Links } from './links.js';
-import { digest, entityKey, type ItemView } from './entity-tags.js';
+import { digest, entityKey, itemKey, type ItemView } from './entity-tags.js';
 
 /** Entity mappers: typed views in, element trees out. Field order is the real service's (README, The /v2 interface: Fidelity). */
 
@@ -164,7 +164,7 @@ export function itemFragment(
   keep = true,
 ): EntityText {
   const { node } = item;
-  const key = entityKey(node, links, item.bytes, item.metadataKeys);
+  const key = itemKey(item, links);
   return kept(texts, `${shape}:${node.id}`, key, keep, () => {
     const href = links.resource(node.kind, node.id);
     const fields = itemFields(item, links);
@@ -193,22 +193,23 @@ const ITEMS_MARK = '\u0000items\u0000';
 
 /**
  * A file-list's start and end, for items written one by one between them (rest/listing-slices.ts),
- * made by the same serialiser as every entity; `empty` is the whole list when it has no items.
+ * made by the same serialiser as every entity; a list without items is `fileListEntity`'s.
  */
-export function fileListFrame(
-  count: number,
-  start: number,
-  total: number,
-): { head: string; tail: string; empty: string } {
-  const attrs = { [`${ATTR}count`]: count, [`${ATTR}start`]: start, [`${ATTR}total`]: total };
-  const whole = buildXml(rootElement('file-list', { ...attrs, items: rawXml(ITEMS_MARK) }));
+export function fileListFrame(count: number, start: number, total: number): { head: string; tail: string } {
+  const whole = buildXml(rootElement('file-list', { ...listAttrs(count, start, total), items: rawXml(ITEMS_MARK) }));
   const at = whole.indexOf(ITEMS_MARK);
-  return {
-    head: whole.slice(0, at),
-    tail: whole.slice(at + ITEMS_MARK.length),
-    empty: buildXml(rootElement('file-list', attrs)),
-  };
+  return { head: whole.slice(0, at), tail: whole.slice(at + ITEMS_MARK.length) };
 }
+
+/** A file-list without items (an empty page). */
+export const emptyFileList = (start: number, total: number): string =>
+  buildXml(rootElement('file-list', listAttrs(0, start, total)));
+
+const listAttrs = (count: number, start: number, total: number): XmlNode => ({
+  [`${ATTR}count`]: count,
+  [`${ATTR}start`]: start,
+  [`${ATTR}total`]: total,
+});
 
 /**
  * A depth-2 container entity's text before and after its inline children, for children written one

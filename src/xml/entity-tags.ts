@@ -9,7 +9,13 @@ export interface ItemView {
   node: NodeRecord;
   bytes: number;
   metadataKeys?: string[];
+  /** Its entityKey, made once for the listing's tag and its text alike. */
+  key?: string;
 }
+
+/** An item's entityKey, made on first use. */
+export const itemKey = (item: ItemView, links: Links): string =>
+  (item.key ??= entityKey(item.node, links, item.bytes, item.metadataKeys));
 
 /**
  * A file-list's ETag (or a depth-2 container entity's), made from what its text depends on (each
@@ -29,13 +35,12 @@ export class ListingTag {
 
   add(items: readonly ItemView[]): void {
     const parts: string[] = [];
-    for (const { node, bytes, metadataKeys } of items) {
+    for (const item of items)
       parts.push(
         this.#shape === 'link'
-          ? `${node.kind[0]}${node.id}`
-          : `${node.id}\n${entityKey(node, this.#links, bytes, metadataKeys)}`,
+          ? `${item.node.kind[0]}${item.node.id}`
+          : `${item.node.id}\n${itemKey(item, this.#links)}`,
       );
-    }
     this.#hash.update(`\n${parts.join('\n')}`);
   }
 
@@ -51,20 +56,9 @@ export class ListingTag {
 
 /** Every field an entity's text depends on besides its id (a record is replaced when its version grows). */
 export function entityKey(node: NodeRecord, links: Links, bytes: number, metadataKeys: string[] | undefined): string {
-  return [
-    links.base,
-    node.owner,
-    node.created,
-    node.version,
-    node.name,
-    node.parentId,
-    node.modified,
-    node.accessed,
-    bytes,
-    node.mimeType,
-    node.public,
-    JSON.stringify(metadataKeys ?? null),
-  ].join('\n');
+  const { owner, created, version, name, parentId, modified, accessed, mimeType } = node;
+  const keys = JSON.stringify(metadataKeys ?? null);
+  return `${links.base}\n${owner}\n${created}\n${version}\n${name}\n${parentId ?? ''}\n${modified}\n${accessed}\n${bytes}\n${mimeType}\n${node.public}\n${keys}`;
 }
 
 /** A short digest of a key (not of a body): 96 bits, base64url. */

@@ -1,29 +1,17 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
+import { runBench } from '../../helpers/bench-command.js';
 
 describe('npm run bench -- explore (dist/tools/bench/run.js explore)', () => {
   it(
     "prints explore's own time, shrinking, replay and the correct client's rows, and stops by itself",
     { timeout: 120_000 },
     async () => {
-      const child = spawn(process.execPath, [BENCH, 'explore'], {
-        env: {
-          ...process.env,
-          BENCH_EXPLORE_RUNS: '1',
-          BENCH_EXPLORE_STEPS: '2',
-          BENCH_EXPLORE_PASS_MS: '1',
-          BENCH_EXPLORE_SEARCH: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { code, stdout, stderr } = await runBench('explore', {
+        BENCH_EXPLORE_RUNS: '1',
+        BENCH_EXPLORE_STEPS: '2',
+        BENCH_EXPLORE_PASS_MS: '1',
+        BENCH_EXPLORE_SEARCH: '1',
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
       expect(stderr).toBe('');
       expect(code).toBe(0);
       expect(stdout).toMatch(/^explore \(issue 35\): 2 steps a run$/m);

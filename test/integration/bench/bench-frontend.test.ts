@@ -1,23 +1,12 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
+import { runBench } from '../../helpers/bench-command.js';
 
 describe('npm run bench -- frontend (dist/tools/bench/run.js frontend)', () => {
   it(
     'prints the tenant rows and the Playwright route rows, each with its goal, and stops by itself',
     { timeout: 120_000 },
     async () => {
-      const child = spawn(process.execPath, [BENCH, 'frontend'], {
-        env: { ...process.env, BENCH_TENANTS: '2', BENCH_PW_REQUESTS: '2' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
+      const { code, stdout, stderr } = await runBench('frontend', { BENCH_TENANTS: '2', BENCH_PW_REQUESTS: '2' });
       expect(stderr).toBe('');
       expect(code).toBe(0);
       expect(stdout).toMatch(/^Tenants of one served mock, 2 made one after another \(median\)$/m);

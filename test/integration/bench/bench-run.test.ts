@@ -1,25 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../../helpers/bench-command.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-
-const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
-
-function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BENCH], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const TARGETS = [
   'GET file entity (c32)',
@@ -43,7 +26,7 @@ describe('npm run bench (dist/tools/bench/run.js)', () => {
     { timeout: 90_000 },
     async () => {
       const json = join(tmp.path, 'bench.json');
-      const { code, stdout, stderr } = await runBench({
+      const { code, stdout, stderr } = await runBench(undefined, {
         BENCH_LOADGEN: 'node',
         BENCH_SECONDS: '0.2',
         BENCH_ROUNDS: '1',
@@ -86,7 +69,7 @@ describe('npm run bench (dist/tools/bench/run.js)', () => {
   );
 
   it('refuses a bad setting with a clear message and a non-zero exit', { timeout: 30_000 }, async () => {
-    const { code, stderr } = await runBench({ BENCH_SECONDS: 'lots' });
+    const { code, stderr } = await runBench(undefined, { BENCH_SECONDS: 'lots' });
     expect(code).toBe(1);
     expect(stderr).toMatch(/BENCH_SECONDS must be a number above 0 and at most 600, got "lots"/);
   });

@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
+import { runBench } from '../../helpers/bench-command.js';
 
 describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
   it('runs every phase at a tiny size, prints each figure, and stops by itself', { timeout: 120_000 }, async () => {
-    const env = {
-      ...process.env,
+    const { code, stdout, stderr } = await runBench('scale', {
       BENCH_SCALE_OBJECTS: '45',
       BENCH_SCALE_FOLDER: '20',
       BENCH_SCALE_COPY_NODES: '30',
@@ -17,13 +13,7 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
       BENCH_SCALE_MILLION: '300',
       BENCH_SCALE_HEAP: '50',
       BENCH_SCALE_BIG_FOLDER: '30',
-    };
-    const child = spawn(process.execPath, [BENCH, 'scale'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise((resolve) => child.on('exit', resolve));
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
@@ -65,13 +55,8 @@ describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
   });
 
   it('refuses a bad size with a clear message', { timeout: 30_000 }, async () => {
-    const child = spawn(process.execPath, [BENCH, 'scale'], {
-      env: { ...process.env, BENCH_SCALE_OBJECTS: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    const { code, stderr } = await runBench('scale', { BENCH_SCALE_OBJECTS: '0' });
+    expect(code).toBe(1);
     expect(stderr).toMatch(/BENCH_SCALE_OBJECTS must be an integer from 1 to 1000000, got "0"/);
   });
 });

@@ -1,23 +1,12 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const BENCH = fileURLToPath(new URL('../../../dist/tools/bench/run.js', import.meta.url));
+import { runBench } from '../../helpers/bench-command.js';
 
 describe('npm run bench -- startup (dist/tools/bench/run.js startup)', () => {
   it(
     'prints the four start-up rows alone, with the load average, and stops by itself',
     { timeout: 60_000 },
     async () => {
-      const child = spawn(process.execPath, [BENCH, 'startup'], {
-        env: { ...process.env, BENCH_SPAWNS: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
+      const { code, stdout, stderr } = await runBench('startup', { BENCH_SPAWNS: '1' });
       expect(stderr).toBe('');
       expect(code).toBe(0);
       const lines = stdout.trim().split('\n');

@@ -8,6 +8,7 @@ import {
   containerEntity,
   emptyCollectionEntity,
   fileEntity,
+  emptyFileList,
   fileListFrame,
   listingItemXml,
   tagEntity,
@@ -63,11 +64,7 @@ describe('entity mappers (table-driven)', () => {
         frame.tail)(fileListFrame(2, 3, 9)),
       `<file-list ${NS} count="2" start="3" total="9"><container ${L('/v2/containers/C')}/><file ${L('/v2/files/F')}/></file-list>`,
     ],
-    [
-      'an empty file-list is one element',
-      fileListFrame(0, 0, 0).empty,
-      `<file-list ${NS} count="0" start="0" total="0"/>`,
-    ],
+    ['an empty file-list is one element', emptyFileList(0, 0), `<file-list ${NS} count="0" start="0" total="0"/>`],
     [
       'tag list with count/start/total and encoded tag links',
       buildXml(tagListEntity({ items: ['a b', 'c'], start: 0, total: 2 }, links)),
