@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import type { RequestListener } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { MockClock } from './clock/mock-clock.js';
 import type { ServiceSurface } from './emulator.js';
 import type { CloudStore } from './domain/cloud-store.js';
@@ -10,6 +10,7 @@ import type { ScenarioTrust } from './scenarios/load.js';
 import type { ScenarioRuntime } from './scenarios/scenario-runtime.js';
 import type { ScenarioSection } from './scenarios/section.js';
 import type { ResolvedScenario } from './scenarios/types.js';
+import type { HttpsEndpoint } from './tls/server-identity.js';
 
 /** What an admin request carries into a control, parsed but unchecked (it came over HTTP). */
 export interface AdminInput {
@@ -117,18 +118,37 @@ export type MakeMock = (
 
 /** What a served mock (startMock, csp-mock serve) tells its features before it makes its default mock. */
 export interface ServeContext {
-  /** startMock's options (the features' own among them, e.g. `tenants`). */
+  /** startMock's options (the features' own among them, e.g. `tenants`, `https`). */
   options: MockOptions;
+  /** The address it binds (127.0.0.1 by default). */
+  host: string;
   /** The Host names the server answers to. */
   allowedHosts: string[];
   makeMock: MakeMock;
 }
 
-/** A feature in a served mock: what it gives the default mock, how it routes requests, how it closes. */
+/** A server a served mock listens with; on startMock's `port` unless it names its own. */
+export interface ServedListener {
+  server: Server;
+  scheme: 'http' | 'https';
+  port?: number | undefined;
+}
+
+/**
+ * A feature in a served mock: what it gives the default mock, how it routes requests, how it listens, how
+ * it closes.
+ */
 export interface ServedFeature {
   provide?: readonly ProvidedPart[];
   /** Wraps the server's request listener (the default mock's app, or the previous feature's routing). */
   route?(next: RequestListener): RequestListener;
+  /**
+   * The servers to listen with in place of one plain HTTP server (`plain` makes that one): TLS's. The first
+   * gives the mock's `url`.
+   */
+  listeners?(plain: () => Server): ServedListener[];
+  /** Once they listen (the listeners' addresses, in order): where it serves HTTPS (RunningMock's `https`). */
+  https?(listening: ReadonlyArray<{ url: string; port: number }>): HttpsEndpoint;
   /** When the server closes, before the default mock. */
   close?(): Promise<void>;
 }
@@ -166,7 +186,7 @@ export interface Feature {
   /** Assembles it into one mock, once, when the mock is made. */
   mount?(mock: MockCore): MountedFeature;
   /** Assembles it into a served mock (startMock), once, before the default mock is made. */
-  serve?(server: ServeContext): ServedFeature;
+  serve?(server: ServeContext): ServedFeature | Promise<ServedFeature>;
 }
 
 /** The control with its types checked where it is written (and nowhere else). */

@@ -10,6 +10,7 @@ import { harFeature } from './har/feature.js';
 import { generatedAccountsFeature } from './scenarios/generate/feature.js';
 import { networkFeature } from './scenarios/network/feature.js';
 import { tenantsFeature } from './tenants/feature.js';
+import { tlsFeature } from './tls/feature.js';
 
 /**
  * Every feature of a mock, each declared in its own folder's feature.ts: app.ts mounts them in this order,
@@ -23,6 +24,7 @@ export const FEATURES: readonly Feature[] = [
   deviceFeature,
   auditFeature,
   convergeFeature,
+  tlsFeature,
   tenantsFeature,
   cdmiFeature,
   networkFeature,

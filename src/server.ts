@@ -1,15 +1,14 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
+import type { ServedFeature, ServedListener } from './feature.js';
 import type { JournalEntry, JournalFilter } from './http/journal.js';
 import { FEATURES, type MockControls } from './features.js';
 import { DEFAULT_HOST, DEFAULT_TIMEOUTS, type MockOptions, type ServerTimeouts } from './options.js';
-import type * as PlainHttp from './tls/plain-http-answer.js';
-import type { HttpsOptions, ServerIdentity } from './tls/server-identity.js';
+import type { HttpsEndpoint, HttpsOptions } from './tls/server-identity.js';
 import type { TenantSettings } from './tenants/feature.js';
 
-export { DEFAULT_TIMEOUTS, type ServerTimeouts, type TenantSettings };
+export { DEFAULT_TIMEOUTS, type HttpsEndpoint, type ServerTimeouts, type TenantSettings };
 
 export interface StartOptions extends MockOptions {
   /** Default 0: a free port, read it back from `port` or `url`. */
@@ -27,24 +26,7 @@ export interface StartOptions extends MockOptions {
   tenants?: TenantSettings;
 }
 
-/** Where a mock serves HTTPS, and what to trust. */
-export interface HttpsEndpoint {
-  /** e.g. https://127.0.0.1:53212 (the same as `url` unless HTTP listens too). */
-  url: string;
-  port: number;
-  /** The local CA certificate (PEM) to trust, e.g. https.request({ ca }); undefined with your own certificate. */
-  ca: string | undefined;
-  /** Its file (ca.pem in the local CA's folder). */
-  caFile: string | undefined;
-  /** The names the generated certificate holds. */
-  names: string[] | undefined;
-  /** True when this start made a new local CA. */
-  caCreated: boolean;
-  /** True when the compat CA (no name constraints; `https: { compatCa: true }`) signed the certificate. */
-  caCompat: boolean;
-}
-
-function applyTimeouts(server: Server | HttpsServer, given: ServerTimeouts = {}): void {
+function applyTimeouts(server: Server, given: ServerTimeouts = {}): void {
   const t = { ...DEFAULT_TIMEOUTS, ...given };
   server.headersTimeout = t.headersMs;
   server.requestTimeout = t.requestMs;
@@ -94,39 +76,43 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const host = options.host ?? DEFAULT_HOST;
   // The name we are bound to is ours too (an IP literal passes the Host check anyway).
   const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
-  // Before the app: a certificate that does not match its key changes nothing (no state file is made).
-  const https = options.https ? (options.https === true ? {} : options.https) : undefined;
-  const identity = https ? await identityOf(https, host, options.publicUrl) : undefined;
-  // The features of a served mock (tenants): what they give the default mock, and their routing in front of it.
-  const served = FEATURES.flatMap((feature) => feature.serve?.({ options, allowedHosts, makeMock: createApp }) ?? []);
+  // The features of a served mock (TLS, tenants), before the app: a certificate that does not match its key
+  // changes nothing (no state file is made).
+  const served: ServedFeature[] = [];
   const closeServed = async (): Promise<void> => void (await Promise.all(served.map((s) => s.close?.())));
+  try {
+    for (const feature of FEATURES) {
+      const part = await feature.serve?.({ options, host, allowedHosts, makeMock: createApp });
+      if (part) served.push(part);
+    }
+  } catch (err) {
+    await closeServed();
+    throw err;
+  }
   const provided = served.flatMap((s) => s.provide ?? []);
   const mock = await createApp({ ...options, allowedHosts }, { provided }).catch(async (err: unknown) => {
     await closeServed();
     throw err;
   });
   const listener = served.reduce<RequestListener>((next, s) => s.route?.(next) ?? next, mock.app);
-  const tls = identity && { key: identity.key, cert: identity.cert };
-  const server = tls && https?.port === undefined ? createHttpsServer(tls) : createServer();
-  const besides = tls && https?.port !== undefined ? createHttpsServer(tls) : undefined;
-  const servers = besides ? [server, besides] : [server];
+  // One plain HTTP server, unless a feature (TLS) listens otherwise.
+  const listeners = served.reduce<ServedListener[] | undefined>(
+    (got, s) => got ?? s.listeners?.(createServer),
+    undefined,
+  ) ?? [{ server: createServer(), scheme: 'http' }];
+  const servers = listeners.map((l) => l.server);
   for (const s of servers) {
     mock.attach(s, listener);
     applyTimeouts(s, options.timeouts);
   }
-  // Plain HTTP to an HTTPS port: a 400 that says so, within the headers limit.
-  if (identity)
-    for (const s of servers) if (s instanceof HttpsServer) identity.answerPlainHttp(s, () => s.headersTimeout);
   try {
-    await listen(server, options.port ?? 0, host);
-    if (besides) await listen(besides, https?.port ?? 0, host);
+    for (const l of listeners) await listen(l.server, l.port ?? options.port ?? 0, host);
   } catch (err) {
     await closeServers(servers);
     await closeServed();
     await mock.close();
     throw new Error(`cannot listen on ${host}:${options.port ?? 0}: ${(err as Error).message}`);
   }
-  const { port } = server.address() as AddressInfo;
   if (!isLoopback(host) && !options.adminToken) {
     console.warn(
       `csp-mock: warning: listening on ${host}, reachable from other machines, and the admin API (/__admin: reset, scenario switch, state) has no token; ` +
@@ -140,21 +126,16 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     );
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const url = `${besides || !identity ? 'http' : 'https'}://${shownHost}:${port}`;
-  const httpsPort = besides ? (besides.address() as AddressInfo).port : port;
+  const listening = listeners.map(({ server, scheme }) => {
+    const { port } = server.address() as AddressInfo;
+    return { url: `${scheme}://${shownHost}:${port}`, port };
+  });
+  const { url, port } = listening[0]!;
   return {
     ...mock.controls,
     url,
     port,
-    https: identity && {
-      url: `https://${shownHost}:${httpsPort}`,
-      port: httpsPort,
-      ca: identity.caCert,
-      caFile: identity.caFile,
-      names: identity.names,
-      caCreated: identity.caCreated,
-      caCompat: identity.caCompat,
-    },
+    https: served.find((s) => s.https)?.https?.(listening),
     app: mock.app,
     store: mock.store,
     options: mock.options,
@@ -171,20 +152,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   };
 }
 
-/** The TLS modules (and node-forge) load only when HTTPS is asked for. */
-async function identityOf(
-  https: HttpsOptions,
-  host: string,
-  publicUrl: string | undefined,
-): Promise<ServerIdentity & { answerPlainHttp: typeof PlainHttp.answerPlainHttp }> {
-  const [{ serverIdentity }, { answerPlainHttp }] = await Promise.all([
-    import('./tls/server-identity.js'),
-    import('./tls/plain-http-answer.js'),
-  ]);
-  return { ...(await serverIdentity(https, { host, publicUrl })), answerPlainHttp };
-}
-
-function closeServers(servers: Array<Server | HttpsServer>): Promise<void> {
+function closeServers(servers: Server[]): Promise<void> {
   return Promise.all(
     servers.map(
       (server) =>
@@ -197,7 +165,7 @@ function closeServers(servers: Array<Server | HttpsServer>): Promise<void> {
   ).then(() => undefined);
 }
 
-function listen(server: Server | HttpsServer, port: number, host: string): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -28,6 +28,23 @@ export interface HttpsOptions {
   compatCa?: boolean;
 }
 
+/** Where a mock serves HTTPS, and what to trust. */
+export interface HttpsEndpoint {
+  /** e.g. https://127.0.0.1:53212 (the same as `url` unless HTTP listens too). */
+  url: string;
+  port: number;
+  /** The local CA certificate (PEM) to trust, e.g. https.request({ ca }); undefined with your own certificate. */
+  ca: string | undefined;
+  /** Its file (ca.pem in the local CA's folder). */
+  caFile: string | undefined;
+  /** The names the generated certificate holds. */
+  names: string[] | undefined;
+  /** True when this start made a new local CA. */
+  caCreated: boolean;
+  /** True when the compat CA (no name constraints; `https: { compatCa: true }`) signed the certificate. */
+  caCompat: boolean;
+}
+
 /** What the server needs, and what the ready lines and RunningMock tell about it. */
 export interface ServerIdentity {
   key: string | Buffer;

@@ -28,8 +28,6 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
       'explore/',
     ],
   },
-  // The HTTPS certificates (the local CA, a given pair): used by the entry points only.
-  { layer: 'entry: TLS', modules: ['tls/'] },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
   { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
   // The list of features, then each feature's declaration (its folder's feature.ts): routes, controls, hooks.
@@ -39,6 +37,8 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
   { layer: 'assembly: the tenants', modules: ['tenants/'] },
   { layer: 'assembly: the admin API', modules: ['admin/'] },
   { layer: 'assembly: what a feature is', modules: ['feature.ts'] },
+  // HTTPS (the local CA, a given pair): its feature declaration and the entry points use it.
+  { layer: 'HTTPS: certificates and the local CA', modules: ['tls/'] },
   // The client audit reads journal entries (types of http/) and nothing else of the server.
   { layer: 'the client audit', modules: ['audit/'] },
   // The sync oracle: a user's tree hashed from the store, compared with a folder on the caller's side.
