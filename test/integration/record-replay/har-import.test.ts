@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecording, startMock } from '../../../src/index.js';
 import type { Har, HarEntry } from '../../../src/har/har-types.js';
-import { CLI } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
 import { EXAMPLE_RECORDING, basic, findInFiles, readJson, storedBase64, storedSidecar, useTempDir } from './support.js';
+import { cliHere } from '../cli/in-process.js';
 
 const BASE = 'https://cloud.example.test';
 const PASSWORD = 'pw-har-import-never-written';
@@ -19,7 +18,7 @@ const SECRETS = {
   authToken: 'at-har-import-never-written',
   s3key: 's3-har-import-never-written',
 };
-const run = (args: string[], cwd: string) => runCommand(process.execPath, [CLI, ...args], { cwd });
+const run = (args: string[], cwd: string) => cliHere(args, { cwd });
 
 /** One HAR entry as a browser writes it (headers as name/value lists, content decoded). */
 function entry(

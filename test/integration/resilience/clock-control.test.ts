@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connectMock, startMock, type RunningMock } from '../../../src/index.js';
-import { CLI, killServersAfterEach, serve } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
+import { cliHere, serveHere, stopListeningAfterEach } from '../cli/in-process.js';
 
 const FROZEN = '2025-01-01T00:00:00Z';
 const FROZEN_MS = Date.parse(FROZEN);
@@ -22,7 +21,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'csp-mock-clock-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  return runCommand(process.execPath, [CLI, ...args], { cwd: scratch, env: { ...process.env, ...env } });
+  return cliHere(args, { cwd: scratch, env });
 }
 
 async function admin(path: string, init: RequestInit = {}): Promise<Response> {
@@ -105,12 +104,12 @@ describe('controlling the mock clock', () => {
   });
 });
 
-// Each step starts a CLI process (about half a second on a loaded machine).
-describe('csp-mock clock and serve --clock-*', { timeout: 60_000 }, () => {
-  killServersAfterEach();
+// The CLI run in this process (runCli): the same parsing and words without a Node process per step.
+describe('csp-mock clock and serve --clock-*', () => {
+  stopListeningAfterEach();
 
   it('serve --clock-frozen starts frozen (shown on the ready screen); clock show, advance, set, offset, freeze, resume and reset move it', async () => {
-    const server = await serve(['--clock-frozen', FROZEN]);
+    const server = await serveHere(['--clock-frozen', FROZEN]);
     expect(await server.waitForLine(/clock:/)).toMatch(
       /clock: +2025-01-01T00:00:00\.000Z, frozen, .* behind real time/,
     );
@@ -136,7 +135,7 @@ describe('csp-mock clock and serve --clock-*', { timeout: 60_000 }, () => {
   });
 
   it('CSP_MOCK_CLOCK_OFFSET skews a served mock; a bad value stops serve with the option named', async () => {
-    const server = await serve([], { env: { ...process.env, CSP_MOCK_CLOCK_OFFSET: '-2d' } });
+    const server = await serveHere([], { env: { CSP_MOCK_CLOCK_OFFSET: '-2d' } });
     const state = JSON.parse((await cli(['clock', 'show', '--json'], { CSP_MOCK_URL: server.url })).stdout);
     expect(state.frozen).toBe(false);
     expect(Math.round(state.offsetMs / 1000)).toBe(-2 * 86_400);

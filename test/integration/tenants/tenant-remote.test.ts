@@ -1,9 +1,8 @@
 // connectMock(url).tenant(...) and `csp-mock tenant create|list|delete`, with the control commands on a tenant's --url.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectMock, MockConnectionError, startMock, type RunningMock } from '../../../src/index.js';
-import { CLI } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/run-command.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
+import { cliHere } from '../cli/in-process.js';
 
 const DEMO = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'X-Client-Specification': '2' };
 const TOKEN = 'tenant-remote-token';
@@ -76,27 +75,23 @@ describe('tenants through connectMock and the command line', () => {
     expect((await connectMock(mock.url, { adminToken: TOKEN }).tenants()).map((t) => t.name)).toEqual(['w1']);
   });
 
-  it(
-    'csp-mock tenant create, list and delete, and the control commands with --url <mock>/t/<name>',
-    { timeout: 60_000 },
-    async () => {
-      const env = { ...process.env, CSP_MOCK_URL: mock.url, CSP_MOCK_ADMIN_TOKEN: TOKEN };
-      const cli = (args: string[]) => runCommand(process.execPath, [CLI, ...args], { env, cwd: cwd.path });
-      const created = await cli(['tenant', 'create', 'w1', '--scenario', 'tag-objects-500']);
-      expect(created.stderr).toBe('');
-      expect(created.stdout.trim()).toBe(`${mock.url}/t/w1`);
-      const listed = await cli(['tenant', 'list', '--json']);
-      expect(JSON.parse(listed.stdout)).toMatchObject([
-        { name: 'w1', url: `${mock.url}/t/w1`, scenario: 'tag-objects-500' },
-      ]);
-      const shown = await cli(['scenario', 'show', '--json', '--url', `${mock.url}/t/w1`]);
-      expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'tag-objects-500' });
-      expect((await cli(['reset', '--url', `${mock.url}/t/w1`])).stdout).toMatch(/^reset .*\/t\/w1/);
-      const bad = await cli(['tenant', 'create', 'W1']);
-      expect(bad.code).toBe(1);
-      expect(bad.stderr).toMatch(/^csp-mock: name must be 1 to 40 characters of a-z, 0-9 and -$/m);
-      expect((await cli(['tenant', 'delete', 'w1'])).stdout.trim()).toBe('deleted tenant w1');
-      expect((await cli(['tenant', 'list'])).stdout.trim()).toBe('no tenants');
-    },
-  );
+  it('csp-mock tenant create, list and delete, and the control commands with --url <mock>/t/<name>', async () => {
+    const env = { CSP_MOCK_URL: mock.url, CSP_MOCK_ADMIN_TOKEN: TOKEN };
+    const cli = (args: string[]) => cliHere(args, { env, cwd: cwd.path });
+    const created = await cli(['tenant', 'create', 'w1', '--scenario', 'tag-objects-500']);
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trim()).toBe(`${mock.url}/t/w1`);
+    const listed = await cli(['tenant', 'list', '--json']);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { name: 'w1', url: `${mock.url}/t/w1`, scenario: 'tag-objects-500' },
+    ]);
+    const shown = await cli(['scenario', 'show', '--json', '--url', `${mock.url}/t/w1`]);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'tag-objects-500' });
+    expect((await cli(['reset', '--url', `${mock.url}/t/w1`])).stdout).toMatch(/^reset .*\/t\/w1/);
+    const bad = await cli(['tenant', 'create', 'W1']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^csp-mock: name must be 1 to 40 characters of a-z, 0-9 and -$/m);
+    expect((await cli(['tenant', 'delete', 'w1'])).stdout.trim()).toBe('deleted tenant w1');
+    expect((await cli(['tenant', 'list'])).stdout.trim()).toBe('no tenants');
+  });
 });
