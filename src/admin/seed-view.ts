@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { CloudStore } from '../domain/cloud-store.js';
 import type { ScenarioDefinition, SeedNode } from '../scenarios/types.js';
 import type { NodeRecord } from '../domain/model.js';
@@ -7,12 +7,6 @@ import { mapTree } from './state-view.js';
 
 /** Files up to this size are inlined (text or base64); larger ones become fixture references. */
 export const DEFAULT_INLINE_LIMIT = 64 * 1024;
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** The fixture path a large file is exported under (relative to the scenario file): fixtures/<id><ext>. */
 export function fixturePathOf(node: NodeRecord): string {
@@ -44,7 +38,7 @@ function seedEntry(
 
 /** A small file's content inline: as text when it is text, else base64. */
 async function inlineContent(store: CloudStore, entry: SeedNode, blobId: string): Promise<void> {
-  const content = await readAll(store.blobs.read(blobId));
+  const content = await buffer(store.blobs.read(blobId));
   const text = content.toString('utf8');
   if (Buffer.from(text, 'utf8').equals(content) && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) entry.text = text;
   else entry.base64 = content.toString('base64');

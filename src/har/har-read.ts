@@ -1,4 +1,5 @@
 import { FileAccessError, readContainedFile } from '../files/contained-file.js';
+import { TOKEN } from '../recording/recording-read.js';
 import type { Har, HarEntry } from './har-types.js';
 
 /** A file that is not a HAR csp-mock can read, naming the file and the problem (never its contents). */
@@ -12,8 +13,6 @@ export class HarError extends Error {
 /** HAR versions whose entries have the shape read here (1.1 and 1.2 differ only in optional fields). */
 const READABLE_VERSIONS = ['1.1', '1.2'];
 
-/** An HTTP token (methods, header names): what a recording may hold, so replay can send it. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A header value Node would refuse to send: control characters other than tab. */
 const BAD_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts csp-mock reads and writes.
  * Fields starting with "_" are custom, as the spec allows: `_user` (the Basic login of an exported
@@ -116,3 +118,6 @@ export const harLog = (entries: HarEntry[], comment?: string): Har => ({
     ...(comment !== undefined && { comment }),
   },
 });
+
+/** The reason phrase HAR's statusText wants: Node's table, '' for a status it does not know. */
+export const statusText = (status: number): string => STATUS_CODES[status] ?? '';

@@ -1,6 +1,5 @@
 import type { JournalBody, JournalEntry } from '../http/wire-types.js';
-import { harEntry, harHeaders, harLog, type Har, type HarContent, type HarEntry } from './har-types.js';
-import { statusText } from './status-text.js';
+import { harEntry, harHeaders, harLog, statusText, type Har, type HarContent, type HarEntry } from './har-types.js';
 
 const truncation = (body: JournalBody): string | undefined =>
   body.truncated ? 'truncated: the journal keeps the first bytes only (serve --journal-bodies)' : undefined;

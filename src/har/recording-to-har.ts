@@ -5,12 +5,12 @@ import {
   harEntry,
   harHeaders,
   harLog,
+  statusText,
   type Har,
   type HarContent,
   type HarEntry,
   type HarPostData,
 } from './har-types.js';
-import { statusText } from './status-text.js';
 
 /** Header values with the base-URL token turned into `origin`, as replay sends them. */
 function withOrigin(headers: HeaderMap, origin: string): HeaderMap {

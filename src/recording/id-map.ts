@@ -18,16 +18,11 @@ export class IdMap {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (!this.#map.has(a[i]!)) this.#map.set(a[i]!, b[i]!);
   }
 
-  /** A recorded text with every known recorded id (in a link) replaced by the emulator's. */
+  /** A recorded text or path with every known recorded id (in a /v2 link) replaced by the emulator's. */
   apply(text: string): string {
     return text.replace(ID_IN_LINK, (whole, id: string) => {
       const to = this.#map.get(id);
       return to === undefined ? whole : whole.slice(0, whole.length - id.length) + to;
     });
-  }
-
-  /** A recorded path segment-wise (ids in paths are not always inside a /v2/ link of a body). */
-  applyToPath(path: string): string {
-    return this.apply(path);
   }
 }

@@ -121,18 +121,8 @@ export class ByteReplacer extends Transform {
   }
 }
 
-/** A whole-buffer version of ByteReplacer, for bodies already in memory. */
+/** A whole-buffer version of ByteReplacer, for bodies already in memory (latin1 maps each byte to one character). */
 export function replaceBytes(body: Buffer, from: string, to: string): Buffer {
-  const needle = Buffer.from(from, 'latin1');
-  const parts: Buffer[] = [];
-  let rest = body;
-  let at = rest.indexOf(needle);
-  if (at < 0) return body;
-  while (at >= 0) {
-    parts.push(rest.subarray(0, at), Buffer.from(to, 'latin1'));
-    rest = rest.subarray(at + needle.length);
-    at = rest.indexOf(needle);
-  }
-  parts.push(rest);
-  return Buffer.concat(parts);
+  const text = body.toString('latin1');
+  return text.includes(from) ? Buffer.from(text.split(from).join(to), 'latin1') : body;
 }

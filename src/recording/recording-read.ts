@@ -42,7 +42,7 @@ function checkHeader(value: unknown, file: string): RecordingHeader {
 }
 
 /** An HTTP token (methods, header names): nothing that could end a request line or a header early. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const PATH = /^\/[^\u0000-\u0020\u007f]*$/;
 

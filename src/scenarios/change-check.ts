@@ -1,7 +1,7 @@
 import { ScenarioError } from './scenario-error.js';
 import { CHANGE_KINDS, type DeviceChange } from './device-changes.js';
 
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+export const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /** Which fields go with which kind (the schema lists them all; this says where each belongs). */
 const FIELDS_OF: Record<string, readonly string[]> = {

@@ -10,6 +10,9 @@ export function checkRule(rule: FaultRule, field: string, source: string): void 
   const fail = (sub: string, problem: string): never => {
     throw new ScenarioError(source, sub ? `${field}.${sub}` : field, problem);
   };
+  if (rule.probability !== undefined && rule.seed === undefined)
+    fail('seed', 'is required with probability (reproducible flakiness)');
+  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
   const reset = rule.connection === 'reset';
   const truncate = rule.truncateAfterBytes !== undefined;
   const conditions = CONDITIONS.filter((k) => rule[k] !== undefined);
@@ -32,9 +35,6 @@ export function checkRule(rule: FaultRule, field: string, source: string): void 
   if (rule.latency) checkLatency(rule.latency, `${field}.latency`, source);
   checkConditions(rule, field, source);
   checkHoldCombinations(rule, fail);
-  if (rule.probability !== undefined && rule.seed === undefined)
-    fail('seed', 'is required with probability (reproducible flakiness)');
-  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
 }
 
 /** A uniform latency's bounds in order; a log-normal's median and p99 readable and in order. */
@@ -60,9 +60,6 @@ function checkAfterCommit(rule: FaultRule, fail: (sub: string, problem: string) 
     if (rule[key] !== undefined) fail(key, 'cannot go with afterCommit (it replaces the answer)');
   if (typeof rule.afterCommit === 'object' && rule.afterCommit.delayMs !== undefined)
     fail('afterCommit.delayMs', "give the delay as the rule's delayMs (it comes before the request is handled)");
-  if (rule.probability !== undefined && rule.seed === undefined)
-    fail('seed', 'is required with probability (reproducible flakiness)');
-  if (rule.seed !== undefined && rule.probability === undefined) fail('seed', 'only applies with probability');
 }
 
 /** A hang or a stalled upload owns how the connection ends; the other actions must not contradict it. */

@@ -7,7 +7,7 @@ import { ScenarioError } from './scenario-error.js';
 import { sectionValue, type ScenarioSections } from './section.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
 import type { ScenarioDefinition, SeedNode, SeedTree } from './types.js';
-import { checkChange } from './change-check.js';
+import { BASE64, checkChange } from './change-check.js';
 import { checkLatency, checkRule } from './rule-check.js';
 import type { DeviceChange } from './device-changes.js';
 import { DomainError } from '../domain/errors.js';
@@ -21,23 +21,47 @@ interface Validators {
   /** One seed node, its children unchecked: nested nodes are checked one by one, without recursion. */
   node: ValidateFunction;
 }
-let validators: Validators | undefined;
-function compiled(): Validators {
-  if (!validators) {
+
+/** The fields the loader reads itself, at the top and in `seed`; the schema's other fields are features' sections. */
+export const CORE_FIELDS: Readonly<Record<'' | 'seed', readonly string[]>> = {
+  '': '$schema name description extends clock latency recording seed faults changes randomEditor deviations'.split(' '),
+  seed: ['users', 'tree', 'trees'],
+};
+
+interface PublishedSchema {
+  properties: Record<string, unknown>;
+  definitions: { seed: { properties: Record<string, unknown> }; node: { properties: { children: object } } };
+}
+
+/** By the sections' fields: a mock's features give the same sections every time. */
+const validators = new Map<string, Validators>();
+function compiled(sections: ScenarioSections): Validators {
+  const key = sections.map((s) => s.field).join();
+  let found = validators.get(key);
+  if (!found) {
     const { Ajv } = load('ajv') as { Ajv: typeof AjvClass };
-    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
-      definitions: { node: { properties: { children: object } } };
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as PublishedSchema;
+    // A field no section given claims is not a known field: the loader knows only the features it is given.
+    const keep = (holder: { properties: Record<string, unknown> }, at: '' | 'seed'): void => {
+      const fields = new Set(CORE_FIELDS[at]);
+      for (const { field } of sections)
+        if (field.slice(0, Math.max(0, field.lastIndexOf('.'))) === at)
+          fields.add(field.slice(at.length && at.length + 1));
+      for (const name of Object.keys(holder.properties)) if (!fields.has(name)) delete holder.properties[name];
     };
+    keep(schema, '');
+    keep(schema.definitions.seed, 'seed');
     // ajv checks a recursive $ref by recursion, which a deep seed tree (an export of a deep state)
     // would take past the stack; nested nodes are checked by checkNestedNodes instead.
     schema.definitions.node.properties.children = { type: 'array' };
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-    validators = {
+    found = {
       scenario: ajv.compile<ScenarioDefinition>(schema),
       node: ajv.compile({ definitions: schema.definitions, $ref: '#/definitions/node' }),
     };
+    validators.set(key, found);
   }
-  return validators;
+  return found;
 }
 
 /** Problems past this many are not listed (a huge tree of bad nodes must not make a huge answer). */
@@ -186,7 +210,7 @@ export interface CheckContext {
 /** Checks a parsed scenario against the schema, then the rules between fields; throws ScenarioError. */
 export function checkScenario(value: unknown, source: string, context: CheckContext): ScenarioDefinition {
   if (!context.shapeChecked) {
-    const { scenario, node } = compiled();
+    const { scenario, node } = compiled(context.sections);
     const errors = [...(scenario(value) ? [] : (scenario.errors ?? [])), ...checkNestedNodes(value, node)];
     if (errors.length > 0) {
       const problems = problemsOf(errors.slice(0, MAX_LISTED_ERRORS));
@@ -230,8 +254,6 @@ function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scen
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
 }
-
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 function checkTree(tree: SeedTree, field: string, source: string): void {
   if (tree === 'demo') return;

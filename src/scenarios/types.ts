@@ -207,26 +207,15 @@ export interface ResolvedSeed {
   generate?: GeneratePlan | undefined;
 }
 
-/** A scenario with `extends` merged and every file read: what the mock runs. */
-export interface ResolvedScenario {
-  name: string;
-  description: string;
-  /** The file it came from, or "inline". */
-  source: string;
-  faults: FaultRule[];
-  latency: Latency | undefined;
-  /** Applied on a switch or reset; undefined: the options' clock. */
-  clock: ClockSettings | undefined;
-  network: NetworkConditions | undefined;
-  /** A recording in recordings/ to replay for requests no fault answers. */
-  recording: string | undefined;
-  seed: ResolvedSeed | undefined;
-  /** The second device's triggered changes (a parent's first) and random editor. */
-  changes?: DeviceChange[];
-  randomEditor?: RandomEditor;
-  /** The interface-document deviations turned on (this scenario's and its parent's). */
-  deviations: Deviation[];
-}
+/**
+ * A scenario with `extends` merged and every file read: what the mock runs. `source`: the file it came from, or
+ * "inline". A clock of undefined leaves the options' clock; `changes` are a parent's first, then its own;
+ * `deviations` are the scenario's and its parent's.
+ */
+export type ResolvedScenario = Required<Pick<ScenarioDefinition, 'name' | 'description' | 'faults' | 'deviations'>> &
+  Pick<ScenarioDefinition, 'changes' | 'randomEditor'> & {
+    [K in 'latency' | 'clock' | 'network' | 'recording']: ScenarioDefinition[K] | undefined;
+  } & { source: string; seed: ResolvedSeed | undefined };
 
 /** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */
 export interface ScenarioSettings {

@@ -147,7 +147,7 @@ function requestFor(e: Exchange, ids: IdMap, password: string) {
     : e.request.body;
   return {
     method: e.request.method,
-    url: `${ids.applyToPath(e.request.path)}${query ? `?${query}` : ''}`,
+    url: `${ids.apply(e.request.path)}${query ? `?${query}` : ''}`,
     headers,
     body,
   };

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FEATURES, SCENARIO_SECTIONS } from '../../../src/features.js';
 import { SCHEMA_FILE } from '../../../src/scenarios/catalog.js';
-import { checkScenario } from '../../../src/scenarios/schema-check.js';
+import { CORE_FIELDS, checkScenario } from '../../../src/scenarios/schema-check.js';
 
 const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
   properties: Record<string, { $ref?: string }>;
   definitions: Record<string, { properties?: Record<string, unknown> }>;
 };
+const sectionFields = SCENARIO_SECTIONS.map((s) => s.field);
 
 /** The schema of a section's field: a top-level property, or a property of the definition one refers to. */
 function schemaOfField(field: string): unknown {
@@ -44,11 +45,28 @@ describe('features own their parts of a scenario', () => {
     expect(declared.length).toBe(new Set(declared).size);
   });
 
-  it("a section's own rules apply only when the loader is given the feature's section", () => {
+  it("the published schema's fields are the loader's own and the features' sections, and nothing else", () => {
+    const top = sectionFields.filter((f) => !f.includes('.'));
+    const inSeed = sectionFields.filter((f) => f.startsWith('seed.')).map((f) => f.slice('seed.'.length));
+    expect(Object.keys(schema.properties).sort()).toEqual([...CORE_FIELDS[''], ...top].sort());
+    expect(Object.keys(schema.definitions['seed']!.properties!).sort()).toEqual(
+      [...CORE_FIELDS.seed, ...inSeed].sort(),
+    );
+  });
+
+  it('a section is known to the loader only through its feature: without it, its field is not a known field', () => {
+    const network = { network: { slice: { bytes: 10, jitterBytes: 10, delayMs: 1 } } };
+    const generate = { seed: { generate: { files: 1 } } };
+    expect(() => checkScenario(network, 'x.json', { sections: [] })).toThrow('x.json: network: is not a known field');
+    expect(() => checkScenario(generate, 'x.json', { sections: [] })).toThrow(
+      'x.json: seed.generate: is not a known field',
+    );
+    expect(() => checkScenario(generate, 'x.json', { sections: SCENARIO_SECTIONS })).not.toThrow();
+  });
+
+  it("the loader checks a section by its feature's own rules", () => {
     const jitter = { network: { slice: { bytes: 10, jitterBytes: 10, delayMs: 1 } } };
     const both = { seed: { tree: [], generate: { files: 1 } } };
-    expect(() => checkScenario(structuredClone(jitter), 'x.json', { sections: [] })).not.toThrow();
-    expect(() => checkScenario(structuredClone(both), 'x.json', { sections: [] })).not.toThrow();
     expect(() => checkScenario(jitter, 'x.json', { sections: SCENARIO_SECTIONS })).toThrow(
       'x.json: network.slice.jitterBytes: must be smaller than bytes',
     );
