@@ -214,14 +214,14 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   for (const feature of features) if (feature.steps?.admitted) steps.use(feature.steps.admitted);
   // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
   steps.use(faultMiddleware(scenarios.delays));
-  // 5a. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now
-  if (corsSteps) steps.use(corsSteps.heldPreflight);
-  // 6. the service: from here the answer writer notes the status it answers (the journal's `committed`) and runs
+  // 6. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now; else
+  //    the service: from here the answer writer notes the status it answers (the journal's `committed`) and runs
   //    what earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer);
   //    a scenario that names a recording: its replayer answers; else the one dispatch point of the modes:
   //    emulate -> the emulator; record -> the recording proxy; replay -> the recording (misses to the emulator or
   //    the upstream as configured)
   steps.use((req, res, next) => {
+    if (corsSteps?.answeredHeld(req, res)) return;
     atService(req, res);
     (activeOf(res).replay ?? mode.handler)(req, res, next);
   });

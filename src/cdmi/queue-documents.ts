@@ -78,11 +78,11 @@ function scopeOf(spec: unknown, queueParent: string): string[] | null {
 }
 
 /** "<first>-<last>" of the values in the queue, or "" when it is empty. */
-export const queueValuesRange = (queue: QueueRecord): string =>
+const queueValuesRange = (queue: QueueRecord): string =>
   queue.values.length === 0 ? '' : `${queue.values[0]!.seq}-${queue.values[queue.values.length - 1]!.seq}`;
 
 /** The event as the client reads it; `results` (the queue's cdmi_results_specification) picks the fields. */
-export function eventJson(event: ChangeEvent, queueParent: string, results?: unknown): string {
+function eventJson(event: ChangeEvent, queueParent: string, results?: unknown): string {
   const full: Json = {
     cdmi_event: event.event,
     cdmi_event_result: 'cdmi_success',

@@ -76,7 +76,7 @@ function resourceOf(store: CloudStore, req: Request, user: string, uri: string):
 }
 
 /** If-Match / If-None-Match on a write (GET and HEAD get them from `send`). */
-export function checkEntityTags(req: Request, node: NodeRecord | undefined): void {
+function checkEntityTags(req: Request, node: NodeRecord | undefined): void {
   const etag = node ? (davEtag(node) ?? '"collection"') : undefined;
   const list = (h: string): string[] => h.split(',').map((t) => weakless(t.trim()));
   const ifMatch = req.headers['if-match'];

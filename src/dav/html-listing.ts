@@ -10,7 +10,7 @@ import { davHref } from './paths.js';
 export const HTML_LISTING_PAGE = 1_000;
 
 /** Browsers ask for text/html first; WebDAV clients, curl and no Accept at all keep the plain listing. */
-export function prefersHtml(req: Request): boolean {
+function prefersHtml(req: Request): boolean {
   return req.accepts(['text/plain', 'text/html']) === 'text/html';
 }
 

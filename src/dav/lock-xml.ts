@@ -3,12 +3,12 @@ import type { ActiveLock } from '../domain/locks.js';
 import { escapeXml } from '../xml/codec.js';
 import { davHref } from './paths.js';
 
-export function timeoutText(lock: ActiveLock): string {
+function timeoutText(lock: ActiveLock): string {
   return lock.timeout === null ? 'Infinite' : `Second-${lock.timeout}`;
 }
 
 /** One DAV:activelock element, as in lockdiscovery and LOCK answers. */
-export function activeLockXml(store: CloudStore, base: string, lock: ActiveLock): string {
+function activeLockXml(store: CloudStore, base: string, lock: ActiveLock): string {
   const root = store.nodeById(lock.rootId);
   const rootHref = davHref(base, store.pathNames(lock.rootId), root?.kind === 'container');
   return (

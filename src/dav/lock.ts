@@ -90,7 +90,7 @@ function parseLockDepth(header: string | undefined): LockDepth {
 }
 
 /** "Timeout: Second-600, Infinite": the first form understood wins. */
-export function parseTimeout(header: string | undefined): number | null {
+function parseTimeout(header: string | undefined): number | null {
   for (const part of (header ?? '').split(',')) {
     const value = part.trim();
     if (/^infinite$/i.test(value)) return null;

@@ -30,7 +30,7 @@ export function statusLine(status: number): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`;
 }
 
-export function multistatusXml(entries: MultiStatusEntry[]): string {
+function multistatusXml(entries: MultiStatusEntry[]): string {
   return `${multistatusHead()}${entries.map(entryXml).join('')}${multistatusTail()}`;
 }
 

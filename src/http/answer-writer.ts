@@ -89,7 +89,7 @@ export function atService(req: Request, res: Response): void {
   else if (mayChangeState(req.method)) res.locals.answer = { atService: true };
 }
 
-export function toBuffer(chunk: Chunk, encoding: unknown): Buffer {
+function toBuffer(chunk: Chunk, encoding: unknown): Buffer {
   if (typeof chunk === 'string')
     return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

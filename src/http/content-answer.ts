@@ -108,7 +108,7 @@ function rangeIsFresh(req: Request, etag: string, lastModified: string): boolean
  * (1.3.0, the newest, used by req.range) answers 416 for it, so "bytes=-100" on 59 bytes becomes "bytes=0-".
  * An empty file keeps its 416: no suffix of it is satisfiable.
  */
-export function clampSuffixRanges(header: string, size: number): string {
+function clampSuffixRanges(header: string, size: number): string {
   if (size === 0) return header;
   return header.replace(/([=,]\s*)-(\d+)(?=\s*(?:,|$))/g, (whole, lead: string, digits: string) =>
     Number(digits) > size ? `${lead}0-` : whole,

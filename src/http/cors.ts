@@ -44,7 +44,7 @@ export const EXPOSED_HEADERS = [
 /** How long a browser may keep a preflight's answer (Chromium caps it at 2 hours). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 /** Bounds of Access-Control-Request-Headers: a browser sends a short list of names. */
-export const MAX_REQUEST_HEADERS_LENGTH = 2048;
+const MAX_REQUEST_HEADERS_LENGTH = 2048;
 const MAX_ORIGIN_LENGTH = 1024;
 
 const ALLOW_METHODS = CORS_METHODS.join(', ');
@@ -160,8 +160,8 @@ export interface CorsSteps {
    * a request from any other page (a foreign or a "null" origin) is refused with 403.
    */
   headers: RequestHandler;
-  /** After the fault rules: answers a preflight the active scenario's rules may fault (they name OPTIONS). */
-  heldPreflight: RequestHandler;
+  /** After the fault rules: answers a preflight the active scenario's rules could fault (they name OPTIONS) and did not. */
+  answeredHeld(req: Request, res: Response): boolean;
 }
 
 export function cors(policy: CorsPolicy): CorsSteps {
@@ -198,12 +198,12 @@ export function cors(policy: CorsPolicy): CorsSteps {
     }
     answerPreflight(req, res, names);
   };
-  const heldPreflight: RequestHandler = (req, res, next) => {
+  const answeredHeld = (req: Request, res: Response): boolean => {
     const names = res.locals.heldPreflight;
-    if (names === undefined) return next();
-    answerPreflight(req, res, names);
+    if (names !== undefined) answerPreflight(req, res, names);
+    return names !== undefined;
   };
-  return { headers, heldPreflight };
+  return { headers, answeredHeld };
 }
 
 function refused(origin: string): HttpError {

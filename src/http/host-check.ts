@@ -36,7 +36,7 @@ export function hostName(header: string): string | undefined {
  * localhost and *.localhost (RFC 6761: always loopback), *.invalid (never resolves), the public
  * URL's host and the allowed names.
  */
-export function isTrustedHost(header: string, policy: HostPolicy): boolean {
+function isTrustedHost(header: string, policy: HostPolicy): boolean {
   const name = hostName(header);
   if (name === undefined) return false;
   if (isIP(name) !== 0) return true;

@@ -1,12 +1,14 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { resolve } from 'node:path';
 import { parseDuration } from '../clock/durations.js';
 import { control, PartKey, providedPart, type Channel, type Feature, type MockCore } from '../feature.js';
 import { HttpError } from '../http/errors.js';
 import type { TenantView } from '../http/wire-types.js';
 import type { MockOptions } from '../options.js';
-import { DEFAULT_MAX_TENANTS, DEFAULT_TENANT_IDLE_MS, TenantRegistry } from './tenant-registry.js';
-import { tenantRouting } from './tenant-routing.js';
+import type { TenantRegistry } from './tenant-registry.js';
+
+const DEFAULT_MAX_TENANTS = 64;
+const DEFAULT_TENANT_IDLE_MS = 30 * 60_000;
 
 /** How many tenants a served mock keeps, and for how long nothing may reach one before it is closed. */
 export interface TenantSettings {
@@ -20,8 +22,16 @@ export interface TenantSettings {
 
 const TENANTS = new PartKey<TenantRegistry>("the server's tenants");
 
-/** The server's tenants, on its default mock; elsewhere (a tenant, an unserved mock) there is no such resource. */
+/**
+ * The server's tenants, on its default mock; elsewhere there is no such resource. A tenant's own admin API makes
+ * no tenants: they are the server's.
+ */
 function tenantsOf(mock: MockCore): TenantRegistry {
+  if (mock.mountPath)
+    throw new HttpError(
+      404,
+      "a tenant has no tenants of its own: create them on the server's admin API (/__admin/tenants, without /t/<name>)",
+    );
   if (!mock.has(TENANTS)) throw new HttpError(404, 'no admin resource at /__admin/tenants');
   return mock.part(TENANTS);
 }
@@ -76,15 +86,6 @@ export function tenantControls(channel: Channel): {
   };
 }
 
-/** A tenant's own admin API makes no tenants: they are the server's, created on its /__admin/tenants. */
-const noNestedTenants: RequestHandler = (_req, _res, next) =>
-  next(
-    new HttpError(
-      404,
-      "a tenant has no tenants of its own: create them on the server's admin API (/__admin/tenants, without /t/<name>)",
-    ),
-  );
-
 const TENANT_PATH = /^\/t(?:\/([^/]*))?(?:\/|$)/;
 
 /**
@@ -128,9 +129,9 @@ const TENANT_INHERITS = [
 export const tenantsFeature: Feature = {
   name: 'tenants',
   controls: [listTenants, createTenant, deleteTenant],
-  routes: (mock) => (mock.mountPath ? Router().use('/tenants', noNestedTenants) : undefined),
   mount: (mock) => (mock.has(TENANTS) ? { steps: { 'before-admin': unknownTenant(mock.part(TENANTS)) } } : {}),
-  serve: ({ options, allowedHosts, makeMock }) => {
+  // The registry and its routing load with a served mock, not with every client of the controls (connectMock).
+  serve: async ({ options, allowedHosts, makeMock }) => {
     const given = (options as { tenants?: TenantSettings }).tenants ?? {};
     const max = given.max ?? DEFAULT_MAX_TENANTS;
     if (!Number.isInteger(max) || max < 0) throw new Error(`tenants.max must be a whole number >= 0, got ${max}`);
@@ -141,6 +142,10 @@ export const tenantsFeature: Feature = {
     // Fixed now: a tenant made later finds ./scenarios where the server's did.
     shared.baseDir = resolve(options.baseDir ?? process.cwd());
     const log = typeof options.log === 'function' ? options.log : options.log ? console.log : () => undefined;
+    const [{ TenantRegistry }, { tenantRouting }] = await Promise.all([
+      import('./tenant-registry.js'),
+      import('./tenant-routing.js'),
+    ]);
     const registry = new TenantRegistry({ ...shared, allowedHosts }, { max, idleMs, now: given.now, log }, makeMock);
     return {
       provide: [providedPart(TENANTS, registry)],

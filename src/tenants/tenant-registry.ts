@@ -7,9 +7,6 @@ import type { MockOptions } from '../options.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import { checkTenantName, parseTenantRequest, TENANT_NAME, TENANT_NAME_RULE } from './tenant-request.js';
 
-export const DEFAULT_MAX_TENANTS = 64;
-export const DEFAULT_TENANT_IDLE_MS = 30 * 60_000;
-
 export interface TenantLimits {
   /** How many tenants may live at once (0: none). */
   max: number;

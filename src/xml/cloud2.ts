@@ -15,7 +15,7 @@ export interface Cloud2Hrefs {
 }
 
 /** The body of a `namespaces` entity: one namespace and its container link. */
-export function namespacesFields(namespaceContainer: string): XmlNode {
+function namespacesFields(namespaceContainer: string): XmlNode {
   return { namespace: { name: 'default', container: link(namespaceContainer) } };
 }
 

@@ -114,6 +114,9 @@ describe('generated accounts: a seed that describes a tree instead of listing it
 
   it('a request during a switch to a big generated scenario is answered under the old state before the switch is done', async () => {
     const mock = await open({ generate: { files: 3, size: 10, seed: 2 } });
+    // WebDAV's routes load on the first /dav request: loaded here, so the request below races the switch's turns
+    // only, not the loading of a module.
+    await request(mock.app).get('/dav/file-1.bin').auth('demo', 'demo').expect(200);
     const order: string[] = [];
     const switching = mock
       .useScenario({ name: 'big-generated', seed: { generate: { files: 30_000, size: 20, seed: 9 } } })
