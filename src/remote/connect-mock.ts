@@ -92,6 +92,20 @@ function isNetworkFailure(err: unknown): boolean {
   return err instanceof TypeError && /fetch failed/i.test(err.message);
 }
 
+/**
+ * The server closed the connection as the request went out on it: a kept-alive connection that it timed out
+ * while this process, busy, had not yet seen it close. Such a request never reached the mock; one of a method
+ * that may be repeated (RFC 9110 9.2.2) is sent once more, on a new connection, as browsers do.
+ */
+function closedUnderRequest(method: string, err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } }).cause?.code;
+  return (
+    ['GET', 'PUT', 'DELETE'].includes(method) &&
+    isNetworkFailure(err) &&
+    (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+  );
+}
+
 /** The errors of a TLS certificate the client does not accept. */
 const UNTRUSTED = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/;
 
@@ -120,12 +134,12 @@ export function connectMock(url: string, options: ConnectOptions = {}): RemoteMo
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.adminToken) headers['Authorization'] = `Bearer ${options.adminToken}`;
+    const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
     let res: Response;
     try {
-      res = await send(`${origin}/__admin${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+      res = await send(`${origin}/__admin${path}`, init).catch((err: unknown) => {
+        if (closedUnderRequest(method, err)) return send(`${origin}/__admin${path}`, init);
+        throw err;
       });
     } catch (err) {
       if (isNetworkFailure(err)) {

@@ -1,4 +1,5 @@
 // connectMock: the test-lifecycle surface of a mock running elsewhere, over its admin API.
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMock, createApp, MockConnectionError, startMock, type RunningMock } from '../../../src/index.js';
 import { fetchAs } from '../../helpers/cli.js';
@@ -53,6 +54,53 @@ describe('connectMock', () => {
       expect(strip(stateView(rebuilt.store, 'default'))).toEqual(strip({ ...original, scenario: 'default' }));
     } finally {
       await rebuilt.close();
+    }
+  });
+
+  it('sends a GET or a DELETE once more when the server closed the kept-alive connection under it', async () => {
+    mock = await startMock();
+    // In front of the mock: the first connection carries one request; the next one on it finds it closed, as when
+    // the server times out an idle kept-alive connection while a busy client sends on it. Later ones live on.
+    const arrived: string[] = [];
+    const sockets = new Set<Socket>();
+    const closer = createServer((client) => {
+      const first = sockets.size === 0;
+      sockets.add(client);
+      const upstream = connect(mock!.port, '127.0.0.1');
+      let requests = 0;
+      client.on('data', (chunk: Buffer) => {
+        const line = /^([A-Z]+) (\S+) HTTP/.exec(chunk.toString('latin1'));
+        if (line) {
+          requests += 1;
+          const cut = first && requests > 1;
+          arrived.push(`${line[1]} ${line[2]}${cut ? ' (closed)' : ''}`);
+          if (cut) return void (client.destroy(), upstream.destroy());
+        }
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    try {
+      const remote = connectMock(`http://127.0.0.1:${(closer.address() as AddressInfo).port}`);
+      // Which kept-alive connection a call goes out on is fetch's choice: several calls, each answered, and every
+      // one that found its connection closed was sent once more, at once.
+      for (let i = 0; i < 4; i++) {
+        expect((await remote.scenario()).name).toBe('default');
+        await expect(remote.deleteTenant('w1')).rejects.toThrow(/no tenant "w1"/);
+      }
+      const closed = arrived.flatMap((line, at) => (line.endsWith(' (closed)') ? [at] : []));
+      expect(closed.length).toBeGreaterThan(0);
+      for (const at of closed) expect(`${arrived[at + 1]} (closed)`).toBe(arrived[at]);
+      expect(arrived.filter((line) => !line.endsWith(' (closed)'))).toEqual(
+        Array.from({ length: 4 }, () => ['GET /__admin/scenario', 'DELETE /__admin/tenants/w1']).flat(),
+      );
+      await remote.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => closer.close(resolve));
     }
   });
 });
