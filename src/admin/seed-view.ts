@@ -36,12 +36,17 @@ function seedEntry(
   return out;
 }
 
-/** A small file's content inline: as text when it is text, else base64. */
+/** A small file's content inline: as text when it is text, else base64; before its tags and metadata, as people write it. */
 async function inlineContent(store: CloudStore, entry: SeedNode, blobId: string): Promise<void> {
   const content = await buffer(store.blobs.read(blobId));
+  const { tags, metadata } = entry;
+  delete entry.tags;
+  delete entry.metadata;
   const text = content.toString('utf8');
   if (Buffer.from(text, 'utf8').equals(content) && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) entry.text = text;
   else entry.base64 = content.toString('base64');
+  if (tags) entry.tags = tags;
+  if (metadata) entry.metadata = metadata;
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { forgetAddress, readAddress } from '../../src/cli/mock-address-file.js';
 
 /** What users run (package.json bin). */
 export const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
@@ -25,8 +26,13 @@ export class ServeProcess {
     });
     collectLines(this.child.stdout!, this.stdout, () => this.#notify());
     collectLines(this.child.stderr!, this.stderr, () => this.#notify());
+    const pid = this.child.pid;
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
+        // A child killed (kill -9, a failpoint) cannot take back the address it left for the control commands run
+        // in its folder; a later test's command run there would be told of a mock that is gone.
+        const left = readAddress(options.cwd ?? process.cwd());
+        if (left && left.address.pid === pid) forgetAddress(left.file);
         resolve({ code, signal });
         this.#notify();
       }),

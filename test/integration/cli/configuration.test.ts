@@ -105,4 +105,11 @@ describe('configuration', { timeout: 30_000 }, () => {
     }
     expect((await cliHere(['-v'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
+
+  it("-h lists the option table's options, also after a run without help in the same process (they are left out of help only then)", async () => {
+    expect((await cliHere(['serve', '-p', 'x'])).stderr).toMatch(/port/);
+    const help = await cliHere(['serve', '-h']);
+    expect(help.stdout).toMatch(/^ {2}-p, --port /m);
+    expect(help.stdout).toMatch(/^ +--admin-token /m);
+  });
 });
