@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 const load = createRequire(import.meta.url);
 const SCHEMAS = new URL('../../recordings/schemas/', import.meta.url);
 let ajv: AjvClass | undefined;
+/** By schema file: compiled once, whichever reader asks first. */
+const compiled = new Map<string, ValidateFunction>();
 
 /** How each kind of ajv error reads: the field it names below the error's place, and the problem. */
 const READINGS: Record<string, (e: ErrorObject, takes: string | undefined) => [child: string, problem: string]> = {
@@ -29,11 +31,12 @@ const fieldOf = (at: string, parts: string[]): string =>
  * first problem as "field: problem" under `at` (a field such as "log.entries"), or undefined when valid.
  */
 export function schemaCheck(schemaFile: string): (value: unknown, at: string) => string | undefined {
-  let validate: ValidateFunction | undefined;
   return (value, at) => {
+    let validate = compiled.get(schemaFile);
     if (!validate) {
       ajv ??= new (load('ajv') as { Ajv: typeof AjvClass }).Ajv({ verbose: true, strict: false });
       validate = ajv.compile(JSON.parse(readFileSync(new URL(schemaFile, SCHEMAS), 'utf8')) as object);
+      compiled.set(schemaFile, validate);
     }
     if (validate(value)) return undefined;
     // Without allErrors ajv stops at the first problem; a failed choice (anyOf) comes after its branches' errors.
