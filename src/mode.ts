@@ -237,5 +237,6 @@ async function replayDispatch(recording: Recording, ctx: ModeContext, settings: 
       credentials(req, res, (err?: unknown) => (err ? next(err) : replay(req, res)))) satisfies RequestHandler,
     // The emulator's state goes back with the scenario's reset (the starting state holds the recorded trees).
     reset: () => replay.reset(),
+    close: () => replay.settled(),
   };
 }

@@ -2,9 +2,7 @@
 // most of the suite waits on sockets and child processes rather than on the CPU: one worker per core, at least
 // two. Test files share nothing on disk or on the network: each starts its own mocks on free ports, in its own
 // temporary folders.
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -24,18 +22,12 @@ const OWN_PROCESS_STATE = [
   'test/integration/playwright/route-cloud.test.ts',
 ];
 
-/**
- * Control commands find the mock started in their folder through the user's runtime folder (XDG_RUNTIME_DIR): the
- * suite keeps one of its own, so a mock the developer runs from this folder, or an address a killed run left,
- * is never taken for a test's.
- */
-const RUNTIME_FOLDER = mkdtempSync(join(tmpdir(), 'csp-mock-suite-runtime-'));
-
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     maxWorkers: Math.max(2, availableParallelism()),
-    env: { XDG_RUNTIME_DIR: RUNTIME_FOLDER },
+    // Each file its own runtime folder for the addresses control commands find (see the file).
+    setupFiles: ['test/helpers/runtime-folder-per-file.ts'],
     testTimeout: 30_000,
     // A hook that makes RSA keys in JavaScript (node-forge) or starts a server waits for the CPU like the tests do.
     hookTimeout: 120_000,

@@ -50,6 +50,8 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
       out.once('error', reject);
     });
     out.end(request.body);
+    // A client gone before the upstream answers takes the upstream request with it (closing never waits on it).
+    res.once('close', () => void (res.headersSent || out.destroy()));
     const upstreamRes = await answered;
     const status = upstreamRes.statusCode ?? 502;
     const answer = await relayAnswer(res, upstreamRes, {

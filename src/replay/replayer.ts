@@ -57,6 +57,8 @@ export interface ReplayHandler {
   readonly recording: Recording;
   /** Forgets which recorded answers each client has had (back to the first of each). */
   reset(): void;
+  /** Resolves once every miss sent to the upstream so far is answered and in the recording (call before closing). */
+  settled(): Promise<void>;
   /** How often each exchange (by id) has been served since the start or the last reset. */
   servedCounts(): ReadonlyMap<number, number>;
 }
@@ -81,7 +83,15 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   };
   const log = options.log ?? (() => undefined);
   const recorded = new RecordedExchanges(recording.exchanges, match, options.repeatLast ?? true);
-  const miss = missAnswer(onMiss, recording, recorded, options, log);
+  // A proxied miss reaches the recording after its client has the answer: closing waits for it.
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    pending.add(work);
+    const done = (): void => void pending.delete(work);
+    work.then(done, done);
+    return work;
+  };
+  const miss = missAnswer(onMiss, recording, recorded, options, log, track);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const request = await readRequest(req, match, options.publicUrl, options.mountPath);
@@ -100,6 +110,7 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   Object.defineProperty(handler, 'recording', { value: recording });
   handler.reset = () => recorded.reset();
   handler.servedCounts = () => recorded.servedCounts();
+  handler.settled = async () => void (await Promise.allSettled([...pending]));
   return handler;
 }
 
@@ -144,6 +155,7 @@ function missAnswer(
   recorded: RecordedExchanges,
   options: ReplayOptions,
   log: (line: string) => void,
+  track: <T>(work: Promise<T>) => Promise<T>,
 ): MissAnswer {
   switch (onMiss) {
     case 'emulate': {
@@ -158,7 +170,7 @@ function missAnswer(
       const proxyMiss = missRecorder(options.upstream!, recording, options.writer);
       return async (req, res, { plain, method, path, key, client, origin }) => {
         markReplay(res, { outcome: 'proxied' });
-        const exchange = await proxyMiss(req, res, plain, origin);
+        const exchange = await track(proxyMiss(req, res, plain, origin));
         if (!exchange) {
           log(`replay miss, proxied but not recorded (the client closed before the whole answer): ${method} ${path}`);
           return;

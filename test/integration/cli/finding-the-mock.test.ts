@@ -37,6 +37,12 @@ describe('control commands find the mock started here', { timeout: 60_000 }, () 
   const cli = (args: string[], cwd: string, changes: Record<string, string | undefined>) =>
     cliHere(args, { cwd, env: changes });
 
+  it("the suite gives each test file a runtime folder of its own: another file's serve in this folder is not found", () => {
+    const own = process.env['XDG_RUNTIME_DIR']!;
+    expect(own).toMatch(/csp-mock-test-runtime-/);
+    expect(existsSync(join(own, 'csp-mock')) ? readdirSync(join(own, 'csp-mock')) : []).toEqual([]);
+  });
+
   it('after serve -p 0, scenario use and requests reach it without --url; its file goes on SIGTERM', async () => {
     const { project, runtime, env, changes } = setup();
     const server = await serve([], { cwd: project, env });

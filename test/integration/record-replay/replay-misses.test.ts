@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import express from 'express';
-import { createApp, createReplayHandler, readRecording, startMock, type MockApp } from '../../../src/index.js';
+import {
+  createApp,
+  createReplayHandler,
+  readRecording,
+  RecordingWriter,
+  startMock,
+  type MockApp,
+} from '../../../src/index.js';
+import { parseUpstream } from '../../../src/record/upstream.js';
 import { SESSION_FILES } from '../../support/example-client/client-session.js';
 import { send } from '../../support/example-client/http-client.js';
 import { binaryParser } from '../../helpers/cloud.js';
@@ -181,8 +189,8 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
       mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url },
     });
     open.push(replay);
-    const ask = () =>
-      send(replay.url, {
+    const ask = (url: string) =>
+      send(url, {
         method: 'GET',
         path: '/v2/account',
         headers: {
@@ -191,9 +199,10 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
           'X-Client-Specification': '2',
         },
       });
-    const first = await ask();
+    const first = await ask(replay.url);
     expect(first.status).toBe(200);
     expect(first.body.toString()).toContain('<account-info');
+    await open.pop()!.close(); // closing waits until the proxied exchange is in the recording
     const doc = await readJson(file);
     const added = doc.exchanges.at(-1);
     expect(added).toMatchObject({
@@ -206,11 +215,54 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(await findInFiles(tmp.path, secretsOf(CREDS))).toEqual([]);
 
     await open.shift()!.close(); // the upstream is gone; the new exchange replays from the recording
-    const second = await ask();
+    const again = await startMock({
+      mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url },
+    });
+    open.push(again);
+    const second = await ask(again.url);
     expect(second.status).toBe(200);
     expect(second.body.toString()).toBe(
       first.body.toString().replace(/<authkey>[^<]*<\/authkey>/, '<authkey>[redacted]</authkey>'),
     );
+  });
+
+  it('proxy: settled() waits until a proxied miss is in the recording, which then answers it without the upstream', async () => {
+    const file = join(tmp.path, 'gated.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] })}\n`,
+    );
+    const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
+    open.push(upstream);
+    const recording = await readRecording(file);
+    const writer = await RecordingWriter.open(file, recording.redacted, true);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const add = writer.add.bind(writer);
+    vi.spyOn(writer, 'add').mockImplementation(async (exchange) => {
+      await gate;
+      return add(exchange);
+    });
+    const replay = createReplayHandler(recording, { onMiss: 'proxy', upstream: parseUpstream(upstream.url), writer });
+    const app = express().use(replay);
+    const ask = () =>
+      request(app).get('/v2/account').auth(CREDS.user, CREDS.password).set('X-Client-Specification', '2');
+
+    expect((await ask()).status).toBe(200);
+    let settled = false;
+    const settling = replay.settled().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    expect((await readJson(file)).exchanges).toEqual([]);
+    release();
+    await settling;
+    expect((await readJson(file)).exchanges).toHaveLength(1);
+
+    await open.pop()!.close();
+    const again = await ask();
+    expect(again.status).toBe(200);
+    expect(again.headers['x-csp-mock-replay']).toBeUndefined();
+    expect(again.text).toContain('<account-info');
   });
 
   it('proxy: a hand-made recording that lists no redacted names still never gets credentials written', async () => {
@@ -236,6 +288,7 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
       },
     });
     expect(res.status).toBe(200);
+    await open.pop()!.close(); // closing waits until the proxied exchange is in the recording
     expect((await readJson(file)).exchanges).toHaveLength(1);
     expect(await findInFiles(tmp.path, [...secretsOf(CREDS), 's3cr3t-cookie'])).toEqual([]);
   });
@@ -267,6 +320,7 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(gunzipSync(res.body).toString()).toBe(
       `<container><link href="${replay.url}/v2/containers/c1"/></container>`,
     );
+    await open.pop()!.close(); // closing waits until the proxied exchange is in the recording
     const stored = (await readJson(file)).exchanges.at(-1)!;
     expect(storedText(stored.response.body)).toBe('<container><link href="{{baseUrl}}/v2/containers/c1"/></container>');
     expect(stored.response.headers['content-encoding']).toBeUndefined();
