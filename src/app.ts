@@ -1,4 +1,4 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { adminGuard } from './admin/admin-guard.js';
 import { builtOnFirstUse } from './http/built-on-first-use.js';
@@ -9,7 +9,6 @@ import { inProcessChannel, type MockCore, type PartKey, type ProvidedPart } from
 import { FEATURES, mockControls, SCENARIO_SECTIONS, SERVICE_SURFACES, type MockControls } from './features.js';
 import { answerWriter, atService } from './http/answer-writer.js';
 import { cors } from './http/cors.js';
-import { originFormUrl } from './http/origin-form.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { hostCheck } from './http/host-check.js';
 import { RequestJournal, type JournalEntry, type JournalFilter } from './http/journal.js';
@@ -21,6 +20,7 @@ import { faultMiddleware } from './scenarios/fault-middleware.js';
 import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
 import { ScenarioRuntime, activeOf } from './scenarios/scenario-runtime.js';
 import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
+import { usePipeline, type MockSteps } from './request-pipeline.js';
 import { StartingState } from './starting-state.js';
 import type { DeviceChange } from './scenarios/device-changes.js';
 
@@ -157,28 +157,7 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
     for (const feature of features) feature.switched?.();
   });
   const controls = mockControls(inProcessChannel(core));
-  const app = express();
-  app.disable('x-powered-by');
-  // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
-  app.set('etag', 'strong');
-  // A tenant's steps answer under its /t/<name>, in a router mounted there (express's own mounting: every base
-  // URL and link carries it); the default mock's are the app's own.
-  const steps = mountPath ? Router() : app;
-  // 0. a request line in absolute form (as to a proxy) is read as its origin form by every step after
-  steps.use(originFormUrl);
-  // 1. every answer leaves through the one answer writer, its stages in one written order (http/answer-writer.ts):
-  //    the service answer's hooks, pacing, truncation, the journal's tap; as the headers go out, the sandbox
-  //    policy on what the mock serves besides its admin pages (a browser opens it with no script, an opaque
-  //    origin, never sniffed: no handler, fault or recording can replace it), then the Date from the mock's clock
-  answerWriter(app, { clock: resolved.clock, mountPath });
-  // 2. one log line per request (method, path, status, time, user, fault and outcome; never credentials or query),
-  //    then only our own Host names, on every surface (a DNS-rebinding page could otherwise read /dav with demo:demo)
-  //    (the logger only when lines go somewhere: it costs every request a listener and a format)
-  if (watchLog) steps.use(requestLog(watchLog));
-  steps.use(hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }));
-  // 2b. CORS on the service's paths (never /__admin): a page on an allowed origin (loopback, or listed) gets
-  //     the headers on every answer that follows, its preflight answered here (not journaled, no auth, no
-  //     fault, unless the scenario names OPTIONS); any other page's request is refused with 403
+  // The mock's own steps, which the one pipeline runs in request order (request-pipeline.ts says why each is where).
   const corsSteps = resolved.cors
     ? cors({
         origins: resolved.corsOrigins,
@@ -186,47 +165,43 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
         preflightFaulted: () => scenarios.active.faultsPreflights,
       })
     : undefined;
-  if (corsSteps) steps.use(corsSteps.headers);
-  // 2c. the features' steps before the admin API (a served mock's /t/<name> that names no live tenant: the server
-  //     hands live ones to their own app)
-  for (const feature of features) if (feature.steps?.['before-admin']) steps.use(feature.steps['before-admin']);
-  // 3. the admin API (inspector, switch, reset, journal, state), no faults, not journaled; everything
-  //    under /__admin passes the guard first (same origin, JSON bodies), then its optional token
-  //    (in a router of its own: the other requests pass one path test, not one per step)
-  //    (its routes loaded and built on the first admin call: most test suites drive the mock in-process and never
-  //    make one)
-  // A wait "from now" counts from here: requests that arrive while the first call loads the routes count too.
-  const markArrival: RequestHandler = (_req, res, next) => {
-    res.locals['journalMark'] = journal.lastSeq;
-    next();
-  };
-  const admin = Router().use(
-    adminGuard({ publicUrl: resolved.publicUrl }),
-    markArrival,
-    builtOnFirstUse(async () =>
+  const steps: MockSteps = {
+    requestLog: watchLog && requestLog(watchLog),
+    hostCheck: hostCheck({ allowedHosts: resolved.allowedHosts, publicUrl: resolved.publicUrl }),
+    cors: corsSteps?.headers,
+    features,
+    adminGuard: adminGuard({ publicUrl: resolved.publicUrl }),
+    // A wait "from now" counts from here: requests that arrive while the first call loads the routes count too.
+    markArrival: (_req, res, next) => {
+      res.locals['journalMark'] = journal.lastSeq;
+      next();
+    },
+    // Most test suites drive the mock in-process and never make an admin call.
+    adminRoutes: builtOnFirstUse(async () =>
       (await import('./admin/admin-router.js')).adminRouter({ mock: core, features: FEATURES }),
     ),
-  );
-  steps.use('/__admin', admin);
-  // 4. the request journal (credentials removed), then admission under the active scenario (atomic switches)
-  steps.use(journal.middleware(), scenarios.admit());
-  // 4b. the features' steps on admitted requests (the second device counts the requests its changes wait for)
-  for (const feature of features) if (feature.steps?.admitted) steps.use(feature.steps.admitted);
-  // 5. global latency and the first fault rule that fires, before auth (expired credentials is a fault)
-  steps.use(faultMiddleware(scenarios.delays));
-  // 6. a preflight the scenario's rules could fault (they name OPTIONS) and did not: answered now; else
-  //    the service: from here the answer writer notes the status it answers (the journal's `committed`) and runs
-  //    what earlier steps asked for then (an ambiguous commit's reset, a second-device change before the answer);
-  //    a scenario that names a recording: its replayer answers; else the one dispatch point of the modes:
-  //    emulate -> the emulator; record -> the recording proxy; replay -> the recording (misses to the emulator or
-  //    the upstream as configured)
-  steps.use((req, res, next) => {
-    if (corsSteps?.answeredHeld(req, res)) return;
-    atService(req, res);
-    (activeOf(res).replay ?? mode.handler)(req, res, next);
-  });
-  steps.use(errorMiddleware(resolved.log));
-  if (mountPath) app.use(mountPath, steps);
+    journal: journal.middleware(),
+    admit: scenarios.admit(),
+    faults: faultMiddleware(scenarios.delays),
+    // A held preflight answered; else a scenario's replayer, or the modes' one dispatch point.
+    service: (req, res, next) => {
+      if (corsSteps?.answeredHeld(req, res)) return;
+      atService(req, res);
+      (activeOf(res).replay ?? mode.handler)(req, res, next);
+    },
+    error: errorMiddleware(resolved.log),
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  // ETags: entities carry their own (made from the nodes); express hashes only the bodies of the rest.
+  app.set('etag', 'strong');
+  // Every answer leaves through the one answer writer, its stages in one written order (http/answer-writer.ts):
+  // the service answer's hooks, pacing, truncation, the journal's tap; as the headers go out, the sandbox
+  // policy on what the mock serves besides its admin pages (a browser opens it with no script, an opaque
+  // origin, never sniffed: no handler, fault or recording can replace it), then the Date from the mock's clock
+  answerWriter(app, { clock: resolved.clock, mountPath });
+  // A tenant's steps answer under its /t/<name> (express's own mounting: every base URL and link carries it).
+  usePipeline(app, steps, mountPath);
 
   return {
     app,

@@ -80,10 +80,12 @@ function jsonBodiesOnly(): RequestHandler {
 }
 
 /**
- * Everything under /__admin passes here first (app.ts mounts it before any admin route): same
+ * Everything under /__admin passes here first (request-pipeline.ts runs it before any admin route): same
  * origin for every call, then JSON-only bodies. The Host check runs earlier, for the whole
  * server; the token, in the admin router. A page or route added under /__admin inherits all of it.
  */
-export function adminGuard(options: AdminGuardOptions): RequestHandler[] {
+export function adminGuard(
+  options: AdminGuardOptions,
+): readonly [sameOrigin: RequestHandler, jsonBodies: RequestHandler] {
   return [sameOriginCheck(options.publicUrl), jsonBodiesOnly()];
 }

@@ -29,7 +29,7 @@ const LAYERS: ReadonlyArray<{ layer: string; modules: readonly string[] }> = [
     ],
   },
   // request-locals.ts declares the res.locals keys the app's steps set (a global declaration: nothing imports it).
-  { layer: 'assembly: the app', modules: ['app.ts', 'request-locals.ts'] },
+  { layer: 'assembly: the app', modules: ['app.ts', 'request-pipeline.ts', 'request-locals.ts'] },
   // The list of features, then each feature's declaration (its folder's feature.ts): routes, controls, hooks.
   { layer: 'assembly: the feature list', modules: ['features.ts'] },
   { layer: "assembly: each feature's declaration", modules: [FEATURE_FILE] },
