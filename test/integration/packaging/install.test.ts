@@ -1,6 +1,7 @@
-// Installs the package as a user would (tarball, folder, git URL) into a scratch project, then runs the
-// bin with npx and loads the API with import and with require, from plain scripts, a default jest
-// project and a vitest project. Needs npm and the registry (dependencies, jest, vitest, nock).
+// Installs the package as a user would (tarball, folder of a fresh clone, the clone packed after its prepare as a
+// git URL install makes it) into scratch projects, then runs the bin with npx and loads the API with import and
+// with require, from plain scripts, a default jest project and a vitest project. Needs npm and the registry
+// (dependencies, jest, vitest, nock).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { runCommand, startCommand, type CommandResult } from '../../helpers/run-
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CONSUMERS = fileURLToPath(new URL('./consumers/', import.meta.url));
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-const DEV_DEPENDENCIES = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).devDependencies as Record<
-  string,
-  string
->;
+interface PackageJson {
+  bin: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+const DEV_DEPENDENCIES = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as PackageJson).devDependencies;
 const scratch: string[] = [];
 /** A test waits for its install, which runs beside the other four: as long as the slowest may take on a busy machine. */
 const INSTALLED_WITHIN = 420_000;
@@ -41,12 +43,23 @@ async function installedProject(name: string, specs: string[]): Promise<Installe
   return { project, install: await runCommand('npm', ['install', ...specs, ...NPM_FLAGS], { cwd: project }) };
 }
 
-/** A fresh clone of this checkout (no node_modules, no dist), installed as a folder. */
-async function installedClone(): Promise<Installed & { cloned: CommandResult }> {
+/** A fresh clone of this checkout (no node_modules, no dist), installed as a folder: npm runs its prepare there. */
+async function installedClone(): Promise<Installed & { clone: string; cloned: CommandResult }> {
   const clone = mkdtempSync(join(tmpdir(), 'csp-mock-clone-'));
   scratch.push(clone);
   const cloned = await runCommand('git', ['clone', '--quiet', REPO, clone]);
-  return { cloned, ...(await installedProject('folder', [clone])) };
+  return { clone, cloned, ...(await installedProject('folder', [clone])) };
+}
+
+/** `npm pack` in `folder` (already built: no prepare again): the path of the tarball. */
+async function packed(folder: string): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), 'csp-mock-pack-'));
+  scratch.push(out);
+  const pack = await runCommand('npm', ['pack', '--ignore-scripts', '--pack-destination', out, '--loglevel=error'], {
+    cwd: folder,
+  });
+  expect(pack.code, pack.stderr).toBe(0);
+  return join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
 }
 
 /** The project of an install that succeeded. */
@@ -66,6 +79,7 @@ function consumerEnv(): NodeJS.ProcessEnv {
 
 /** A consumer file of ./consumers copied into `project` under the name its runner looks for. */
 function addConsumerFile(project: string, fixture: string, name: string): void {
+  mkdirSync(dirname(join(project, name)), { recursive: true });
   copyFileSync(join(CONSUMERS, fixture), join(project, name));
 }
 
@@ -123,34 +137,37 @@ async function usesTheInstall(project: string): Promise<void> {
 describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITHIN }, () => {
   let tarball = '';
   /**
-   * One install per way of installing, all started at once as soon as the tarball is packed: they wait mostly on
-   * npm and on the two builds (the folder's prepare, the git URL's), so together they take about as long as the
-   * slowest. Each test awaits its own and checks it. The vitest project is the tarball's (vitest brings neither
-   * nock nor @playwright/test); jest has its own, since it comes with nock.
+   * Three installs, started at once: the tarball of this checkout into a project with both test runners and nock
+   * (jest's test needs nock; vitest brings neither nock nor @playwright/test); the folder of a fresh clone, where
+   * npm runs prepare (which installs the build tools there and builds: the one build of this file); and that
+   * clone packed once prepared, alone in a project. The last is what a git URL install makes (npm clones, runs
+   * prepare with the tools installed, packs, installs the tarball), and proves the package works with neither
+   * optional peer installed. Each test awaits its own install and checks it.
    */
-  let installs: Record<'tarball' | 'jest' | 'git', Promise<Installed>> & {
-    folder: Promise<Installed & { cloned: CommandResult }>;
+  let installs: Record<'runners' | 'preparedClone', Promise<Installed>> & {
+    folder: Promise<Installed & { clone: string; cloned: CommandResult }>;
   };
   beforeAll(async () => {
     // `npm test` has just built dist/, so pack without running prepare again.
-    const out = mkdtempSync(join(tmpdir(), 'csp-mock-pack-'));
-    scratch.push(out);
-    const packed = await runCommand(
-      'npm',
-      ['pack', '--ignore-scripts', '--pack-destination', out, '--loglevel=error'],
-      { cwd: REPO },
-    );
-    expect(packed.code, packed.stderr).toBe(0);
-    tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
-    const head = (await runCommand('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();
+    tarball = await packed(REPO);
+    const folder = installedClone();
     installs = {
-      tarball: installedProject('tarball', [tarball, `vitest@${DEV_DEPENDENCIES['vitest']}`]),
-      jest: installedProject('jest', [tarball, 'jest@30', `nock@${DEV_DEPENDENCIES['nock']}`]),
-      folder: installedClone(),
-      git: installedProject('git', [`git+file://${REPO.replace(/\/$/, '')}#${head}`]),
+      runners: installedProject('runners', [
+        tarball,
+        `vitest@${DEV_DEPENDENCIES['vitest']}`,
+        'jest@30',
+        `nock@${DEV_DEPENDENCIES['nock']}`,
+      ]),
+      folder,
+      preparedClone: folder.then(async ({ clone, install }) => {
+        expect(install.code, install.stderr).toBe(0);
+        return installedProject('prepared-clone', [await packed(clone)]);
+      }),
     };
+    // Each test awaits its own; none is left unhandled if a test before it fails.
+    for (const installing of Object.values(installs)) installing.catch(() => undefined);
   }, 60_000);
-  // Removing four installed node_modules trees takes longer than the default 10 s on a busy machine.
+  // Removing three installed node_modules trees takes longer than the default 10 s on a busy machine.
   afterAll(async () => {
     await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
   }, 120_000);
@@ -184,7 +201,10 @@ describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITH
     }
     expect(dead).toEqual([]);
     expect(files).toContain('scenarios/scenario.schema.json');
-    expect(files).toContain('dist/cli/main.js');
+    // The command ships once, as it runs: package.json's bin and the bundle it loads, not tsc's modules it was made from.
+    const bin = (JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8')) as PackageJson).bin;
+    expect(files.filter((f) => f.startsWith('dist/cli/'))).toEqual([bin['csp-mock']]);
+    expect(files).toContain('dist/bundle/csp-mock.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/cjs/index.cjs');
     expect(files).toContain('dist/cjs/index.d.cts');
@@ -194,23 +214,8 @@ describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITH
   });
 
   it('from the tarball: npx csp-mock, import and require work', async () => {
-    const project = await installed(installs.tarball);
+    const project = await installed(installs.runners);
     await usesTheInstall(project);
-
-    // A plain CommonJS script and an ES module script: start, one request, reset, stop.
-    // nock is an optional peer dependency: not installed with csp-mock, and interceptCloud says how to add it.
-    expect(existsSync(join(project, 'node_modules', 'nock'))).toBe(false);
-    // @playwright/test too: only csp-mock/playwright loads it, so these scripts prove csp-mock works without it.
-    expect(existsSync(join(project, 'node_modules', '@playwright', 'test'))).toBe(false);
-    for (const [fixture, name] of [
-      ['commonjs-script.cjs', 'use.cjs'],
-      ['esm-script.mjs', 'use.mjs'],
-    ] as const) {
-      addConsumerFile(project, fixture, name);
-      const run = await runCommand(process.execPath, [name], { cwd: project });
-      expect(run.stdout, run.stderr).toMatch(USED_AND_RESET);
-      expect(run.stdout.trim().split('\n').at(-1)).toBe(NOCK_LINE);
-    }
 
     // The CommonJS build has types of its own: a CommonJS TypeScript project type-checks against them
     // without skipLibCheck: the declarations name express's types, and @types/express comes with csp-mock.
@@ -250,23 +255,26 @@ describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITH
   });
 
   it('a default jest project (CommonJS) requires csp-mock: start, a request, reset, stop; interceptCloud with nock installed', async () => {
-    const project = await installed(installs.jest);
-    addConsumerFile(project, 'jest-suite.cjs', 'mock.test.js');
-    const run = await runCommand(process.execPath, [join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], {
-      cwd: project,
-      env: consumerEnv(),
-    });
+    const project = await installed(installs.runners);
+    // Each runner runs its own folder: by default each would take the other's file for one of its own.
+    addConsumerFile(project, 'jest-suite.cjs', 'jest-tests/mock.test.js');
+    const run = await runCommand(
+      process.execPath,
+      [join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', 'jest-tests/'],
+      { cwd: project, env: consumerEnv() },
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stderr).toMatch(/Tests: +2 passed, 2 total/);
   });
 
   it('a vitest project imports csp-mock: start, a request, reset, stop', async () => {
-    const project = await installed(installs.tarball);
-    addConsumerFile(project, 'vitest-suite.mjs', 'mock.test.mjs');
-    const run = await runCommand(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
-      cwd: project,
-      env: consumerEnv(),
-    });
+    const project = await installed(installs.runners);
+    addConsumerFile(project, 'vitest-suite.mjs', 'vitest-tests/mock.test.mjs');
+    const run = await runCommand(
+      process.execPath,
+      [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest-tests/'],
+      { cwd: project, env: consumerEnv() },
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Tests +1 passed \(1\)/);
   });
@@ -277,7 +285,23 @@ describe('installing csp-mock into a scratch project', { timeout: INSTALLED_WITH
     await usesTheInstall(await installed(installs.folder));
   });
 
-  it('from a git URL: prepare builds dist/ on install, then npx csp-mock, import and require work', async () => {
-    await usesTheInstall(await installed(installs.git));
+  it('packed from a fresh clone after its prepare, as a git URL install makes it: npx csp-mock, import and require work, with neither optional peer installed', async () => {
+    const project = await installed(installs.preparedClone);
+    await usesTheInstall(project);
+
+    // A plain CommonJS script and an ES module script: start, one request, reset, stop.
+    // nock is an optional peer dependency: not installed with csp-mock, and interceptCloud says how to add it.
+    expect(existsSync(join(project, 'node_modules', 'nock'))).toBe(false);
+    // @playwright/test too: only csp-mock/playwright loads it, so these scripts prove csp-mock works without it.
+    expect(existsSync(join(project, 'node_modules', '@playwright', 'test'))).toBe(false);
+    for (const [fixture, name] of [
+      ['commonjs-script.cjs', 'use.cjs'],
+      ['esm-script.mjs', 'use.mjs'],
+    ] as const) {
+      addConsumerFile(project, fixture, name);
+      const run = await runCommand(process.execPath, [name], { cwd: project });
+      expect(run.stdout, run.stderr).toMatch(USED_AND_RESET);
+      expect(run.stdout.trim().split('\n').at(-1)).toBe(NOCK_LINE);
+    }
   });
 });

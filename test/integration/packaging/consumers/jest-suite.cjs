@@ -1,5 +1,5 @@
 // A jest test file as a jest user writes it (CommonJS, default jest config): copied into a scratch
-// project as mock.test.js, with csp-mock, jest and nock installed. It requires csp-mock's CommonJS build.
+// project as jest-tests/mock.test.js, with csp-mock, jest, nock and vitest installed. It requires csp-mock's CommonJS build.
 const https = require('node:https');
 const { startMock, interceptCloud } = require('csp-mock');
 

@@ -1,5 +1,5 @@
 // A vitest test file as a vitest user writes it (ES module): copied into a scratch project as
-// mock.test.mjs, with csp-mock and vitest installed.
+// vitest-tests/mock.test.mjs, with csp-mock and vitest installed (jest and nock beside them).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMock } from 'csp-mock';
 
