@@ -11,9 +11,7 @@ describe('a state built aside', () => {
     for (const [name, text] of Object.entries(contents)) state.addFile('alice', root.id, { name }, Buffer.from(text));
     await state.writeBlobs();
     await t.store.replaceState(state);
-    const files = Object.fromEntries(
-      t.store.children('alice', t.store.root('alice').id).map((node) => [node.name, node]),
-    );
+    const files = Object.fromEntries(t.store.tree.children(t.store.root('alice').id).map((node) => [node.name, node]));
     expect(files['a']!.blobId).toBe(files['b']!.blobId);
     expect(new Set([files['a']!.blobId, files['c']!.blobId, files['d']!.blobId]).size).toBe(3);
     expect(files['e']!.blobId).toBeNull();
