@@ -113,7 +113,7 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   const emulator = createEmulator(store, {
     users: recordedLogins ? () => new Map([...scenarios.users(), ...recordedLogins]) : () => scenarios.users(),
     strict: resolved.strict,
-    deviations: () => scenarios.scenario.deviations,
+    deviations: () => scenarios.scenario.deviations ?? [],
     log: resolved.log,
     publicUrl: resolved.publicUrl,
     mountPath,

@@ -177,8 +177,8 @@ export interface Feature {
   readonly name: string;
   /** Its admin routes and the calls of its handle. */
   readonly controls?: readonly AnyControl[];
-  /** Its part of a scenario: the loader checks it with the section's own rules. */
-  readonly scenario?: ScenarioSection;
+  /** Its parts of a scenario: the loader checks and merges each with the section's own rules. */
+  readonly scenario?: readonly ScenarioSection[];
   /** A surface of the service it adds (under the service's Basic auth, loaded on its first request). */
   readonly service?: ServiceSurface;
   /** Admin routes that are no control's (a download, an event stream), under /__admin. */

@@ -77,9 +77,9 @@ export async function openStoreSeeded(
     for (const note of notes) options.log(note);
     store = new CloudStore(state, persistence, blobs, options.clock);
     if (options.queueLimit !== undefined) store.notificationQueues.limit = options.queueLimit;
-    const dropped = await blobs.sweep(store.referencedBlobs());
+    const dropped = await blobs.sweep(store.tree.referencedBlobs());
     if (dropped > 0) options.log(`dropped ${dropped} orphaned blob file(s) from ${blobs.dir}`);
-    const seeded = store.users().length === 0;
+    const seeded = store.tree.users().length === 0;
     if (seeded) await store.replaceState(await buildSeed(store, plan));
     else for (const user of plan.users) await store.ensureUser(user);
     return { store, seeded };

@@ -74,7 +74,7 @@ function limited(
 }
 
 export function inspectUsers(store: CloudStore): InspectedUser[] {
-  return store.users().map((user) => {
+  return store.tree.users().map((user) => {
     const root = store.root(user);
     return {
       user,
@@ -96,7 +96,7 @@ export async function inspectChildren(
 ): Promise<Listing> {
   const members = found(() => store.listing(user, containerId));
   // One walk up from the container, linear in its depth (not a lookup of every ancestor from the root).
-  const base = store.pathNames(containerId);
+  const base = store.tree.pathNames(containerId);
   const page = await members.range(start, start + MAX_LISTED);
   return limited(page, start, members.length, (n) => inspect(store, n, [...base, n.name], mountPath));
 }

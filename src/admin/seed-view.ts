@@ -62,10 +62,10 @@ export async function seedView(
   // Logins are user-given keys ("__proto__" too).
   const trees = Object.create(null) as Record<string, SeedNode[]>;
   const reads: Array<[SeedNode, string]> = [];
-  for (const user of store.users()) {
+  for (const user of store.tree.users()) {
     const make = (node: NodeRecord, children: SeedNode[] | undefined): SeedNode =>
       seedEntry(node, children, inlineLimit, reads);
-    trees[user] = mapTree(store, store.children(user, store.root(user).id), make);
+    trees[user] = mapTree(store, store.tree.children(store.root(user).id), make);
   }
   for (const [entry, blobId] of reads) await inlineContent(store, entry, blobId);
   return { description: `state exported from scenario ${scenario} at ${new Date().toISOString()}`, seed: { trees } };
@@ -73,6 +73,6 @@ export async function seedView(
 
 /** The live file with this id, in any user's tree, for exporting a fixture. */
 export function exportedFile(store: CloudStore, id: string): NodeRecord | undefined {
-  const node = store.nodeById(id);
-  return node?.kind === 'file' && store.isLive(node) ? node : undefined;
+  const node = store.tree.node(id);
+  return node?.kind === 'file' && store.tree.isLive(node) ? node : undefined;
 }

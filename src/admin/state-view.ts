@@ -50,7 +50,7 @@ export function mapTree<V>(
   const work: Array<{ node: NodeRecord; into: V[] }> = nodes.map((node) => ({ node, into: top }));
   for (let i = 0; i < work.length; i++) {
     const { node, into } = work[i]!;
-    const kids = node.kind === 'container' ? store.childrenOf(node.id) : [];
+    const kids = node.kind === 'container' ? store.tree.children(node.id) : [];
     const children: V[] | undefined = kids.length > 0 ? [] : undefined;
     into.push(make(node, children));
     for (const kid of kids) work.push({ node: kid, into: children! });
@@ -68,11 +68,11 @@ function nodeView(node: NodeRecord, children: StateNode[] | undefined): StateNod
 /** Every user's live tree, as JSON, for a test or a person to look at. */
 export function stateView(store: CloudStore, scenario: string): StateView {
   const users: StateView['users'] = {};
-  for (const user of store.users()) {
+  for (const user of store.tree.users()) {
     const root = store.root(user);
     users[user] = {
       rootId: root.id,
-      tree: mapTree(store, store.children(user, root.id), nodeView),
+      tree: mapTree(store, store.tree.children(root.id), nodeView),
       recycled: store.recycleBin.list(user).length,
       queues: queueViews(store, user),
     };

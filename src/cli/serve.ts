@@ -52,15 +52,15 @@ function clockShown(state: ClockState): Array<[string, string]> {
 
 /** Objects in an account, its root left out (the users' trees are alike when generated). */
 function objectsPerUser(mock: RunningMock): number {
-  const users = mock.store.users().length;
-  return users === 0 ? 0 : Math.round((mock.store.nodeCount - users) / users);
+  const users = mock.store.tree.users().length;
+  return users === 0 ? 0 : Math.round((mock.store.tree.size - users) / users);
 }
 
 /** Where the state lives and, with --data, whether it was made now or resumed (and how much it holds). */
 function stateFact(mock: RunningMock, existed: boolean, createdFolder: string | undefined): string {
   const data = mock.options.data;
   if (!data) return 'in memory, gone on exit (--data FILE keeps it)';
-  const objects = mock.store.nodeCount - mock.store.users().length;
+  const objects = mock.store.tree.size - mock.store.tree.users().length;
   const what = existed
     ? `resumed, ${objects.toLocaleString('en-US')} object(s)`
     : `new, ${objects.toLocaleString('en-US')} object(s) from the seed`;

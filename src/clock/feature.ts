@@ -2,7 +2,8 @@ import { control, type Channel, type Feature } from '../feature.js';
 import { HttpError } from '../http/errors.js';
 import { applyClockAction, clockActionOf, type ClockAction, type ClockControls } from './clock-controls.js';
 import { TimeValueError } from './durations.js';
-import type { ClockState } from './mock-clock.js';
+import { ScenarioError } from '../scenarios/scenario-error.js';
+import { checkClockSettings, type ClockState } from './mock-clock.js';
 
 const badTime = (err: unknown): HttpError | undefined =>
   err instanceof TimeValueError ? new HttpError(400, err.message) : undefined;
@@ -50,4 +51,20 @@ export function clockControls(channel: Channel): ClockControls {
 export const clockFeature: Feature = {
   name: 'clock',
   controls: [clockState, moveClock],
+  // A scenario's `clock`: skewed or stopped while it is active.
+  scenario: [
+    {
+      field: 'clock',
+      definitions: ['clock'],
+      check: (value, { source }) => {
+        try {
+          checkClockSettings(value);
+        } catch (err) {
+          const message = (err as Error).message;
+          const field = /^(clock(?:\.\w+)?): /.exec(message);
+          throw new ScenarioError(source, field?.[1] ?? 'clock', field ? message.slice(field[0].length) : message);
+        }
+      },
+    },
+  ],
 };

@@ -18,7 +18,7 @@ const userTree = control<{ user?: string }, { user: string; entries: TreeEntry[]
   send: ({ user }) => ({ query: { user } }),
   run: async (mock, input) => {
     const user = input.user ?? [...mock.options.users.keys()][0]!;
-    if (!mock.store.users().includes(user)) throw new HttpError(404, `no user "${user}"`);
+    if (!mock.store.tree.users().includes(user)) throw new HttpError(404, `no user "${user}"`);
     return { user, entries: await accountTree(mock.store, user) };
   },
 });

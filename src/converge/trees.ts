@@ -62,13 +62,13 @@ async function contentHash(store: CloudStore, node: NodeRecord): Promise<string>
 /** A user's live tree in a store, each file's content hashed as it streams (trees may be deep: no recursion). */
 export async function accountTree(store: CloudStore, user: string): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
-  const work = store.children(user, store.root(user).id).map((node) => ({ node, parent: '' }));
+  const work = store.tree.children(store.root(user).id).map((node) => ({ node, parent: '' }));
   for (let item = work.pop(); item; item = work.pop()) {
     const { node, parent } = item;
     const path = `${parent}/${node.name}`;
     if (node.kind === 'container') {
       entries.push({ path, kind: 'folder' });
-      for (const child of store.childrenOf(node.id)) work.push({ node: child, parent: path });
+      for (const child of store.tree.children(node.id)) work.push({ node: child, parent: path });
     } else entries.push({ path, kind: 'file', bytes: node.bytes, sha256: await contentHash(store, node) });
   }
   return [...treeOf(entries).values()];

@@ -35,8 +35,8 @@ export async function copyOrMove(
   if (dest.names.length === 0 || dest.node?.id === node.id)
     throw new HttpError(403, 'source and destination are the same');
   if (!dest.parent) throw new HttpError(409, 'the destination collection does not exist');
-  if (store.isWithin(dest.parent.id, node.id)) throw new HttpError(409, 'a collection cannot go inside itself');
-  if (dest.node && store.isWithin(node.id, dest.node.id))
+  if (store.tree.isWithin(dest.parent.id, node.id)) throw new HttpError(409, 'a collection cannot go inside itself');
+  if (dest.node && store.tree.isWithin(node.id, dest.node.id))
     throw new HttpError(409, 'the destination contains the source');
   if (dest.node && overwrite === 'F')
     throw preconditionFailed('Overwrite', 'the destination exists and Overwrite is F');

@@ -50,7 +50,7 @@ function errorXml(
 
 /** The lock root's address in the caller's tree; nothing for a node of another user. */
 function lockRootHref(store: CloudStore, req: Request, res: Response, rootId: string): string | undefined {
-  const node = store.nodeById(rootId);
+  const node = store.tree.node(rootId);
   if (!node || node.owner !== userOf(res)) return undefined;
-  return davHref(baseOf(req), store.pathNames(rootId), node.kind === 'container');
+  return davHref(baseOf(req), store.tree.pathNames(rootId), node.kind === 'container');
 }

@@ -9,8 +9,8 @@ function timeoutText(lock: ActiveLock): string {
 
 /** One DAV:activelock element, as in lockdiscovery and LOCK answers. */
 function activeLockXml(store: CloudStore, base: string, lock: ActiveLock): string {
-  const root = store.nodeById(lock.rootId);
-  const rootHref = davHref(base, store.pathNames(lock.rootId), root?.kind === 'container');
+  const root = store.tree.node(lock.rootId);
+  const rootHref = davHref(base, store.tree.pathNames(lock.rootId), root?.kind === 'container');
   return (
     '<D:activelock>' +
     `<D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>` +

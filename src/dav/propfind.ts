@@ -60,7 +60,7 @@ export async function propfind(
   const node = target.node;
   if (!node) throw notFound('resource', `nothing at ${req.originalUrl}`);
   const ctx = propContext(store, target.user, baseOf(req));
-  const self: Member = { node, href: davHref(ctx.base, store.pathNames(node.id), node.kind === 'container') };
+  const self: Member = { node, href: davHref(ctx.base, store.tree.pathNames(node.id), node.kind === 'container') };
   if (depth === '0' || node.kind === 'file') return entriesAnswer(ctx, request, { nodes: [node], pages: [[self]] });
   if (depth === '1') {
     // Members added, changed or removed while the answer is written show in the next listing, never half in this one.

@@ -2,6 +2,7 @@ import { control, PartKey, type Channel, type Feature } from '../feature.js';
 import { HttpError } from '../http/errors.js';
 import type { JournalEntry } from '../http/journal.js';
 import type { DeviceChange } from '../scenarios/device-changes.js';
+import { changesSection } from '../scenarios/change-check.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import { ChangeRefusedError } from './change-refused.js';
 import { SecondDevice } from './second-device.js';
@@ -58,6 +59,7 @@ export function deviceControls(channel: Channel): DeviceControls {
 export const deviceFeature: Feature = {
   name: 'second device',
   controls: [applyChanges],
+  scenario: [changesSection('scenario'), { field: 'randomEditor', definitions: ['randomEditor'] }],
   mount: (mock) => {
     const device = new SecondDevice({
       store: mock.store,

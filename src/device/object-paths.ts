@@ -9,7 +9,8 @@ export function namesOf(path: string): string[] {
 
 /** The live object at `path` in `user`'s tree, of `kind` when given; a clear not-found otherwise. */
 export function objectAt(store: CloudStore, user: string, path: string, kind?: 'file' | 'container'): NodeRecord {
-  if (!store.users().includes(user)) throw notFound('user', `no user "${user}" (users: ${store.users().join(', ')})`);
+  if (!store.tree.users().includes(user))
+    throw notFound('user', `no user "${user}" (users: ${store.tree.users().join(', ')})`);
   const node = store.resolvePath(user, namesOf(path));
   if (!node) throw notFound('object', `nothing at ${path} in ${user}'s tree`);
   if (kind && node.kind !== kind)

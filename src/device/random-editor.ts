@@ -78,7 +78,7 @@ export class RandomChanges {
         if (!objects.length) return createHere();
         const target = pick(objects);
         const places = containers.filter(
-          (c) => c.node.id !== target.node.parentId && !store.isWithin(c.node.id, target.node.id),
+          (c) => c.node.id !== target.node.parentId && !store.tree.isWithin(c.node.id, target.node.id),
         );
         return places.length ? { user, move: target.path, to: pick(places).path } : createHere();
       }
@@ -95,13 +95,15 @@ export class RandomChanges {
 
   /** The folder `under` and the live objects below it, breadth first, each folder's members by name. */
   #walk(store: CloudStore): Seen[] {
-    const start = store.users().includes(this.#user) ? store.resolvePath(this.#user, namesOf(this.#under)) : undefined;
+    const start = store.tree.users().includes(this.#user)
+      ? store.resolvePath(this.#user, namesOf(this.#under))
+      : undefined;
     if (!start || start.kind !== 'container') return [];
     const seen: Seen[] = [{ path: this.#under, node: start }];
     for (let i = 0; i < seen.length && seen.length < MAX_SEEN; i++) {
       const { path, node } = seen[i]!;
       if (node.kind !== 'container') continue;
-      const members = store.childrenOf(node.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const members = store.tree.children(node.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const child of members) seen.push({ path: join(path, child.name), node: child });
     }
     return seen.slice(0, MAX_SEEN);

@@ -87,10 +87,6 @@ export class CloudStore {
     return this.#core.persistence.file;
   }
 
-  users(): string[] {
-    return this.#core.tree.users();
-  }
-
   /** Gives `user` a root container named "/" unless it has one. */
   async ensureUser(user: string): Promise<NodeRecord> {
     return this.#core.transact(() => {
@@ -113,16 +109,6 @@ export class CloudStore {
     return this.#core.liveNode(user, id, kind);
   }
 
-  children(user: string, containerId: string): NodeRecord[] {
-    this.get(user, containerId, 'container');
-    return this.childrenOf(containerId);
-  }
-
-  /** A container's live children, in listing order, unchecked: for walks down from a node already checked. */
-  childrenOf(containerId: string): NodeRecord[] {
-    return this.#core.tree.children(containerId);
-  }
-
   /**
    * The one listing operation: the live children of a live container of `user` as they are now (later
    * changes show in the next listing), in listing order, read a page at a time (ChildListing). Every
@@ -138,34 +124,9 @@ export class CloudStore {
     return this.#listings.count(containerId);
   }
 
-  /** Names from below the root down to `id` (the root itself has none): a WebDAV path. */
-  pathNames(id: string): string[] {
-    return this.#core.tree.pathNames(id);
-  }
-
-  /** Any node by id, whatever its owner or state (a lock's root, an exported file); a route asks get(). */
-  nodeById(id: string): NodeRecord | undefined {
-    return this.#core.tree.node(id);
-  }
-
-  /** Not recycled, and no recycled ancestor. */
-  isLive(node: NodeRecord): boolean {
-    return this.#core.tree.isLive(node);
-  }
-
   /** Bytes stored in a file, or in a container's whole subtree. */
   bytesOf(node: NodeRecord): number {
     return node.kind === 'file' ? node.bytes : this.#core.tree.subtreeBytes(node.id);
-  }
-
-  /** True when `candidate` is `ancestorId` or lies below it. */
-  isWithin(candidate: string, ancestorId: string): boolean {
-    return this.#core.tree.isWithin(candidate, ancestorId);
-  }
-
-  /** Nodes held: every user's root and the recycled ones included. */
-  get nodeCount(): number {
-    return this.#core.tree.size;
   }
 
   /** A live node of `user` and every live node below it, parents first; stops soon past `max` nodes. */
@@ -276,11 +237,6 @@ export class CloudStore {
   /** The whole durable state as a plain document (what a durable layer compacts into a snapshot). */
   snapshot(): StateData {
     return this.#core.durableState();
-  }
-
-  /** Every blob id a node points at (what the blob sweep at start keeps). */
-  referencedBlobs(): Set<string> {
-    return this.#core.tree.referencedBlobs();
   }
 
   /** A builder for a new state (or new user trees), made aside and swapped in by `replaceState` / `replaceUsers`. */

@@ -17,6 +17,10 @@ export interface TreeQueries {
   /** Nodes held, every user's root and the recycled ones included. */
   readonly size: number;
   node(id: string): NodeRecord | undefined;
+  /** Every login, in the order the users came. */
+  users(): string[];
+  /** Every blob id a node points at (what the blob sweep at start keeps). */
+  referencedBlobs(): Set<string>;
   isLive(node: NodeRecord): boolean;
   children(containerId: string): NodeRecord[];
   /** Every child id (live or recycled) of a container, unordered. */

@@ -27,7 +27,7 @@ export async function seedFromRecordedTree(
   const now = store.now();
   const built = store.builder();
   for (const user of recordedUsers(tree)) {
-    const known = store.users().includes(user) ? store.root(user).id : undefined;
+    const known = store.tree.users().includes(user) ? store.root(user).id : undefined;
     const rootId = built.addUser(user, tree.roots.get(user) ?? known).id;
     addRecordedTree(built, tree, user, rootId, now, counts);
   }

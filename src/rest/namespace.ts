@@ -24,7 +24,8 @@ export function namespaceRouter(router: RestRoutes): void {
     const store = storeOf(res);
     const names = davNames(req.path.slice(PREFIX.length).replace(ENCODED_SLASH, '/'));
     const node = store.resolvePath(userOf(res), names);
-    if (!node || !store.isLive(node)) throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);
+    if (!node || !store.tree.isLive(node))
+      throw notFound('object', `nothing at ${names.join('/') || '/'} in the namespace`);
     const query = req.url.indexOf('?');
     req.url = `/v2/${node.kind === 'container' ? 'containers' : 'files'}/${node.id}${query === -1 ? '' : req.url.slice(query)}`;
     next();

@@ -1,5 +1,18 @@
 import { ScenarioError } from './scenario-error.js';
 import { CHANGE_KINDS, type DeviceChange } from './device-changes.js';
+import type { ScenarioSection } from './section.js';
+
+/**
+ * The second device's `changes`, as a scenario has them (each with its trigger, a parent's first under `extends`)
+ * or as sent to run now (no trigger).
+ */
+export const changesSection = (where: 'scenario' | 'now'): ScenarioSection => ({
+  field: 'changes',
+  definitions: ['change', 'changeTrigger'],
+  check: (value, { source }) =>
+    (value as DeviceChange[]).forEach((change, i) => checkChange(change, `changes[${i}]`, source, where)),
+  merge: (parent, own) => [...((parent as []) ?? []), ...((own as []) ?? [])],
+});
 
 export const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 

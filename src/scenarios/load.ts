@@ -129,22 +129,26 @@ async function resolveDefinition(
     ? await loadFile(await parentFile(def.extends, source, dir, cwd, confine), cwd, chain, sections)
     : undefined;
   const seed = def.seed ? await resolveSeed(def, source, dir, confine) : undefined;
-  const name = def.name ?? (source === INLINE ? 'inline' : basename(source, '.json'));
+  // Each section's top-level field merges by its own rule: its own value, else the parent's, unless it says otherwise.
+  const merged: Record<string, unknown> = {};
+  for (const { field, merge } of sections) {
+    if (field.includes('.')) continue;
+    const [was, own] = [
+      (parent as Record<string, unknown> | undefined)?.[field],
+      (def as Record<string, unknown>)[field],
+    ];
+    merged[field] = merge ? merge(was, own) : (own ?? was);
+  }
   return {
-    name,
+    ...merged,
+    name: def.name ?? (source === INLINE ? 'inline' : basename(source, '.json')),
     description: def.description ?? parent?.description ?? '',
     source,
     // This scenario's rules first: the first rule that fires wins, so a child overrides its parent.
     faults: [...(def.faults ?? []), ...(parent?.faults ?? [])],
     latency: def.latency ?? parent?.latency,
-    clock: def.clock ?? parent?.clock,
-    // Field by field: a child that sets only bandwidth keeps its parent's slice.
-    network: def.network || parent?.network ? { ...parent?.network, ...def.network } : undefined,
     recording: def.recording ?? parent?.recording,
     seed: mergeSeeds(parent?.seed, seed),
-    changes: [...(parent?.changes ?? []), ...(def.changes ?? [])],
-    randomEditor: def.randomEditor ?? parent?.randomEditor,
-    deviations: [...new Set([...(parent?.deviations ?? []), ...(def.deviations ?? [])])],
   };
 }
 

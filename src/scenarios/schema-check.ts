@@ -2,12 +2,11 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SCHEMA_FILE } from './catalog.js';
-import { checkClockSettings } from '../clock/mock-clock.js';
 import { ScenarioError } from './scenario-error.js';
 import { sectionValue, type ScenarioSections } from './section.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
 import type { ScenarioDefinition, SeedNode, SeedTree } from './types.js';
-import { BASE64, checkChange } from './change-check.js';
+import { BASE64, changesSection } from './change-check.js';
 import { checkLatency, checkRule } from './rule-check.js';
 import type { DeviceChange } from './device-changes.js';
 import { DomainError } from '../domain/errors.js';
@@ -24,7 +23,7 @@ interface Validators {
 
 /** The fields the loader reads itself, at the top and in `seed`; the schema's other fields are features' sections. */
 export const CORE_FIELDS: Readonly<Record<'' | 'seed', readonly string[]>> = {
-  '': '$schema name description extends clock latency recording seed faults changes randomEditor deviations'.split(' '),
+  '': '$schema name description extends latency recording seed faults'.split(' '),
   seed: ['users', 'tree', 'trees'],
 };
 
@@ -202,8 +201,6 @@ export interface CheckContext {
   sections: ScenarioSections;
   /** A built-in file shipped with the package, which a test holds to the schema: the start of `serve` compiles none. */
   shapeChecked?: boolean;
-  /** Changes sent to run now have no trigger. */
-  changesAt?: 'scenario' | 'now';
   overHttp?: boolean;
 }
 
@@ -223,10 +220,10 @@ export function checkScenario(value: unknown, source: string, context: CheckCont
     }
   }
   const definition = value as ScenarioDefinition;
-  checkFields(definition, source, context.changesAt ?? 'scenario');
+  checkFields(definition, source);
   for (const section of context.sections) {
     const at = sectionValue(definition, section.field);
-    if (at !== undefined) section.check(at, { source, scenario: definition, overHttp: context.overHttp ?? false });
+    if (at !== undefined) section.check?.(at, { source, scenario: definition, overHttp: context.overHttp ?? false });
   }
   return definition;
 }
@@ -234,23 +231,13 @@ export function checkScenario(value: unknown, source: string, context: CheckCont
 /** Second-device changes sent at run time (one or a list): a scenario's `changes` shape, without triggers. */
 export function checkRunTimeChanges(value: unknown, source: string): DeviceChange[] {
   const changes = Array.isArray(value) ? (value as unknown[]) : [value];
-  return checkScenario({ changes }, source, { sections: [], changesAt: 'now' }).changes!;
+  return checkScenario({ changes }, source, { sections: [changesSection('now')] }).changes!;
 }
 
 /** The rules between the core's fields, which the schema cannot say. */
-function checkFields(value: ScenarioDefinition, source: string, changesAt: 'scenario' | 'now'): void {
+function checkFields(value: ScenarioDefinition, source: string): void {
   value.faults?.forEach((rule, i) => checkRule(rule, `faults[${i}]`, source));
-  value.changes?.forEach((change, i) => checkChange(change, `changes[${i}]`, source, changesAt));
   if (value.latency) checkLatency(value.latency, 'latency', source);
-  if (value.clock !== undefined) {
-    try {
-      checkClockSettings(value.clock);
-    } catch (err) {
-      const message = (err as Error).message;
-      const field = /^(clock(?:\.\w+)?): /.exec(message);
-      throw new ScenarioError(source, field?.[1] ?? 'clock', field ? message.slice(field[0].length) : message);
-    }
-  }
   if (value.seed?.tree !== undefined) checkTree(value.seed.tree, 'seed.tree', source);
   for (const [user, tree] of Object.entries(value.seed?.trees ?? {})) checkTree(tree, `seed.trees.${user}`, source);
 }

@@ -11,8 +11,10 @@ export interface ScenarioSection {
   readonly field: string;
   /** Its piece of scenarios/scenario.schema.json: the definitions it declares there, besides its field. */
   readonly definitions: readonly string[];
-  /** Throws ScenarioError naming the field; `value` passed the schema. */
-  check(value: unknown, context: SectionContext): void;
+  /** Throws ScenarioError naming the field; `value` passed the schema. None: the schema says it all. */
+  check?(value: unknown, context: SectionContext): void;
+  /** A top-level field's value under `extends`, from the parent's and its own; none: its own, else the parent's. */
+  merge?(parent: unknown, own: unknown): unknown;
   /** The field (below the section's) and the problem of an error its runtime threw, when it is the section's. */
   problemOf?(err: unknown): { field: string; problem: string } | undefined;
 }

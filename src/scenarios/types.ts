@@ -209,13 +209,14 @@ export interface ResolvedSeed {
 
 /**
  * A scenario with `extends` merged and every file read: what the mock runs. `source`: the file it came from, or
- * "inline". A clock of undefined leaves the options' clock; `changes` are a parent's first, then its own;
- * `deviations` are the scenario's and its parent's.
+ * "inline". The features' sections (clock, network, changes...) are merged by their own rules (section.ts).
  */
-export type ResolvedScenario = Required<Pick<ScenarioDefinition, 'name' | 'description' | 'faults' | 'deviations'>> &
-  Pick<ScenarioDefinition, 'changes' | 'randomEditor'> & {
-    [K in 'latency' | 'clock' | 'network' | 'recording']: ScenarioDefinition[K] | undefined;
-  } & { source: string; seed: ResolvedSeed | undefined };
+export type ResolvedScenario = Required<Pick<ScenarioDefinition, 'name' | 'description' | 'faults'>> & {
+  [K in 'latency' | 'recording']: ScenarioDefinition[K] | undefined;
+} & Pick<ScenarioDefinition, 'clock' | 'network' | 'changes' | 'randomEditor' | 'deviations'> & {
+    source: string;
+    seed: ResolvedSeed | undefined;
+  };
 
 /** What the scenarios need of the mock's options (ResolvedOptions has these; options.ts imports this folder, not the reverse). */
 export interface ScenarioSettings {

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EARLIEST_MS, LATEST_MS } from '../clock/durations.js';
-import { queueKey } from './queue-records.js';
+import { queueKey, type QueueRecord } from './queue-records.js';
 import type { NodeRecord } from './schema.js';
 import type { StateMaps } from './state-maps.js';
 import { parseSyntheticBlobId } from './synthetic-content.js';
@@ -92,115 +92,119 @@ function treeProblem(state: StateMaps): string | undefined {
   return undefined;
 }
 
-const BLOB_ID = /^[0-9a-f]{32}$/;
+/** Stored times are Unix seconds from 1970 to 9999: a later one would make every answer that shows it fail. */
+const [FIRST_SECOND, LAST_SECOND] = [EARLIEST_MS / 1000, Math.floor(LATEST_MS / 1000)];
 
-/** What is wrong with a node stored under `id`, or undefined. */
-function nodeProblem(id: string, node: unknown): string | undefined {
-  if (!isRecord(node) || node['id'] !== id) return `node "${id}" is malformed`;
-  if (node['kind'] !== 'container' && node['kind'] !== 'file')
-    return `node "${id}" has kind ${JSON.stringify(node['kind'])}`;
-  if (typeof node['name'] !== 'string' || typeof node['owner'] !== 'string')
-    return `node "${id}" lacks a name or owner`;
-  const blobId = node['blobId'];
-  if (typeof node['bytes'] !== 'number' || !(blobId === null || typeof blobId === 'string')) {
-    return `node "${id}" has no valid bytes/blobId`;
+/** A test a stored value must pass, and what a message says was expected instead. */
+interface Check {
+  ok(value: unknown): boolean;
+  expected: string;
+}
+const check = (expected: string, ok: (value: unknown) => boolean): Check => ({ ok, expected });
+const orNull = (c: Check): Check => check(`null or ${c.expected}`, (v) => v === null || c.ok(v));
+const listOf = (c: Check, of: string): Check =>
+  check(`a list of ${of}`, (v) => Array.isArray(v) && v.every((item) => c.ok(item)));
+
+const STRING = check('a string', (v) => typeof v === 'string');
+const NUMBER = check('a number', (v) => typeof v === 'number');
+const COUNT = check('a whole number', (v) => Number.isSafeInteger(v) && (v as number) >= 0);
+const KIND = check('"container" or "file"', (v) => v === 'container' || v === 'file');
+const TIME = check(
+  `Unix seconds from ${FIRST_SECOND} (1970) to ${LAST_SECOND} (9999-12-31)`,
+  (v) => typeof v === 'number' && v >= FIRST_SECOND && v <= LAST_SECOND,
+);
+/** An object whose own values are all strings (for-in: no array of values made for the usual empty one). */
+const DICT = check('an object of strings', (v) => {
+  if (!isRecord(v)) return false;
+  for (const key in v) if (Object.hasOwn(v, key) && typeof v[key] !== 'string') return false;
+  return true;
+});
+const BLOB_ID = check('a blob id (32 hex digits, or generated content)', (v) => {
+  return typeof v === 'string' && (/^[0-9a-f]{32}$/.test(v) || parseSyntheticBlobId(v) !== undefined);
+});
+const PATH = check('', (v) => typeof v === 'string' && v.startsWith('/'));
+const EVENT_NAMES = ['cdmi_create_complete', 'cdmi_modify_complete', 'cdmi_delete', 'cdmi_rename'];
+
+/** Each record's fields in the order they are checked; several fields named in one key share a check. */
+type Fields = ReadonlyArray<readonly [field: string, check: Check]>;
+const fields = (table: Record<string, Check>): Fields =>
+  Object.entries(table).flatMap(([names, c]) => names.split(' ').map((name) => [name, c] as const));
+
+const NODE_FIELDS = fields({
+  kind: KIND,
+  'name owner': STRING,
+  bytes: NUMBER,
+  blobId: orNull(BLOB_ID),
+  parentId: orNull(STRING),
+  tags: listOf(STRING, 'strings'),
+  'metadata deadProps': DICT,
+  'created modified accessed': TIME,
+  recycled: orNull(TIME),
+});
+const QUEUE_KEY_FIELDS = fields({ 'owner name': STRING });
+const QUEUE_FIELDS = fields({
+  id: STRING,
+  created: TIME,
+  events: listOf(STRING, 'strings'),
+  scope: orNull(listOf(PATH, 'paths starting with "/"')),
+  metadata: check('an object', isRecord),
+  limit: check('a whole number, at least 1', (v) => COUNT.ok(v) && (v as number) >= 1),
+  'next dropped': COUNT,
+  values: check('a list', Array.isArray),
+});
+const VALUE_FIELDS = fields({ seq: COUNT });
+const EVENT_FIELDS = fields({
+  event: check(EVENT_NAMES.join(', '), (v) => EVENT_NAMES.includes(v as string)),
+  'user objectId name contentTag': STRING,
+  bytes: NUMBER,
+  time: TIME,
+  kind: KIND,
+  parentId: orNull(STRING),
+  parentPath: listOf(STRING, 'strings'),
+});
+
+/** The first field of `record` (called `at` in the message) that fails its check, or undefined. */
+function fieldsProblem(at: string, record: unknown, table: Fields): string | undefined {
+  if (!isRecord(record)) return `${at} is ${record === undefined ? 'missing' : shown(record)}, expected an object`;
+  for (let i = 0; i < table.length; i++) {
+    const [field, { ok, expected }] = table[i]!;
+    const value = record[field];
+    if (ok(value)) continue;
+    return value === undefined
+      ? `${at} has no ${field}, expected ${expected}`
+      : `${at} has ${field} ${shown(value)}, expected ${expected}`;
   }
-  if (typeof blobId === 'string' && !BLOB_ID.test(blobId) && !parseSyntheticBlobId(blobId))
-    return `node "${id}" names blob "${blobId}"`;
-  if (!(node['parentId'] === null || typeof node['parentId'] === 'string'))
-    return `node "${id}" has a parentId that is neither null nor a string`;
-  if (!isListOfStrings(node['tags'])) return `node "${id}" has tags that are not a list of strings`;
-  if (!isDictOfStrings(node['metadata'])) return `node "${id}" has metadata that is not an object of strings`;
-  if (!isDictOfStrings(node['deadProps'])) return `node "${id}" has deadProps that is not an object of strings`;
-  for (const field of ['created', 'modified', 'accessed'] as const) {
-    if (!isStoredTime(node[field])) return `node "${id}" has ${field} ${timeText(node[field])}, expected ${TIME_RANGE}`;
-  }
-  if (node['recycled'] !== null && !isStoredTime(node['recycled']))
-    return `node "${id}" has recycled ${timeText(node['recycled'])}, expected null or ${TIME_RANGE}`;
   return undefined;
 }
 
-/**
- * Stored times are Unix seconds inside the clock's range (1970 to 9999): a time past what an ISO or HTTP date can
- * write would make every answer that shows it (a PROPFIND, a listing, a queue read) fail, so it is refused at start.
- */
-const EARLIEST_SECONDS = EARLIEST_MS / 1000;
-const LATEST_SECONDS = Math.floor(LATEST_MS / 1000);
-const TIME_RANGE = `Unix seconds from ${EARLIEST_SECONDS} (1970) to ${LATEST_SECONDS} (9999-12-31)`;
-
-function isStoredTime(value: unknown): boolean {
-  return typeof value === 'number' && value >= EARLIEST_SECONDS && value <= LATEST_SECONDS;
-}
-
 /** A bad value as a message shows it: a number as written, anything else as JSON, cut short. */
-function timeText(value: unknown): string {
+function shown(value: unknown): string {
   const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
-function isListOfStrings(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
-  return true;
+function nodeProblem(id: string, node: unknown): string | undefined {
+  const at = `node ${JSON.stringify(id)}`;
+  if (isRecord(node) && node['id'] !== id) return `${at} has id ${shown(node['id'])}, expected its key`;
+  return fieldsProblem(at, node, NODE_FIELDS);
 }
 
-/** An object whose own values are all strings (for-in: no array of values made for the usual empty one). */
-function isDictOfStrings(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  for (const key in value) if (Object.hasOwn(value, key) && typeof value[key] !== 'string') return false;
-  return true;
-}
-
-const EVENT_NAMES = ['cdmi_create_complete', 'cdmi_modify_complete', 'cdmi_delete', 'cdmi_rename'];
-const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
-
-/** What is wrong with a notification queue stored under `key`, or undefined: each field checked, as for nodes. */
 function queueProblem(key: string, queue: unknown, state: StateMaps): string | undefined {
   const at = `queue ${JSON.stringify(key)}`;
-  if (!isRecord(queue)) return `${at} is not an object`;
-  const { owner, name } = queue;
-  if (typeof owner !== 'string' || typeof name !== 'string') return `${at} lacks an owner or name`;
+  let problem = fieldsProblem(at, queue, QUEUE_KEY_FIELDS);
+  if (problem) return problem;
+  const { owner, name } = queue as QueueRecord;
   if (queueKey(owner, name) !== key) return `${at} is stored under a key that is not its owner and name`;
   if (!state.users.has(owner)) return `${at} belongs to "${owner}", who is no user`;
-  if (typeof queue['id'] !== 'string') return `${at} has no id`;
-  if (!isStoredTime(queue['created'])) return `${at} has created ${timeText(queue['created'])}, expected ${TIME_RANGE}`;
-  if (!isListOfStrings(queue['events'])) return `${at} has events that are not a list of strings`;
-  const scope = queue['scope'];
-  if (scope !== null && !(isListOfStrings(scope) && (scope as string[]).every((p) => p.startsWith('/'))))
-    return `${at} has a scope that is neither null nor a list of paths starting with "/"`;
-  if (!isRecord(queue['metadata'])) return `${at} has metadata that is not an object`;
-  for (const field of ['limit', 'next', 'dropped'] as const) {
-    if (!isCount(queue[field])) return `${at} has ${field} ${JSON.stringify(queue[field])}, expected a whole number`;
-  }
-  if ((queue['limit'] as number) < 1) return `${at} has limit 0, expected at least 1`;
-  const values = queue['values'];
-  if (!Array.isArray(values)) return `${at} has values that are not a list`;
-  let seq = -1;
-  for (let i = 0; i < values.length; i++) {
-    const value: unknown = values[i];
+  problem = fieldsProblem(at, queue, QUEUE_FIELDS);
+  const { values, next } = queue as QueueRecord;
+  for (let i = 0; !problem && i < values.length; i++) {
     const where = `${at} values[${i}]`;
-    if (!isRecord(value) || !isCount(value['seq'])) return `${where} has no whole-number seq`;
-    if ((value['seq'] as number) <= seq || (value['seq'] as number) >= (queue['next'] as number))
-      return `${where} has seq ${String(value['seq'])}, out of order or not below next`;
-    seq = value['seq'] as number;
-    const problem = eventProblem(value['event']);
-    if (problem) return `${where} ${problem}`;
+    problem = fieldsProblem(where, values[i], VALUE_FIELDS);
+    const seq = problem ? 0 : values[i]!.seq;
+    if (!problem && (seq <= (values[i - 1]?.seq ?? -1) || seq >= next))
+      problem = `${where} has seq ${seq}, out of order or not below next`;
+    problem ??= fieldsProblem(`${where}.event`, values[i]!.event, EVENT_FIELDS);
   }
-  return undefined;
-}
-
-function eventProblem(event: unknown): string | undefined {
-  if (!isRecord(event)) return 'has no event object';
-  if (!EVENT_NAMES.includes(event['event'] as string)) return `has event ${JSON.stringify(event['event'])}`;
-  for (const field of ['user', 'objectId', 'name', 'contentTag'] as const)
-    if (typeof event[field] !== 'string') return `has an event whose ${field} is not a string`;
-  if (typeof event['bytes'] !== 'number') return 'has an event whose bytes is not a number';
-  if (!isStoredTime(event['time']))
-    return `has an event whose time is ${timeText(event['time'])}, expected ${TIME_RANGE}`;
-  if (event['kind'] !== 'container' && event['kind'] !== 'file')
-    return 'has an event whose kind is not container or file';
-  if (!(event['parentId'] === null || typeof event['parentId'] === 'string'))
-    return 'has an event whose parentId is neither null nor a string';
-  if (!isListOfStrings(event['parentPath'])) return 'has an event whose parentPath is not a list of strings';
-  return undefined;
+  return problem;
 }

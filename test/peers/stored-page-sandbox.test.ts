@@ -54,7 +54,7 @@ describe('a stored page opened in Chromium', () => {
         body: HOSTILE_PAGE,
       });
       expect(put.status).toBe(201);
-      const page = mock.store.children('alice', mock.store.root('alice').id)[0]!;
+      const page = mock.store.tree.children(mock.store.root('alice').id)[0]!;
       const url = surface === '/dav' ? `${mock.url}/dav/report.html` : `${mock.url}/v2/files/${page.id}/content`;
       const tab = await context.newPage();
       try {
@@ -67,7 +67,7 @@ describe('a stored page opened in Chromium', () => {
       } finally {
         await tab.close();
       }
-      expect(mock.store.children('bob', mock.store.root('bob').id).map((n) => n.name)).toEqual(['secret.txt']);
+      expect(mock.store.tree.children(mock.store.root('bob').id).map((n) => n.name)).toEqual(['secret.txt']);
     }, 30_000);
   }
 

@@ -8,9 +8,13 @@ import { checkConditions } from './network-conditions.js';
  */
 export const networkFeature: Feature = {
   name: 'network shaping',
-  scenario: {
-    field: 'network',
-    definitions: ['network', 'byteRate', 'bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'],
-    check: (value, { source }) => checkConditions(value as NetworkConditions, 'network', source),
-  },
+  scenario: [
+    {
+      field: 'network',
+      definitions: ['network', 'byteRate', 'bandwidth', 'slice', 'hang', 'slowClose', 'stallUpload'],
+      check: (value, { source }) => checkConditions(value as NetworkConditions, 'network', source),
+      // Field by field: a child that sets only bandwidth keeps its parent's slice.
+      merge: (parent, own) => (parent || own ? { ...(parent as object), ...(own as object) } : undefined),
+    },
+  ],
 };

@@ -46,7 +46,7 @@ describe('WebDAV COPY and MOVE', () => {
   it('COPY Depth 0 of a collection copies the collection without its members', async () => {
     await tree();
     await dav(app(), 'COPY', '/dav/src').set('Destination', '/dav/empty').set('Depth', '0').expect(201);
-    expect(store().children('demo', at('empty')!.id)).toEqual([]);
+    expect(store().tree.children(at('empty')!.id)).toEqual([]);
     await dav(app(), 'COPY', '/dav/src').set('Destination', '/dav/x').set('Depth', '1').expect(400);
   });
 

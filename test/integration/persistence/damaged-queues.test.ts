@@ -29,10 +29,14 @@ describe('a damaged notification queue in a --data state is refused at start', (
   }
 
   const damaged: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['values: null', { values: null }, /queue "demo\/sync" has values that are not a list/],
-    ['events: null', { events: null }, /queue "demo\/sync" has events that are not a list of strings/],
-    ['scope: "/"', { scope: '/' }, /queue "demo\/sync" has a scope that is neither null nor a list/],
-    ['a value without its event', { values: [{ seq: 0 }] }, /queue "demo\/sync" values\[0\] has no event object/],
+    ['values: null', { values: null }, /queue "demo\/sync" has values null, expected a list/],
+    ['events: null', { events: null }, /queue "demo\/sync" has events null, expected a list of strings/],
+    ['scope: "/"', { scope: '/' }, /queue "demo\/sync" has scope "\/", expected null or a list of paths/],
+    [
+      'a value without its event',
+      { values: [{ seq: 0 }] },
+      /queue "demo\/sync" values\[0\]\.event is missing, expected an object/,
+    ],
     ['limit: -1', { limit: -1 }, /queue "demo\/sync" has limit -1, expected a whole number/],
   ];
   for (const [what, change, message] of damaged) {

@@ -123,7 +123,7 @@ describe('a damaged --data state file is refused clearly at start', { timeout: 3
     await writeFile(dataFile(), JSON.stringify(state));
     const message = await refused();
     expect(message).toContain(`state file ${dataFile()} is not a csp-mock state`);
-    expect(message).toContain(`node "${ids['f.txt']}" has tags that are not a list of strings`);
+    expect(message).toContain(`node "${ids['f.txt']}" has tags null, expected a list of strings`);
   });
 
   it('a missing blob answers a clear error that names no server path (REST and WebDAV), not a cut connection', async () => {

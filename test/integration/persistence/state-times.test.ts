@@ -67,7 +67,7 @@ describe('a --data state with a time outside 1970..9999 is refused at start, nam
     state.queues!['demo/sync']!.created = 0;
     state.queues!['demo/sync']!.values[0]!.event.time = -1;
     await writeFile(dataFile(), JSON.stringify(state));
-    await refusedWith(/queue "demo\/sync" values\[0\] has an event whose time is -1, expected Unix seconds/);
+    await refusedWith(/queue "demo\/sync" values\[0\]\.event has time -1, expected Unix seconds/);
   });
 
   it('a log line that sets a modified time of 1e20 fails the start, naming the state, its log and the node', async () => {

@@ -155,7 +155,7 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(replaceUsers).not.toHaveBeenCalled();
     // The recorded tree is back (same root, the recorded file), and what came after the start is gone.
     expect(mock.store.root('demo').id).toBe(rootId);
-    const names = mock.store.children('demo', rootId).map((n) => n.name);
+    const names = mock.store.tree.children(rootId).map((n) => n.name);
     expect(names).not.toContain('after-start.txt');
     const logo = await request(mock.app)
       .get('/dav/Photos/logo.bin')

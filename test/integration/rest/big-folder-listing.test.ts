@@ -31,7 +31,7 @@ function members(xml: string): { count: number; start: number; total: number; it
 }
 
 /** What the store holds now, in listing order. */
-const stored = (): string[] => mock.store.children('demo', bigId).map((n) => `${n.kind} ${n.id}`);
+const stored = (): string[] => mock.store.tree.children(bigId).map((n) => `${n.kind} ${n.id}`);
 
 const write = (method: string, path: string, init: RequestInit = {}): Promise<Response> =>
   fetch(`${mock.url}${path}`, {

@@ -81,7 +81,7 @@ const entity = (headers: Record<string, string> = {}, onFirstChunk?: () => Promi
 /** The same entity built whole, as it was before it was streamed. */
 function builtWhole(): string {
   const node = annotated();
-  const members = mock.store.children('demo', node.id);
+  const members = mock.store.tree.children(node.id);
   const page = { items: members.slice(0, MAX_EXPANDED_ITEMS), start: 0, total: members.length };
   return buildXml(containerEntity(containerView(mock.store, node, page), new Links(url)));
 }
@@ -123,7 +123,7 @@ describe(`the X-Cloud-Depth 2 entity of a container of ${FILES} files with ${KEY
     const first = await entity();
     const tag = String(first.headers.etag);
     expect(await entity({ 'If-None-Match': tag })).toMatchObject({ status: 304, text: '' });
-    const child = mock.store.children('demo', annotated().id).find((n) => n.kind === 'file')!;
+    const child = mock.store.tree.children(annotated().id).find((n) => n.kind === 'file')!;
     await mock.store.annotations.setMetadata('demo', child.id, 'added', 'x');
     const after = await entity({ 'If-None-Match': tag });
     expect(after.status).toBe(200);
@@ -137,7 +137,7 @@ describe(`the X-Cloud-Depth 2 entity of a container of ${FILES} files with ${KEY
       const answer = await readArriving(`${url}/v2/containers/${node.id}`, { headers: { 'X-Cloud-Depth': '2' } });
       expect(answer.status).toBe(200);
       expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.text)));
-      const members = mock.store.children('demo', node.id);
+      const members = mock.store.tree.children(node.id);
       const page = { items: members, start: 0, total: members.length };
       expect(answer.text).toBe(buildXml(containerEntity(containerView(mock.store, node, page), new Links(url))));
     }

@@ -100,7 +100,7 @@ function namesListed(xml: string): string[] {
 }
 
 const stored = (folder: string): string[] =>
-  mock.store.children('demo', idOf(folder)).map((n) => (n.kind === 'container' ? `${n.name}/` : n.name));
+  mock.store.tree.children(idOf(folder)).map((n) => (n.kind === 'container' ? `${n.name}/` : n.name));
 
 describe(`a folder of ${MEMBERS} members never listed before, its members stored far from listing order`, () => {
   it(`lists through /v2 in listing order across every page boundary (${CHILD_PAGE} members a page), equal to a sorted reference; its ETag holds for the next listing`, async () => {
@@ -132,7 +132,7 @@ describe(`a folder of ${MEMBERS} members never listed before, its members stored
   });
 
   it('a delete, a rename and a create landing after the first page went out do not tear the listing: it shows the folder as it was', async () => {
-    const files = mock.store.children('demo', idOf('torn')).filter((n) => n.kind === 'file');
+    const files = mock.store.tree.children(idOf('torn')).filter((n) => n.kind === 'file');
     const gone = files[files.length - 1]!;
     const moved = files[files.length - 2]!;
     const count = watched.length;
@@ -165,7 +165,7 @@ describe(`a folder of ${MEMBERS} members never listed before, its members stored
     expect(new Set(listed).size).toBe(MEMBERS);
     expect(listed).toContain(gone.id);
     // The renamed member kept its old place; names as they were: the reference.
-    const oldNames = new Map([...files, ...mock.store.children('demo', idOf('torn'))].map((n) => [n.id, n.name]));
+    const oldNames = new Map([...files, ...mock.store.tree.children(idOf('torn'))].map((n) => [n.id, n.name]));
     oldNames.set(moved.id, moved.name);
     oldNames.set(gone.id, gone.name);
     const kinds = [...answer.text.matchAll(/<(container|file) xlink:href/g)].map((m) => m[1]);

@@ -139,7 +139,7 @@ describe('the one request path', () => {
       body: form,
     });
     expect(res.status).toBe(201);
-    const [file] = running.store.children('demo', root.id);
+    const [file] = running.store.tree.children(root.id);
     expect(isMediaType(file!.mimeType)).toBe(true);
     const content = await fetch(`${running.url}/v2/files/${file!.id}/content`, { headers: HEADERS });
     expect([content.status, await content.text()]).toEqual([200, 'x']);
@@ -161,7 +161,7 @@ describe('the one request path', () => {
     expect(entry.outcome).not.toBe('pending');
     expect(mock.requests().filter((e) => e.outcome === 'pending')).toEqual([]);
     await mock.reset();
-    expect(mock.store.children('demo', mock.store.root('demo').id)).toEqual([]);
+    expect(mock.store.tree.children(mock.store.root('demo').id)).toEqual([]);
   });
 
   it('a small upload runs under the scenario active when it arrived, and is in the journal while its body streams', async () => {
@@ -190,7 +190,7 @@ describe('the one request path', () => {
     expect(await status).toBe(201);
     socket.destroy();
     await switching;
-    expect(mock.store.children('demo', root.id).map((n) => n.name)).toEqual(['held.txt']);
+    expect(mock.store.tree.children(root.id).map((n) => n.name)).toEqual(['held.txt']);
     const done = mock.requests({ method: 'POST' });
     expect(done).toMatchObject([{ status: 201, scenario: 'default', fault: null }]);
     // The durations tell the body's time: the entry opened when the request arrived.

@@ -22,7 +22,7 @@ describe('a refused scenario switch changes nothing at all: store, users, active
     const mock = await open();
     const root = mock.store.root('demo').id;
     await mock.store.createFile('demo', root, { name: 'precious.txt' }, Buffer.from('keep me'));
-    const before = mock.store.children('demo', root).map((n) => n.name);
+    const before = mock.store.tree.children(root).map((n) => n.name);
     const refused = [
       seeded([{ file: 'x'.repeat(256), text: 'a' }]),
       seeded([{ container: 'ok', children: [{ file: 'back\\slash', text: 'a' }] }]),
@@ -34,8 +34,8 @@ describe('a refused scenario switch changes nothing at all: store, users, active
         /seed\.tree\[0\].*(255 characters|is not allowed)|must not contain/,
       );
       expect(mock.scenario.name).toBe('default');
-      expect(mock.store.users()).toEqual(['demo']);
-      expect(mock.store.children('demo', root).map((n) => n.name)).toEqual(before);
+      expect(mock.store.tree.users()).toEqual(['demo']);
+      expect(mock.store.tree.children(root).map((n) => n.name)).toEqual(before);
     }
     await mock.close();
     opened.length = 0;
@@ -48,7 +48,7 @@ describe('a refused scenario switch changes nothing at all: store, users, active
     await mock.useScenario(
       seeded([{ file: 'hello.txt', text: 'hi' }], { constructor: 'pw', __proto__: 'x' } as Record<string, string>),
     );
-    expect(mock.store.users().sort()).toEqual(['constructor', 'demo']);
+    expect(mock.store.tree.users().sort()).toEqual(['constructor', 'demo']);
     expect(mock.store.resolvePath('constructor', ['hello.txt'])?.bytes).toBe(2);
   });
 });

@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('group commit (%s store)', (kind) => {
     expect(t.faults.groups).toEqual([20]);
     if (kind === 'file') {
       const again = await t.reopen();
-      expect(again.children('alice', again.root('alice').id)).toHaveLength(20);
+      expect(again.tree.children(again.root('alice').id)).toHaveLength(20);
     }
   });
 
@@ -79,7 +79,7 @@ describe.each(STORE_KINDS)('group commit (%s store)', (kind) => {
     release();
     await Promise.all([folder, inside]);
     expect(t.faults.groups).toEqual([1, 1]);
-    expect(t.store.children('alice', staged.id).map((n) => n.name)).toEqual(['f']);
+    expect(t.store.tree.children(staged.id).map((n) => n.name)).toEqual(['f']);
   });
 
   it('a failed group fails every transaction in it and every one staged after it; memory is as before', async () => {
@@ -109,7 +109,7 @@ describe.each(STORE_KINDS)('group commit (%s store)', (kind) => {
     expect(await Promise.all([...first, ...second])).toEqual(Array(5).fill('storage-full'));
     expect(t.faults.groups).toEqual([2]);
 
-    expect(t.store.children('alice', root).map((n) => n.name)).toEqual(['kept']);
+    expect(t.store.tree.children(root).map((n) => n.name)).toEqual(['kept']);
     expect(t.store.resolvePath('alice', ['a'])).toBeUndefined();
     expect(t.store.get('alice', kept.id)).toMatchObject({ name: 'kept', version: 1 });
     expect(Object.keys(t.store.get('alice', kept.id).metadata)).toEqual([]);
@@ -122,7 +122,7 @@ describe.each(STORE_KINDS)('group commit (%s store)', (kind) => {
     expect(t.store.locks.covering(kept.id)).toEqual([lock]);
     if (kind === 'file') {
       const again = await t.reopen();
-      expect(again.children('alice', again.root('alice').id).map((n) => n.name)).toEqual(['a', 'kept']);
+      expect(again.tree.children(again.root('alice').id).map((n) => n.name)).toEqual(['a', 'kept']);
     }
   });
 

@@ -23,7 +23,7 @@ describe('user-given keys are plain data: names of Object.prototype members', ()
 
     it('users, file names, metadata keys, tags and dead properties named like prototype members round-trip', async () => {
       t = await openTestStore(kind, { users: parseUserSpec(NAMES.map((n) => `${n}:pw`)) });
-      expect(t.store.users().sort()).toEqual([...NAMES].sort());
+      expect(t.store.tree.users().sort()).toEqual([...NAMES].sort());
       for (const user of NAMES) {
         const root = t.store.root(user);
         expect(root.owner).toBe(user);
@@ -34,8 +34,8 @@ describe('user-given keys are plain data: names of Object.prototype members', ()
           await t.store.changeDeadProps(user, f.id, [{ name, xml: `<x>${name}</x>` }]);
         }
         expect(
-          t.store
-            .children(user, root.id)
+          t.store.tree
+            .children(root.id)
             .map((n) => n.name)
             .sort(),
         ).toEqual([...NAMES].sort());

@@ -41,7 +41,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     expect(await outcome(t.store.annotations.setMetadata('alice', kept.id, 'k', 'v'))).toBe('storage-full');
     expect(await outcome(t.store.copy('alice', kept.id, root, 'copy'))).toBe('storage-full');
 
-    expect(t.store.children('alice', root).map((n) => n.name)).toEqual(['kept']);
+    expect(t.store.tree.children(root).map((n) => n.name)).toEqual(['kept']);
     expect(t.store.get('alice', kept.id)).toMatchObject({ name: 'kept', version: 1, bytes: 3 });
     expect(Object.keys(t.store.get('alice', kept.id).metadata)).toEqual([]);
     expect((await contentOf(t.store, t.store.get('alice', kept.id).blobId)).toString()).toBe('old');
@@ -51,7 +51,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     await t.store.createContainer('alice', root, 'after');
     if (kind === 'file') {
       const again = await t.reopen();
-      expect(again.children('alice', again.root('alice').id).map((n) => n.name)).toEqual(['after', 'kept']);
+      expect(again.tree.children(again.root('alice').id).map((n) => n.name)).toEqual(['after', 'kept']);
     }
   });
 
@@ -90,7 +90,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     expect(await write).toBe('locked');
     expect(await create).toBe('locked');
     expect((await contentOf(t.store, t.store.get('alice', f.id).blobId)).toString()).toBe('original');
-    expect(t.store.children('alice', root).map((n) => n.name)).toEqual(['f']);
+    expect(t.store.tree.children(root).map((n) => n.name)).toEqual(['f']);
     expect(await blobFiles(t.store)).toEqual(blobsBefore);
   });
 
@@ -111,7 +111,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     expect(await outcome(t.store.lock('alice', { parentId: dir.id, name: 'new.txt' }, lockRequest, { tokens }))).toBe(
       'locked',
     );
-    expect(t.store.children('alice', dir.id)).toEqual([]);
+    expect(t.store.tree.children(dir.id)).toEqual([]);
     const granted = await t.store.lock('alice', { parentId: root, name: 'free.txt' }, lockRequest);
     expect(granted.created).toBe(true);
     expect(t.store.locks.covering(t.store.resolvePath('alice', ['free.txt'])!.id)).toEqual([granted.lock]);
@@ -135,7 +135,7 @@ describe.each(STORE_KINDS)('every change is a transaction (%s store)', (kind) =>
     t.faults.failing = 'io';
     expect(await outcome(resetStore(t.store, { users: ['carol'] }))).toBe('storage-io');
     t.faults.failing = undefined;
-    expect(t.store.users().sort()).toEqual(['alice', 'bob']);
+    expect(t.store.tree.users().sort()).toEqual(['alice', 'bob']);
     expect(t.store.get('alice', f.id).name).toBe('f');
     expect(await blobFiles(t.store)).toEqual(blobsBefore);
     if (kind === 'file') expect((await t.reopen()).get('alice', f.id).name).toBe('f');

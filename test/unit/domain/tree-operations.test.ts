@@ -39,10 +39,10 @@ describe.each(STORE_KINDS)('tree operations are iterative, one transaction each,
     expect(t.store.storedBytes('alice')).toBe(4);
     await t.store.recycleBin.purge('alice', copy.id);
     await t.store.recycleBin.purge('alice', top.id, true);
-    expect(t.store.children('alice', root)).toEqual([]);
+    expect(t.store.tree.children(root)).toEqual([]);
     expect(t.store.tree.node(copied[DEPTH]!.id)).toBeUndefined();
     expect(await blobFiles(t.store)).toEqual([]);
-    if (kind === 'file') expect((await t.reopen()).children('alice', root)).toEqual([]);
+    if (kind === 'file') expect((await t.reopen()).tree.children(root)).toEqual([]);
   });
 
   it('serves other clients while a 5,000-node COPY is prepared: a write and a read started after it finish first', async () => {
@@ -61,7 +61,7 @@ describe.each(STORE_KINDS)('tree operations are iterative, one transaction each,
     const copying = t.store.copy('alice', source.id, root, 'tree copy').then(() => finished.push('copy'));
     const writing = t.store.createContainer('alice', elsewhere.id, 'made meanwhile').then(() => finished.push('write'));
     const reading = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      expect(t.store.children('alice', source.id)).toHaveLength(50);
+      expect(t.store.tree.children(source.id)).toHaveLength(50);
       finished.push('read');
     });
     await Promise.all([copying, writing, reading]);
@@ -79,6 +79,6 @@ describe.each(STORE_KINDS)('tree operations are iterative, one transaction each,
     const copying = t.store.copy('alice', source.id, root, 'copy');
     await t.store.createContainer('alice', source.id, 'late');
     const copy = await copying;
-    expect(t.store.children('alice', copy.id)).toHaveLength(3001);
+    expect(t.store.tree.children(copy.id)).toHaveLength(3001);
   });
 });

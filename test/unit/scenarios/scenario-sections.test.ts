@@ -22,12 +22,16 @@ function schemaOfField(field: string): unknown {
 }
 
 describe('features own their parts of a scenario', () => {
-  it('network shaping and generated accounts declare their sections', () => {
-    const owners = FEATURES.filter((f) => f.scenario).map((f) => [f.name, f.scenario!.field]);
+  it('network shaping, generated accounts, the clock, the second device and the deviations declare their sections', () => {
+    const owners = FEATURES.flatMap((f) => (f.scenario ?? []).map((s) => [f.name, s.field]));
     expect(owners).toEqual(
       expect.arrayContaining([
         ['network shaping', 'network'],
         ['generated accounts', 'seed.generate'],
+        ['clock', 'clock'],
+        ['second device', 'changes'],
+        ['second device', 'randomEditor'],
+        ['interface deviations', 'deviations'],
       ]),
     );
   });

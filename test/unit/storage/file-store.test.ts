@@ -30,7 +30,7 @@ describe('file store (openStore with data)', () => {
 
     const again = await t.reopen();
     expect(again.root('alice').id).toBe(root);
-    expect(again.children('alice', docs.id).map((n) => n.name)).toEqual(['a.txt']);
+    expect(again.tree.children(docs.id).map((n) => n.name)).toEqual(['a.txt']);
     expect(again.get('alice', f.id)).toMatchObject({ tags: ['keep'], metadata: { k: 'v' }, bytes: 9 });
     expect((await contentOf(again, again.get('alice', f.id).blobId)).toString()).toBe('persisted');
     expect(again.recycleBin.list('alice').map((n) => n.name)).toEqual(['gone']);

@@ -239,7 +239,7 @@ describe('a damaged state file in its line form is refused as in any other layou
     [
       'a node whose key is not its id',
       (n) => (n['folder'] = { ...n['folder']!, id: 'other' }),
-      'node "folder" is malformed',
+      'node "folder" has id "other", expected its key',
     ],
     [
       'a parentless node that is no root',
@@ -249,12 +249,12 @@ describe('a damaged state file in its line form is refused as in any other layou
     [
       'tags that are not strings',
       (n) => ((n['folder'] as unknown as { tags: unknown }).tags = [1]),
-      'node "folder" has tags that are not a list of strings',
+      'node "folder" has tags [1], expected a list of strings',
     ],
     [
       'a blob named by a path',
       (n) => (n['child-of-weird']!.blobId = '../../etc/passwd'),
-      'node "child-of-weird" names blob "../../etc/passwd"',
+      'node "child-of-weird" has blobId "../../etc/passwd", expected null or a blob id (32 hex digits, or generated content)',
     ],
   ])('%s: the same message either way', async (_what, change, message) => {
     const [byLines, whole] = await refusals(damaged(change));

@@ -27,7 +27,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     expect(alice.name).toBe('/');
     expect(alice.parentId).toBeNull();
     expect(alice.id).not.toBe(bob.id);
-    expect(t.store.users().sort()).toEqual(['alice', 'bob']);
+    expect(t.store.tree.users().sort()).toEqual(['alice', 'bob']);
     expect(() => t.store.get('bob', alice.id)).toThrow(DomainError);
   });
 
@@ -49,7 +49,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
       version: 1,
     });
     expect(empty).toMatchObject({ bytes: 0, mimeType: 'application/octet-stream' });
-    expect(t.store.children('alice', root.id).map((n) => n.name)).toEqual(['Docs', '0.bin', 'a.txt']);
+    expect(t.store.tree.children(root.id).map((n) => n.name)).toEqual(['Docs', '0.bin', 'a.txt']);
     expect((await contentOf(t.store, file.blobId)).toString()).toBe('hello');
     expect(await codeOf(Promise.resolve().then(() => t.store.get('alice', docs.id, 'file')))).toBe('not-found');
   });
@@ -107,7 +107,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     await t.store.update('alice', f.id, { name: 'renamed', public: true });
     expect(t.store.get('alice', f.id)).toMatchObject({ name: 'renamed', public: true, version: 2 });
     await t.store.update('alice', f.id, { parentId: b.id });
-    expect(t.store.children('alice', b.id).map((n) => n.name)).toEqual(['g', 'renamed']);
+    expect(t.store.tree.children(b.id).map((n) => n.name)).toEqual(['g', 'renamed']);
     expect(await codeOf(t.store.update('alice', f.id, { name: 'g' }))).toBe('duplicate');
     expect(await codeOf(t.store.update('alice', a.id, { parentId: b.id }))).toBe('conflict');
     expect(await codeOf(t.store.update('alice', root, { name: 'top' }))).toBe('conflict');
@@ -121,7 +121,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     await t.store.annotations.addTag('alice', f.id, 'red');
     const dest = await t.store.createContainer('alice', root, 'dest');
     const copy = await t.store.copy('alice', a.id, dest.id);
-    const [copied] = t.store.children('alice', copy.id);
+    const [copied] = t.store.tree.children(copy.id);
     expect(copied).toMatchObject({ name: 'f', bytes: 4, blobId: f.blobId, tags: ['red'] });
     expect(copied!.id).not.toBe(f.id);
     expect(await codeOf(t.store.copy('alice', a.id, dest.id))).toBe('duplicate');
@@ -137,7 +137,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     const f = await t.store.createFile('alice', a.id, { name: 'f' }, Buffer.from('bytes'));
     await t.store.recycleBin.add('alice', a.id);
     expect(await codeOf(Promise.resolve().then(() => t.store.get('alice', f.id)))).toBe('not-found');
-    expect(t.store.children('alice', root)).toEqual([]);
+    expect(t.store.tree.children(root)).toEqual([]);
     expect(t.store.recycleBin.list('alice').map((n) => n.name)).toEqual(['a']);
     expect(t.store.storedBytes('alice')).toBe(0);
     await t.store.recycleBin.restore('alice', a.id);
@@ -191,7 +191,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect((loser.reason as DomainError).code).toBe('duplicate');
-    const [winner] = t.store.children('alice', root);
+    const [winner] = t.store.tree.children(root);
     expect(winner!.bytes).toBe(5000);
     expect(await blobFiles(t.store)).toEqual([winner!.blobId]);
   });
@@ -220,7 +220,7 @@ describe.each(STORE_KINDS)('CloudStore contract (%s store)', (kind) => {
   it('a reset swaps a new state in whole and drops every blob of the old one', async () => {
     await t.store.createFile('alice', t.store.root('alice').id, { name: 'a' }, Buffer.alloc(10));
     await resetStore(t.store, { users: ['carol'] });
-    expect(t.store.users()).toEqual(['carol']);
+    expect(t.store.tree.users()).toEqual(['carol']);
     expect(await blobFiles(t.store)).toEqual([]);
   });
 });
