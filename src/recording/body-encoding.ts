@@ -17,10 +17,20 @@ export function encodeBody(body: Buffer): StoredBody | undefined {
   return isText(body) ? { text: body.toString('utf8') } : { base64: body.toString('base64') };
 }
 
-/** The bytes of an inline stored body (text or base64; sidecars are read by SidecarReader). */
+/** Every empty body: one zero-length Buffer (nothing can write into it) instead of one per exchange and side. */
+export const EMPTY_BODY = Buffer.alloc(0);
+
+/** The bytes of an inline stored body (text or base64); undefined for a sidecar, which SidecarReader reads. */
+export function inlineBytes(body: StoredBody | undefined): Buffer | undefined {
+  if (!body) return EMPTY_BODY;
+  if ('text' in body && typeof body.text === 'string') return Buffer.from(body.text, 'utf8');
+  if ('base64' in body && typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
+  return undefined;
+}
+
+/** The bytes of a body known to be inline. */
 export function decodeInlineBody(body: StoredBody | undefined): Buffer {
-  if (!body) return Buffer.alloc(0);
-  if ('text' in body) return Buffer.from(body.text, 'utf8');
-  if ('base64' in body) return Buffer.from(body.base64, 'base64');
-  throw new Error(`body in sidecar ${body.file} is not inline`);
+  const bytes = inlineBytes(body);
+  if (!bytes) throw new Error('a body in a sidecar is not inline');
+  return bytes;
 }

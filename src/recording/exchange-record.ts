@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseBasicAuth } from '../http/auth.js';
-import { decodeInlineBody, encodeBody } from './body-encoding.js';
+import { encodeBody, inlineBytes } from './body-encoding.js';
 import type { HeaderMap, StoredBody, StoredExchange } from './format.js';
 import { SESSION_HEADER, keptHeaders, normaliseHeaders, toToken } from './normalise.js';
 import { REDACTED, dropSecretHeaders, dropSecretPairs, redactBody, redactXmlElements } from '../http/redaction.js';
@@ -34,8 +34,8 @@ function redactStoredBody(
   contentType: string | undefined,
   names: readonly string[],
 ): StoredBody | undefined {
-  if (!body || 'file' in body) return body;
-  const bytes = decodeInlineBody(body);
+  const bytes = inlineBytes(body);
+  if (!body || !bytes) return body;
   const redacted = redactBody(bytes, contentType, names, REDACTED);
   return redacted === bytes ? body : encodeBody(redacted);
 }

@@ -16,6 +16,8 @@ import { forEachLine } from './recording-lines.js';
 import { RecordingError } from './recording-names.js';
 import { redactedNames } from '../http/redaction.js';
 import { SidecarReader } from './sidecar-reader.js';
+import { schemaCheck } from './file-schemas.js';
+import { EMPTY_BODY, inlineBytes } from './body-encoding.js';
 
 export { RecordingError, sidecarDirName, sidecarPath } from './recording-names.js';
 
@@ -41,46 +43,13 @@ function checkHeader(value: unknown, file: string): RecordingHeader {
   };
 }
 
-/** An HTTP token (methods, header names): nothing that could end a request line or a header early. */
-export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const exchangeProblem = schemaCheck('recording.schema.json');
 
-const PATH = /^\/[^\u0000-\u0020\u007f]*$/;
-
-const isHeaderMap = (v: unknown): boolean =>
-  v === undefined ||
-  (typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    Object.entries(v).every(
-      ([name, x]) =>
-        TOKEN.test(name) && (typeof x === 'string' || (Array.isArray(x) && x.every((y) => typeof y === 'string'))),
-    ));
-
-function checkExchange(value: unknown, file: string, where: string): StoredExchange {
-  const e = value as Partial<StoredExchange> | null;
-  const problem = (what: string): never => {
-    throw new RecordingError(file, `${where}: ${what}`);
-  };
-  if (typeof e !== 'object' || e === null || Array.isArray(e)) return problem('an exchange must be a JSON object');
-  if (!Number.isSafeInteger(e.id)) problem('needs an integer id');
-  if (!e.request || typeof e.request.method !== 'string' || !TOKEN.test(e.request.method))
-    problem('needs a request.method (an HTTP token)');
-  if (typeof e.request!.path !== 'string' || !PATH.test(e.request!.path))
-    problem('needs a request.path starting with / without spaces or control characters');
-  if (!e.response || !Number.isInteger(e.response.status) || e.response.status < 100 || e.response.status > 599)
-    problem('needs a response.status from 100 to 599');
-  if (!isHeaderMap(e.request!.headers) || !isHeaderMap(e.response!.headers))
-    problem('headers must map names to strings');
-  const query = e.request!.query;
-  if (
-    query !== undefined &&
-    !(
-      Array.isArray(query) &&
-      query.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string'))
-    )
-  )
-    problem('request.query must be [name, value] pairs');
-  return e as StoredExchange;
+/** An exchange checked against the published schema; `at` names it ("exchanges[3]"), `line` the line it is on. */
+function checkExchange(value: unknown, file: string, at: string, line = ''): StoredExchange {
+  const problem = exchangeProblem(value, at);
+  if (problem !== undefined) throw new RecordingError(file, `${line}${problem}`);
+  return value as StoredExchange;
 }
 
 function parseDocument(text: string, file: string): RecordingDocument {
@@ -158,7 +127,7 @@ export async function scanRecording(file: string, onExchange: (e: StoredExchange
         throw new RecordingError(absolute, `line ${n}: not valid JSON`);
       }
       if (++count > MAX_EXCHANGES) throw tooMany(absolute, `line ${n}`);
-      onExchange(checkExchange(value, absolute, `line ${n}`));
+      onExchange(checkExchange(value, absolute, '', `line ${n}: `));
     }));
     if (!header) {
       const doc = parseDocument((await readContainedFile(absolute)).toString('utf8'), absolute);
@@ -187,9 +156,6 @@ export interface ReadRecordingOptions {
   lazyBodies?: boolean;
 }
 
-/** Every empty body: one zero-length Buffer (nothing can write into it) instead of one per exchange and side. */
-const EMPTY_BODY = Buffer.alloc(0);
-
 /** A body part of an exchange being read: inline bytes now, a sidecar resolved once the scan is done. */
 interface PendingBody {
   part: { body: Buffer; bodyFile?: BodyFile };
@@ -206,12 +172,6 @@ export async function readRecording(file: string, options: ReadRecordingOptions 
   const absolute = resolve(file);
   const exchanges: Exchange[] = [];
   const pending: PendingBody[] = [];
-  const inline = (stored: StoredBody | undefined): Buffer | undefined => {
-    if (!stored) return EMPTY_BODY;
-    if ('text' in stored && typeof stored.text === 'string') return Buffer.from(stored.text, 'utf8');
-    if ('base64' in stored && typeof stored.base64 === 'string') return Buffer.from(stored.base64, 'base64');
-    return undefined;
-  };
   const { header } = await scanRecording(absolute, (e) => {
     // Built field by field (no rest or spread): this runs once per exchange, up to MAX_EXCHANGES times.
     const { request: sent, response: answer } = e;
@@ -229,10 +189,10 @@ export async function readRecording(file: string, options: ReadRecordingOptions 
       response: { status: answer.status, headers: answer.headers ?? {}, body: EMPTY_BODY },
     };
     if (sent.partialBody !== undefined) exchange.request.partialBody = sent.partialBody;
-    const requestBytes = inline(sent.body);
+    const requestBytes = inlineBytes(sent.body);
     if (requestBytes) exchange.request.body = requestBytes;
     else pending.push({ part: exchange.request, stored: sent.body!, what: `exchange ${e.id} request` });
-    const responseBytes = inline(answer.body);
+    const responseBytes = inlineBytes(answer.body);
     if (responseBytes) exchange.response.body = responseBytes;
     else pending.push({ part: exchange.response, stored: answer.body!, what: `exchange ${e.id} response` });
     exchanges.push(exchange);

@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { FileAccessError, containedPath, maxFileBytes, readContainedFile } from '../files/contained-file.js';
+import { EMPTY_BODY, inlineBytes } from './body-encoding.js';
 import type { BodyFile, StoredBody } from './format.js';
 import { RecordingError, sidecarDirName, sidecarPath } from './recording-names.js';
 
@@ -41,18 +42,9 @@ export class SidecarReader {
 
   /** An inline body's bytes, or a sidecar checked (inside the folder, a regular file of the stated size) but not read. */
   async locate(body: StoredBody | undefined, what: string): Promise<Buffer | BodyFile> {
-    if (!body) return Buffer.alloc(0);
-    if ('text' in body && typeof body.text === 'string') return Buffer.from(body.text, 'utf8');
-    if ('base64' in body && typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
-    if (
-      !('file' in body) ||
-      typeof body.file !== 'string' ||
-      !Number.isSafeInteger(body.bytes) ||
-      body.bytes < 0 ||
-      typeof body.sha256 !== 'string'
-    ) {
-      throw new RecordingError(this.#file, `${what}: a body is { text }, { base64 } or { file, bytes, sha256 }`);
-    }
+    // The body's shape was checked against the recording's schema as it was read.
+    const inline = inlineBytes(body);
+    if (inline || !body || !('file' in body)) return inline ?? EMPTY_BODY;
     const path = sidecarPath(this.#folder, body.file);
     try {
       await containedPath(path, this.#folder);

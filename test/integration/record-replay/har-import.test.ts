@@ -288,17 +288,17 @@ describe('csp-mock import-har', () => {
     [
       'an entry without a URL',
       JSON.stringify({ log: { version: '1.2', entries: [{ request: { method: 'GET' }, response: { status: 200 } }] } }),
-      /log\.entries\[0\]: needs request\.method and request\.url$/,
+      /log\.entries\[0\]\.request\.url: is required$/,
     ],
     [
       'a method that is not an HTTP token',
       JSON.stringify(har([entry('GET /x HTTP/1.1', `${BASE}/v2`, 200)])),
-      /log\.entries\[0\]: request\.method must be an HTTP method \(a token\)$/,
+      /log\.entries\[0\]\.request\.method: must be an HTTP method \(a token\)$/,
     ],
     [
       'a header value that would split the answer',
       JSON.stringify(har([entry('GET', `${BASE}/v2`, 200, { responseHeaders: { 'X-Note': 'a\r\nSet-Cookie: x=1' } })])),
-      /log\.entries\[0\]: response\.headers\[0\]: the value holds a control character$/,
+      /log\.entries\[0\]\.response\.headers\[0\]\.value: must be a string without control characters other than tab$/,
     ],
     [
       'nothing under --base-url',

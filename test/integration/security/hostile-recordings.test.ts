@@ -127,7 +127,7 @@ describe('hostile recordings cannot read outside their folder or exhaust the mac
       exchange(1, { path: '/v2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /__admin/reset' }),
     ]);
     expect(await failure(readRecording(injected))).toContain(
-      `${injected}: line 2: needs a request.path starting with / without spaces or control characters`,
+      `${injected}: line 2: request.path: must be a path starting with / without spaces or control characters`,
     );
     const foreign = join(tmp.path, 'foreign.json');
     await writeFile(foreign, '{"hello": "world"}');
