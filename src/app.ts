@@ -19,10 +19,9 @@ import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } 
 import { faultMiddleware } from './scenarios/fault-middleware.js';
 import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
 import { ScenarioRuntime, activeOf } from './scenarios/scenario-runtime.js';
-import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
+import type { DeviceChange, ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { usePipeline, type MockSteps } from './request-pipeline.js';
 import { StartingState } from './starting-state.js';
-import type { DeviceChange } from './scenarios/device-changes.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {
@@ -156,7 +155,9 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
   scenarios.subscribe(() => {
     for (const feature of features) feature.switched?.();
   });
-  const controls = mockControls(inProcessChannel(core));
+  // The in-process handle, made on first use (a tenant, driven over HTTP, never uses it).
+  let controls: MockControls | undefined;
+  const controlsOf = (): MockControls => (controls ??= mockControls(inProcessChannel(core)));
   // The mock's own steps, which the one pipeline runs in request order (request-pipeline.ts says why each is where).
   const corsSteps = resolved.cors
     ? cors({
@@ -211,13 +212,17 @@ export async function createApp(options: MockOptions = {}, parts: AppParts = {})
       return scenarios.scenario;
     },
     useScenario: (scenario) => scenarios.use(scenario),
-    clock: controls.clock,
+    get clock() {
+      return controlsOf().clock;
+    },
     reloadScenario: () => scenarios.reload(),
     journal,
     reset,
     requests: (filter) => journal.entries(filter),
-    change: controls.change,
-    controls,
+    change: (change) => controlsOf().change(change),
+    get controls() {
+      return controlsOf();
+    },
     close: async () => {
       for (const feature of features) await feature.close?.();
       scenarios.close();

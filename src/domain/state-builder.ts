@@ -91,17 +91,23 @@ export class StateBuilder {
 
   /**
    * Writes every pending file's content; on failure the blobs written so far are dropped. An empty
-   * file needs no blob, and files with the same bytes share one (blobs are immutable, as for copies).
+   * file needs no blob, and files with the same bytes share one (blobs are immutable, as for copies):
+   * bytes are hashed only when another content has their length.
    */
   async writeBlobs(): Promise<void> {
     const byContent = new Map<string, Promise<StoredBlob>>();
     const work = this.#pending.filter(({ content }) => content.length > 0);
+    const ofLength = new Map<number, number>();
+    for (const { content } of work) ofLength.set(content.length, (ofLength.get(content.length) ?? 0) + 1);
     let next = 0;
     let failed = false;
     const worker = async (): Promise<void> => {
       while (next < work.length && !failed) {
         const { node, content } = work[next++]!;
-        const key = createHash('sha256').update(content).digest('base64');
+        const key =
+          ofLength.get(content.length) === 1
+            ? `${content.length}`
+            : `${content.length}:${createHash('sha256').update(content).digest('base64')}`;
         let blob = byContent.get(key);
         if (!blob) {
           byContent.set(key, (blob = this.#blobs.put(content)));
@@ -116,7 +122,7 @@ export class StateBuilder {
     };
     // Every worker settles before a failure is handled, so no blob is written after the discard.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: BLOB_CONCURRENCY }, () =>
+      Array.from({ length: Math.min(BLOB_CONCURRENCY, work.length) }, () =>
         worker().catch((err: unknown) => ((failed = true), Promise.reject(err))),
       ),
     );

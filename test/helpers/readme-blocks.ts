@@ -99,10 +99,11 @@ export function planBlock(block: ExampleBlock): BlockPlan {
 }
 
 /**
- * Commands the shell blocks find first on PATH: `npx csp-mock` and `csp-mock` run the built bin; servers run
- * to their ready line on a free port and stop; `requests --follow` runs until it prints; xdg-open fetches.
+ * Commands the shell blocks find first on PATH: `npx csp-mock` and `csp-mock` send the words, the folder and the
+ * environment to `cliUrl`, where the test runs the command in its own process (servers to their ready lines on a
+ * free port, then closed); `requests --follow` runs the built bin until it prints; xdg-open fetches.
  */
-export function writeShims(dir: string, bin: string): void {
+export function writeShims(dir: string, bin: string, cliUrl: string): void {
   mkdirSync(dir, { recursive: true });
   const write = (name: string, text: string): void => {
     writeFileSync(join(dir, name), text);
@@ -119,71 +120,73 @@ echo "readme-examples: npx $1 is not something this test runs" >&2; exit 2
   const fetchUrl = `#!/usr/bin/env bash\nexec curl -fsS -o /dev/null "\${1%%#*}"\n`;
   write('xdg-open', fetchUrl);
   write('open', fetchUrl);
-  writeFileSync(join(dir, 'csp-mock-server.cjs'), SHIM.replace('__BIN__', JSON.stringify(bin)));
-  // Most commands exit by themselves: run the bin straight away (one node start, not two).
+  writeFileSync(join(dir, 'csp-mock-follow.cjs'), FOLLOW.replace('__BIN__', JSON.stringify(bin)));
+  writeFileSync(join(dir, 'csp-mock-client.cjs'), CLIENT.replace('__URL__', JSON.stringify(cliUrl)));
   write(
     'csp-mock',
     `#!/usr/bin/env bash
 cmd=""; for a in "$@"; do case "$a" in -*) ;; *) cmd="$a"; break;; esac; done
 follow=0; for a in "$@"; do case "$a" in --follow|-f) follow=1;; esac; done
-case "$cmd" in
-  serve|record|replay) exec node ${JSON.stringify(join(dir, 'csp-mock-server.cjs'))} "$@";;
-  requests) [ "$follow" = 1 ] && exec node ${JSON.stringify(join(dir, 'csp-mock-server.cjs'))} "$@";;
-esac
-exec node ${JSON.stringify(bin)} "$@"
+[ "$cmd" = requests ] && [ "$follow" = 1 ] && exec node ${JSON.stringify(join(dir, 'csp-mock-follow.cjs'))} "$@"
+exec node ${JSON.stringify(join(dir, 'csp-mock-client.cjs'))} "$@"
 `,
   );
 }
 
-// The csp-mock shim, as CommonJS run by node (no TypeScript: it runs outside vitest).
-const SHIM = `'use strict';
+/** What the csp-mock shim sends: the words after `csp-mock`, and the folder and environment it runs in. */
+export interface ShimCall {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+// The csp-mock shim's client, as CommonJS run by node (no TypeScript: it runs outside vitest): one request with
+// the words, the folder and the environment; it prints what the command printed and exits with its status.
+const CLIENT = `'use strict';
+const { request } = require('node:http');
+const call = JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), env: process.env });
+const req = request(__URL__, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => (text += chunk));
+  res.on('end', () => {
+    const run = JSON.parse(text);
+    process.stdout.write(run.stdout);
+    process.stderr.write(run.stderr);
+    process.exitCode = run.code;
+  });
+});
+req.on('error', (err) => {
+  console.error('readme-examples: the test that runs csp-mock did not answer: ' + err.message);
+  process.exitCode = 2;
+});
+req.end(call);
+`;
+
+// \`requests --follow\` runs until stopped: the built bin, poking the mock until it prints a request, then stopped.
+const FOLLOW = `'use strict';
 const { spawn } = require('node:child_process');
 const BIN = __BIN__;
-let args = process.argv.slice(2);
-const command = args.find((a) => !a.startsWith('-'));
-const help = args.includes('--help') || args.includes('-h');
-const server = ['serve', 'record', 'replay'].includes(command) && !help;
-const follow = command === 'requests' && (args.includes('--follow') || args.includes('-f'));
-if (server) {
-  const kept = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--port' || args[i] === '-p') i++;
-    else if (!args[i].startsWith('--port=')) kept.push(args[i]);
-  }
-  args = [...kept, '--port', '0'];
-}
-const child = spawn(process.execPath, [BIN, ...args], { stdio: server || follow ? ['ignore', 'pipe', 'inherit'] : 'inherit' });
+const args = process.argv.slice(2);
+const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
 let stopping = false;
 const stop = () => { if (!stopping) { stopping = true; child.kill('SIGTERM'); } };
-// A server that prints no ready line at all is stuck: a busy machine (other files' examples beside this one)
-// makes a start with --generate or a new CA take long, so the limit is the block's own, not a guess at speed.
-const limit = setTimeout(() => { console.error('readme-examples: csp-mock ' + args.join(' ') + ' never got ready'); child.kill('SIGKILL'); process.exit(1); }, 240000);
-let poke;
-let asked = false;
-if (server || follow) {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    out += chunk;
-    const ready = /listening on (http\\S+)/.exec(out);
-    if (follow && out.trim() !== '') stop();
-    // An answer from the server proves it is past its start (its signal handlers are set): then stop it.
-    else if (server && ready && !asked) {
-      asked = true;
-      fetch(ready[1] + '/__admin/scenario').then((res) => res.arrayBuffer()).then(stop, stop);
-    }
-  });
-}
-if (follow) {
-  const url = process.env.CSP_MOCK_URL;
-  const auth = 'Basic ' + Buffer.from('demo:demo').toString('base64');
-  poke = setInterval(() => { fetch(url + '/v2', { headers: { Authorization: auth } }).catch(() => {}); }, 250);
-}
+// A command that prints nothing at all is stuck: the limit is the block's own, not a guess at speed.
+const limit = setTimeout(() => { console.error('readme-examples: csp-mock ' + args.join(' ') + ' never printed'); child.kill('SIGKILL'); process.exit(1); }, 240000);
+let out = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  out += chunk;
+  if (out.trim() !== '') stop();
+});
+const url = process.env.CSP_MOCK_URL;
+const auth = 'Basic ' + Buffer.from('demo:demo').toString('base64');
+const poke = setInterval(() => { fetch(url + '/v2', { headers: { Authorization: auth } }).catch(() => {}); }, 250);
 child.on('close', (code, signal) => {
   clearTimeout(limit);
-  if (poke) clearInterval(poke);
-  if ((server || follow) && !stopping) { console.error('readme-examples: csp-mock ' + args.join(' ') + ' exited before it was ready'); process.exit(code || 1); }
-  if (follow && signal === 'SIGTERM') process.exit(0);
+  clearInterval(poke);
+  if (!stopping) { console.error('readme-examples: csp-mock ' + args.join(' ') + ' exited before it printed'); process.exit(code || 1); }
+  if (signal === 'SIGTERM') process.exit(0);
   process.exit(code === null ? 1 : code);
 });
 `;

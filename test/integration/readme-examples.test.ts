@@ -1,16 +1,26 @@
 // Every example block of the README and of the reference READMEs, run as written (test/README.md says how).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { CLAIM_HELD, CLAIMS_PRELUDE, curlsWithoutStatusCheck, withClaimChecks } from '../helpers/example-claims.js';
-import { exampleFiles, extractBlocks, planBlock, writeShims, type ExampleBlock } from '../helpers/readme-blocks.js';
+import {
+  exampleFiles,
+  extractBlocks,
+  planBlock,
+  writeShims,
+  type ExampleBlock,
+  type ShimCall,
+} from '../helpers/readme-blocks.js';
+import { cliHere, type CliRun } from './cli/in-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The installed command: whatever package.json's bin names (built by npm run build). */
+/** The installed command: whatever package.json's bin names (built by npm run build); `requests --follow` runs it. */
 const BIN = join(
   ROOT,
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['csp-mock']!,
@@ -18,12 +28,12 @@ const BIN = join(
 /** Inside the package, so that `import 'csp-mock'` in an example resolves to this checkout's build. */
 const BLOCKS_DIR = join(ROOT, '.tmp', `readme-blocks-${process.pid}`);
 const SHIMS = mkdtempSync(join(tmpdir(), 'csp-mock-readme-shims-'));
-writeShims(SHIMS, BIN);
 mkdirSync(BLOCKS_DIR, { recursive: true });
 // The HTTPS examples make a local CA: here, never in the user's configuration folder (children inherit it).
 const CA_DIR = mkdtempSync(join(tmpdir(), 'csp-mock-readme-ca-'));
 process.env['CSP_MOCK_CA_DIR'] = CA_DIR;
 afterAll(() => {
+  cliRunner.close();
   rmSync(BLOCKS_DIR, { recursive: true, force: true });
   rmSync(SHIMS, { recursive: true, force: true });
   rmSync(CA_DIR, { recursive: true, force: true });
@@ -174,6 +184,48 @@ async function inTurn(run: () => Promise<void>): Promise<void> {
     done();
   }
 }
+
+/**
+ * The shell examples' `csp-mock` commands run here, as the bin runs them (runCli), in their block's folder and
+ * environment: a Node process per command was most of this file's CPU. They take turns with the scripts, since each
+ * changes the process's current folder and environment for its run. A listening command (serve, record, replay)
+ * runs on a free port to its ready lines and is closed.
+ */
+async function commandHere({ argv, cwd, env }: ShimCall): Promise<CliRun> {
+  const command = argv.find((a) => !a.startsWith('-')) ?? '';
+  const listening = ['serve', 'record', 'replay'].includes(command) && !argv.some((a) => a === '--help' || a === '-h');
+  const words = listening ? [...withoutPort(argv), '--port', '0'] : argv;
+  // The block's variables for the run, and none of this process's others.
+  const unset = Object.keys(process.env).filter((name) => !(name in env));
+  const run = await cliHere(words, { cwd, env: { ...Object.fromEntries(unset.map((n) => [n, undefined])), ...env } });
+  await run.context.running?.close();
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The words without a --port (-p) option. */
+function withoutPort(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--port' || argv[i] === '-p') i++;
+    else if (!argv[i]!.startsWith('--port=')) kept.push(argv[i]!);
+  }
+  return kept;
+}
+
+const cliRunner = createServer((req, res) => {
+  let body = '';
+  req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+  req.on('end', () => {
+    void inTurn(async () => {
+      const run = await commandHere(JSON.parse(body) as ShimCall).catch(
+        (err: Error): CliRun => ({ code: 1, stdout: '', stderr: `readme-examples: ${err.stack ?? err.message}\n` }),
+      );
+      res.end(JSON.stringify(run));
+    });
+  });
+});
+await new Promise<void>((resolve) => cliRunner.listen(0, '127.0.0.1', resolve));
+writeShims(SHIMS, BIN, `http://127.0.0.1:${(cliRunner.address() as AddressInfo).port}/`);
 
 // The files run side by side (each with its own scratch folder, mock and CA folder), their blocks in order.
 for (const { file } of files) {
