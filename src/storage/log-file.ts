@@ -39,7 +39,7 @@ function isQueueChange(q: unknown): boolean {
 
 function recordProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
-  if (typeof value['seq'] !== 'number' || !Number.isInteger(value['seq'])) return 'no whole-number "seq"';
+  if (typeof value['seq'] !== 'number' || !Number.isSafeInteger(value['seq'])) return 'no whole-number "seq"';
   for (const key of ['nodes', 'tags', 'removed', 'users', 'queues'] as const) {
     if (value[key] !== undefined && !Array.isArray(value[key])) return `"${key}" is not a list`;
   }

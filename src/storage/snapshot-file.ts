@@ -62,7 +62,7 @@ export async function readSnapshot(
   const stateProblem = stateMapsProblem(state);
   if (stateProblem) throw new Error(`state file ${file} is not a csp-mock state: ${stateProblem}`);
   const seq = top.logSeq ?? 0;
-  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
     throw new Error(
       `state file ${file} is not a csp-mock state: logSeq is ${JSON.stringify(seq)}, expected a whole number`,
     );

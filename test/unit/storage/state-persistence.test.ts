@@ -228,6 +228,14 @@ describe('state persistence in a file (snapshot + log)', () => {
     }
   });
 
+  it('refuses a logSeq past 2^53 (1e20): the log records after it would share one number and be skipped on replay', async () => {
+    const text = '{"schema":1,"users":{},"nodes":{},"logSeq":1e20}';
+    await writeFile(file(), text);
+    await expect(caller().load()).rejects.toThrow('logSeq is 100000000000000000000, expected a whole number');
+    open.splice(0);
+    expect(await readFile(file(), 'utf8')).toBe(text);
+  });
+
   it('compacts while commits go on: every acknowledged commit durable at every moment, the log bounded', async () => {
     const c = caller({ compactAfterBytes: 4000 });
     await c.load();
