@@ -14,7 +14,8 @@ export const changesSection = (where: 'scenario' | 'now'): ScenarioSection => ({
   merge: (parent, own) => [...((parent as []) ?? []), ...((own as []) ?? [])],
 });
 
-export const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+// Spaces only before the padding's '=' or in it, never in two places at once: no backtracking over a long run of them.
+export const BASE64 = /^[A-Za-z0-9+/\s]*(?:=\s*){0,2}$/;
 
 /** Which fields go with which kind (the schema lists them all; this says where each belongs). */
 const FIELDS_OF: Record<string, readonly string[]> = {

@@ -163,6 +163,12 @@ describe('malformed scenarios are refused, naming the file and the field', () =>
       { seed: { tree: 'demox' as never } },
       'seed.tree: has none of the allowed forms',
     ],
+    [
+      // The base64 pattern once backtracked over every space: 100k of them took minutes.
+      'base64 of 100,000 spaces and a "!"',
+      { seed: { tree: [{ file: 'a', base64: `${' '.repeat(100_000)}!` }] } },
+      'seed.tree[0].base64: is not valid base64',
+    ],
     ['latency maxMs below minMs', { latency: { minMs: 100, maxMs: 50 } }, 'latency.maxMs: must not be below minMs'],
     ['a recording name with a path', { recording: '../x' }, 'recording: must match pattern'],
     ['an unknown extends', { extends: 'no-such-scenario' }, 'no scenario named "no-such-scenario"'],
