@@ -11,7 +11,10 @@ export type { ScenarioListing };
 export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 export const SCHEMA_FILE = join(BUILTIN_DIR, 'scenario.schema.json');
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A name as a message shows it: quoted, escaped, cut (a 100 KB name is not echoed back). */
+const quoted = (spec: string): string => JSON.stringify(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec);
 
 /** A name unless it looks like a path (a slash, or a .json ending). */
 export function isScenarioPath(spec: string): boolean {
@@ -32,7 +35,8 @@ export async function locateScenario(
   referrer = 'scenario',
 ): Promise<string> {
   if (isScenarioPath(spec)) return resolve(nearDir ?? cwd, spec);
-  if (!NAME.test(spec)) throw new ScenarioError(referrer, undefined, `"${spec}" is neither a scenario name nor a path`);
+  if (!NAME.test(spec))
+    throw new ScenarioError(referrer, undefined, `${quoted(spec)} is neither a scenario name nor a path`);
   for (const dir of searchDirs(cwd, nearDir)) {
     const file = join(dir, `${spec}.json`);
     // Synchronous, like module resolution: one stat each, no thread-pool round trip, no error made for a miss
@@ -48,7 +52,7 @@ export async function locateScenario(
   throw new ScenarioError(
     referrer,
     undefined,
-    `no scenario named "${spec}"${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`,
+    `no scenario named ${quoted(spec)}${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`,
   );
 }
 

@@ -24,6 +24,8 @@ export function closestName(word: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    // Never nearer than their difference in length: a long word costs no table.
+    if (Math.abs(candidate.length - word.length) > limit) continue;
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance && distance <= limit) {
       best = candidate;

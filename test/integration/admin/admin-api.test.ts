@@ -60,6 +60,15 @@ describe('admin API: PUT /__admin/scenario', () => {
     expect((await request(app.app).get('/__admin/scenario')).body.name).toBe('tag-objects-500');
   });
 
+  it('a scenario name of 100,000 characters is a short 400 at once: no "did you mean" table, the name cut in the message', async () => {
+    const app = await open();
+    for (const name of ['a'.repeat(100_000), `${'a'.repeat(100_000)}!`]) {
+      const res = await request(app.app).put('/__admin/scenario').send({ name }).expect(400);
+      expect(res.text).toContain(`"${'a'.repeat(80)}…" is neither a scenario name nor a path`);
+      expect(res.text.length).toBeLessThan(400);
+    }
+  });
+
   it('refuses a body that is not a JSON object, and the server keeps serving', async () => {
     const app = await open();
     const res = await request(app.app)
