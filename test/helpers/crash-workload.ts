@@ -51,6 +51,9 @@ export class Worker {
   pending: Op | undefined;
   /** Why the last run stopped: a failed connection (the kill) or an unexpected answer. */
   stopReason = '';
+  /** Operations the server acknowledged, over every run. */
+  acknowledged = 0;
+  #onAcknowledged: Array<() => void> = [];
   #counter = 0;
   readonly #id: number;
   readonly #random: () => number;
@@ -70,12 +73,19 @@ export class Worker {
         const path = await this.#perform(cloud, op);
         this.files = apply(this.files, op, path);
         this.pending = undefined;
+        this.acknowledged += 1;
+        for (const resolve of this.#onAcknowledged.splice(0)) resolve();
       } catch (err) {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         this.stopReason = `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
         return;
       }
     }
+  }
+
+  /** Resolves when the server next acknowledges one of this worker's operations. */
+  nextAcknowledged(): Promise<void> {
+    return new Promise((resolve) => this.#onAcknowledged.push(resolve));
   }
 
   #nextOp(): Op {

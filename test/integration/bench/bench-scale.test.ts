@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runBench } from '../../helpers/bench-command.js';
 
 describe('npm run bench -- scale (dist/tools/bench/run.js scale)', () => {
-  it('runs every phase at a tiny size, prints each figure, and stops by itself', { timeout: 120_000 }, async () => {
+  // About 35 s on a quiet machine; over 120 s at load 19 (its phases start servers and child processes in turn).
+  it('runs every phase at a tiny size, prints each figure, and stops by itself', { timeout: 600_000 }, async () => {
     const { code, stdout, stderr } = await runBench('scale', {
       BENCH_SCALE_OBJECTS: '45',
       BENCH_SCALE_FOLDER: '20',
