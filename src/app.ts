@@ -19,10 +19,9 @@ import { logToConsole, resolveOptions, type MockOptions, type ResolvedOptions } 
 import { faultMiddleware } from './scenarios/fault-middleware.js';
 import { loadScenario, type ScenarioTrust } from './scenarios/load.js';
 import { ScenarioRuntime, activeOf } from './scenarios/scenario-runtime.js';
-import type { ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
+import type { DeviceChange, ReplayHandlerFactory, ResolvedScenario, ScenarioDefinition } from './scenarios/types.js';
 import { usePipeline, type MockSteps } from './request-pipeline.js';
 import { StartingState } from './starting-state.js';
-import type { DeviceChange } from './scenarios/device-changes.js';
 
 /** An assembled mock that does not listen: hand `app` to supertest or to http.createServer. */
 export interface MockApp {

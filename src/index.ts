@@ -23,9 +23,12 @@ export {
 } from './audit/audit-types.js';
 export { ScenarioError } from './scenarios/scenario-error.js';
 export { ChangeRefusedError } from './device/change-refused.js';
-export type { ChangeTrigger, DeviceChange, RandomEditor, RandomKind } from './scenarios/device-changes.js';
 export type {
+  ChangeTrigger,
+  DeviceChange,
   FaultMatch,
+  RandomEditor,
+  RandomKind,
   FaultResponse,
   FaultRule,
   NetworkConditions,

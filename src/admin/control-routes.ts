@@ -6,9 +6,11 @@ import { AdminSlots } from './admin-slots.js';
 
 const JSON_LIMIT = '5mb';
 
+const parseJson = express.json({ limit: JSON_LIMIT, type: 'application/json' });
+
 /** JSON bodies only (admin-guard refuses other types); a parse error never echoes the body. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  express.json({ limit: JSON_LIMIT, type: 'application/json' })(req, res, (err?: unknown) => {
+  parseJson(req, res, (err?: unknown) => {
     // body-parser's documented error type for a body over the limit.
     if ((err as { type?: unknown } | undefined)?.type === 'entity.too.large')
       return next(new HttpError(413, `the body is larger than the ${JSON_LIMIT} the admin API takes`));

@@ -50,15 +50,8 @@ export const DEFAULT_AUDIT_SETTINGS: AuditSettings = {
 };
 
 /** One offending request, as a finding names it. */
-export interface AuditedRequest {
-  seq: number;
-  time: string;
-  method: string;
-  path: string;
-  status: number | null;
-  outcome: JournalEntry['outcome'];
-  user: string | null;
-}
+export type AuditedRequest = Pick<JournalEntry, (typeof AUDITED_FIELDS)[number]>;
+export const AUDITED_FIELDS = ['seq', 'time', 'method', 'path', 'status', 'outcome', 'user'] as const;
 
 export interface AuditFinding {
   rule: AuditRuleId;

@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../http/journal.js';
-import type { AuditedRequest } from './audit-types.js';
+import { AUDITED_FIELDS, type AuditedRequest } from './audit-types.js';
 
 /**
  * When the request arrived on the mock's clock, in ms since the epoch: a client whose timers run on the same
@@ -65,15 +65,7 @@ export function groupBy(
 }
 
 export function audited(e: JournalEntry): AuditedRequest {
-  return {
-    seq: e.seq,
-    time: e.time,
-    method: e.method,
-    path: e.path,
-    status: e.status,
-    outcome: e.outcome,
-    user: e.user,
-  };
+  return Object.fromEntries(AUDITED_FIELDS.map((field) => [field, e[field]])) as AuditedRequest;
 }
 
 /** "1.5 s" or "120 ms". */

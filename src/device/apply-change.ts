@@ -1,5 +1,5 @@
 import type { CloudStore } from '../domain/cloud-store.js';
-import { CHANGE_KINDS, type ChangeKind, type DeviceChange } from '../scenarios/device-changes.js';
+import { CHANGE_KINDS, type ChangeKind, type DeviceChange } from '../scenarios/types.js';
 import { objectAt, placeOf } from './object-paths.js';
 
 /** A change ready to apply: its kind, whose tree, the path it names, and a few words on its arguments. */

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { onServiceAnswer } from '../http/answer-writer.js';
-import type { DeviceChange, TriggerMatch } from '../scenarios/device-changes.js';
+import type { DeviceChange, FaultMatch } from '../scenarios/types.js';
 import { compileMatch, type RequestPredicate } from '../scenarios/request-match.js';
 
 /** Runs one change (queued, journaled, never throwing). */
@@ -20,7 +20,7 @@ const ordinal = (n: number): string => {
   return `${n}${suffix}`;
 };
 
-function describeMatch(match: TriggerMatch): string {
+function describeMatch(match: FaultMatch): string {
   const methods = Array.isArray(match.method) ? match.method.join('|') : match.method;
   return `${methods.toUpperCase()} ${match.path}`;
 }

@@ -1,7 +1,7 @@
 import { control, PartKey, type Channel, type Feature } from '../feature.js';
 import { HttpError } from '../http/errors.js';
 import type { JournalEntry } from '../http/journal.js';
-import type { DeviceChange } from '../scenarios/device-changes.js';
+import type { DeviceChange } from '../scenarios/types.js';
 import { changesSection } from '../scenarios/change-check.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import { ChangeRefusedError } from './change-refused.js';

@@ -6,7 +6,7 @@ import {
   type DeviceChange,
   type RandomEditor,
   type RandomKind,
-} from '../scenarios/device-changes.js';
+} from '../scenarios/types.js';
 import { seededRandom } from '../scenarios/seeded-random.js';
 import { namesOf } from './object-paths.js';
 

@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../http/journal.js';
-import type { DeviceChange } from '../scenarios/device-changes.js';
+import type { DeviceChange } from '../scenarios/types.js';
 import type { RunResult } from './run-schedule.js';
 import { changeKindOf, faultLabel } from './schedule.js';
 import type { Tree } from '../converge/trees.js';

@@ -2,8 +2,7 @@ import { mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path';
 import type { RunningMock } from '../server.js';
 import type { JournalEntry } from '../http/journal.js';
-import type { DeviceChange } from '../scenarios/device-changes.js';
-import type { ScenarioDefinition } from '../scenarios/types.js';
+import type { DeviceChange, ScenarioDefinition } from '../scenarios/types.js';
 import { EARLIEST_MS, LATEST_MS, parseDuration } from '../clock/durations.js';
 import { ChangeRefusedError } from '../device/change-refused.js';
 import type { Finding } from '../converge/findings.js';

@@ -1,5 +1,4 @@
-import type { DeviceChange } from '../scenarios/device-changes.js';
-import type { FaultRule } from '../scenarios/types.js';
+import type { DeviceChange, FaultRule } from '../scenarios/types.js';
 import { faultLabel, type LocalEdit, type Step, type StepKind } from './schedule.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { Tree } from '../converge/trees.js';

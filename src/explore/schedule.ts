@@ -1,6 +1,5 @@
 import { parseDuration } from '../clock/durations.js';
-import type { DeviceChange } from '../scenarios/device-changes.js';
-import type { FaultRule } from '../scenarios/types.js';
+import type { DeviceChange, FaultRule } from '../scenarios/types.js';
 
 /** An edit explore makes in the synced folder between passes (paths from the folder's root, "/Documents/a.txt"). */
 export type LocalEdit =

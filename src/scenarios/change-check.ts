@@ -1,5 +1,5 @@
 import { ScenarioError } from './scenario-error.js';
-import { CHANGE_KINDS, type DeviceChange } from './device-changes.js';
+import { CHANGE_KINDS, type DeviceChange } from './types.js';
 import type { ScenarioSection } from './section.js';
 
 /**

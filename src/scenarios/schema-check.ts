@@ -5,10 +5,9 @@ import { SCHEMA_FILE } from './catalog.js';
 import { ScenarioError } from './scenario-error.js';
 import { sectionValue, type ScenarioSections } from './section.js';
 import { fieldOfPlace, pointerOfPlace, walkSeed, type SeedPlace } from './seed-walk.js';
-import type { ScenarioDefinition, SeedNode, SeedTree } from './types.js';
+import type { DeviceChange, ScenarioDefinition, SeedNode, SeedTree } from './types.js';
 import { BASE64, changesSection } from './change-check.js';
 import { checkLatency, checkRule } from './rule-check.js';
-import type { DeviceChange } from './device-changes.js';
 import { DomainError } from '../domain/errors.js';
 import { checkName } from '../domain/names.js';
 

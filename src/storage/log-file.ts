@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { syncFolder, writeAll, writeWholeFile } from '../files/whole-file.js';
 import { failpoint } from './failpoints.js';
 import { applyChangeSet, type ChangeSet } from './persistence.js';
+import { isRecord } from './state-file.js';
 import { TagChangeApplier } from './tag-changes.js';
 import type { AnyState } from './state-maps.js';
 import { toStorageError } from './storage-errors.js';
@@ -22,8 +23,6 @@ export interface ReplayResult {
   tornBytes: number;
   applied: number;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isTagChange(t: unknown): boolean {
   if (!isRecord(t) || typeof t['id'] !== 'string') return false;
