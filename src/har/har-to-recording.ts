@@ -1,14 +1,9 @@
 import { onServiceSurface } from '../recording/service-paths.js';
-import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { DEFAULT_SIDECAR_THRESHOLD } from '../recording/body-capture.js';
-import { encodeBody } from '../recording/body-encoding.js';
-import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
-import { MULTIPART_BOUNDARY, headerValue, type HeaderMap, type StoredBody } from '../recording/format.js';
-import { boundaryOf, carriesLinks, replaceBytes } from '../recording/normalise.js';
+import { recordWholeBody, toStoredExchange } from '../recording/exchange-record.js';
+import { headerValue, type HeaderMap } from '../recording/format.js';
 import { RecordingWriter } from '../recording/recording-io.js';
-import { REDACTED, redactBody, redactedNames } from '../http/redaction.js';
+import { redactedNames } from '../http/redaction.js';
 import { headerMapOf, requestBodyOf, responseBodyOf } from './har-entry-parts.js';
 import { HarError } from './har-read.js';
 import type { Har, HarEntry } from './har-types.js';
@@ -145,13 +140,8 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
     const postType = p.entry.request.postData?.mimeType;
     if (p.requestBody.length > 0 && postType && requestHeaders['content-type'] === undefined)
       requestHeaders['content-type'] = postType;
-    const store = async (body: Buffer, type: string | undefined, side: 'request' | 'response') => {
-      if (carriesLinks(type)) return linkBodyForRecording(body, origins, redacted);
-      const boundary = side === 'request' ? boundaryOf(type) : undefined;
-      const normalised = boundary ? replaceBytes(body, boundary, MULTIPART_BOUNDARY) : body;
-      // Redacted before the threshold is looked at, so a body that goes to a sidecar is redacted too.
-      return storeBody(redactBody(normalised, type, redacted, REDACTED), threshold, writer.sidecar(id, side));
-    };
+    const store = (body: Buffer, type: string | undefined, side: 'request' | 'response') =>
+      recordWholeBody(body, type, side, { redacted, origins, threshold, sidecar: () => writer.sidecar(id, side) });
     const stored = toStoredExchange(
       {
         id,
@@ -180,16 +170,4 @@ export async function importHar(har: Har, source: string, options: HarImportOpti
   report(total);
   summary.exchanges = prepared.length;
   return summary;
-}
-
-/** A body inline, or in its sidecar file when over the threshold (as the recorder stores it). */
-async function storeBody(
-  body: Buffer,
-  threshold: number,
-  sidecar: { absolute: string; relative: string },
-): Promise<StoredBody | undefined> {
-  if (body.length <= threshold) return encodeBody(body);
-  await mkdir(dirname(sidecar.absolute), { recursive: true });
-  await writeFile(sidecar.absolute, body);
-  return { file: sidecar.relative, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };
 }

@@ -1,8 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseBasicAuth } from '../http/auth.js';
 import { encodeBody, inlineBytes } from './body-encoding.js';
-import type { HeaderMap, StoredBody, StoredExchange } from './format.js';
-import { SESSION_HEADER, keptHeaders, normaliseHeaders, toToken } from './normalise.js';
+import { pipeline } from 'node:stream/promises';
+import { BodyCapture, type SidecarTarget } from './body-capture.js';
+import { bodyRedactor } from './body-redactor.js';
+import { MULTIPART_BOUNDARY, type HeaderMap, type StoredBody, type StoredExchange } from './format.js';
+import {
+  SESSION_HEADER,
+  boundaryOf,
+  carriesLinks,
+  keptHeaders,
+  normaliseHeaders,
+  replaceBytes,
+  toToken,
+} from './normalise.js';
 import { REDACTED, dropSecretHeaders, dropSecretPairs, redactBody, redactXmlElements } from '../http/redaction.js';
 import { headerValue } from './format.js';
 import { splitUrl } from './request-key.js';
@@ -26,6 +37,34 @@ export function linkBodyForRecording(
   return encodeBody(
     Buffer.from(redactXmlElements(toToken(body.toString('utf8'), origins), redacted, REDACTED), 'utf8'),
   );
+}
+
+/** Where a body held whole is recorded: what record's capture of a streamed body would need. */
+export interface WholeBodyTarget {
+  redacted: readonly string[];
+  /** Origins that become the base-URL token in links. */
+  origins: readonly string[];
+  threshold: number;
+  sidecar: () => SidecarTarget;
+}
+
+/**
+ * A body held whole (a HAR entry's, a request replay proxied) stored as the recorder stores a streamed one:
+ * links tokenised, a request's multipart boundary fixed, secrets redacted, over the threshold in its sidecar.
+ * A sidecar that cannot be written (a full disk) rejects.
+ */
+export async function recordWholeBody(
+  body: Buffer,
+  contentType: string | undefined,
+  side: 'request' | 'response',
+  to: WholeBodyTarget,
+): Promise<StoredBody | undefined> {
+  if (carriesLinks(contentType)) return linkBodyForRecording(body, to.origins, to.redacted);
+  const boundary = side === 'request' ? boundaryOf(contentType) : undefined;
+  const capture = new BodyCapture(to.threshold, to.sidecar, bodyRedactor(contentType, to.redacted));
+  await pipeline([boundary ? replaceBytes(body, boundary, MULTIPART_BOUNDARY) : body], capture);
+  if (capture.failure) throw capture.failure;
+  return capture.stored();
 }
 
 /** A stored body with secret JSON members, form pairs, multipart text fields and XML elements replaced (sidecars as they are). */

@@ -1,18 +1,15 @@
 import { headerValue, type Recording } from './format.js';
-import { recordingToState } from './recording-to-state.js';
+import { idOfLink, recordingToState } from './recording-to-state.js';
 import type { RecordedTree } from './recorded-tree.js';
 import { davCreatedIds } from './dav-created.js';
-
-const LINK = /\/v2\/(?:containers|files)\/([^/?#"\s<]+)/;
 
 /** Ids the recording itself created over /v2: the address a 201 to a POST names (creates and copies). */
 function createdIds(recording: Recording): Set<string> {
   const ids = new Set<string>();
   for (const e of recording.exchanges) {
     if (e.request.method !== 'POST' || e.response.status !== 201) continue;
-    const address = headerValue(e.response.headers, 'location') ?? e.response.body.toString('utf8');
-    const id = LINK.exec(address)?.[1];
-    if (id) ids.add(decodeURIComponent(id));
+    const created = idOfLink(headerValue(e.response.headers, 'location') ?? e.response.body.toString('utf8'));
+    if (created) ids.add(created.id);
   }
   return ids;
 }

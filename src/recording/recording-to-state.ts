@@ -9,7 +9,8 @@ import { readDavExchanges } from './dav-listings.js';
 
 const LINK = /\/v2\/(containers|files)\/([^/?#"\s<]+)/;
 
-function idOfLink(href: string | undefined): { kind: NodeKind; id: string } | undefined {
+/** The object a /v2 link names, its id percent-decoded (a badly encoded one as it stands). */
+export function idOfLink(href: string | undefined): { kind: NodeKind; id: string } | undefined {
   const m = LINK.exec(href ?? '');
   return m ? { kind: m[1] === 'containers' ? 'container' : 'file', id: decoded(m[2]!) } : undefined;
 }
@@ -110,24 +111,66 @@ function isWhole(list: XmlNode): boolean {
   return count === undefined || total === undefined || String(count) === String(total);
 }
 
-/** What one exchange shows of the tree: the entry document, an object, its listing, tags or metadata. */
+/** An exchange about one object, read with the object and the kind its link names. */
+interface ObjectRead {
+  tree: RecordedTree;
+  e: Exchange;
+  user: string;
+  o: RecordedObject;
+  kind: NodeKind;
+  /** The path after the object's link, matched: [1] is the tag or metadata key when the pattern has one. */
+  m: RegExpExecArray;
+}
+
+const responseXml = (e: Exchange): XmlNode | undefined => xmlOf(e.response.body);
+const requestXml = (e: Exchange): XmlNode | undefined => xmlOf(e.request.body);
+const addTag = (o: RecordedObject, tag: string | undefined): void => {
+  if (tag && !o.tags.includes(tag)) o.tags.push(tag);
+};
+
+/**
+ * What each exchange about an object shows, by method and the path after its /v2/containers/<id> or
+ * /v2/files/<id> link: its fields, its children, a create inside it, its content, its tags and metadata, a delete.
+ */
+const OBJECT_READERS: ReadonlyArray<[method: string, rest: RegExp, read: (r: ObjectRead) => void]> = [
+  ['GET', /^$/, ({ e, o, kind }) => applyFields(o, responseXml(e)?.[kind] as XmlNode | undefined)],
+  ['PUT', /^$/, ({ e, o, kind }) => applyFields(o, requestXml(e)?.[kind] as XmlNode | undefined)],
+  ['DELETE', /^$/, ({ o }) => void (o.deleted = true)],
+  ['GET', /^\/contents$/, readChildren],
+  ['POST', /^\/contents$/, readCreate],
+  ['PUT', /^\/content$/, ({ e, o }) => writeContent(o, e)],
+  ['GET', /^\/content(\/[^/]+)?$/, ({ e, o }) => void (e.response.status === 200 && (o.content = e.response.body))],
+  ['POST', /^\/tags$/, ({ e, o }) => addTag(o, textOf((requestXml(e)?.['tag'] as XmlNode | undefined)?.['name']))],
+  ['PUT', /^\/tags\/(.*)$/s, ({ o, m }) => addTag(o, decoded(m[1]!))],
+  ['DELETE', /^\/tags\/(.*)$/s, ({ o, m }) => void (o.tags = o.tags.filter((t) => t !== decoded(m[1]!)))],
+  ['GET', /^\/tags$/, readTagList],
+  ['GET', /^\/metadata$/, readMetadataList],
+  ['PUT', /^\/metadata\/(.*)$/s, ({ e, o, m }) => void (o.metadata[decoded(m[1]!)] = e.request.body.toString('utf8'))],
+  [
+    'GET',
+    /^\/metadata\/(.*)$/s,
+    ({ e, o, m }) =>
+      void (e.response.status === 200 && (o.metadata[decoded(m[1]!)] = e.response.body.toString('utf8'))),
+  ],
+  ['DELETE', /^\/metadata\/(.*)$/s, ({ o, m }) => void delete o.metadata[decoded(m[1]!)]],
+];
+
+/** What one exchange shows of the tree: the entry document, a tag's objects, or one object (OBJECT_READERS). */
 function readExchange(tree: RecordedTree, e: Exchange, user: string): void {
   const { method, path } = e.request;
   const tagObjects = /^\/v2\/tags\/([^/?#]+)\/objects/.exec(path);
   if (method === 'GET' && tagObjects) return readTagObjects(tree, e, user, decoded(tagObjects[1]!));
   if (method === 'GET' && /^\/v2\/?$/.test(path)) return readEntry(tree, e, user);
-  const target = idOfLink(path);
-  if (!target) return;
-  const m = LINK.exec(path);
-  const rest = m ? path.slice(m.index + m[0].length) : '';
+  const link = LINK.exec(path);
+  if (!link) return;
+  const target = idOfLink(path)!;
   const o = object(tree, user, target.kind, target.id);
-  if (rest === '/tags' || rest.startsWith('/tags/')) readTags(o, e, rest);
-  else if (rest === '/metadata' || rest.startsWith('/metadata/')) readMetadata(o, e, rest);
-  else readObject(tree, e, user, target, rest);
+  const rest = path.slice(link.index + link[0].length);
+  for (const [wanted, pattern, read] of OBJECT_READERS) {
+    const m = method === wanted ? pattern.exec(rest) : null;
+    if (m) return read({ tree, e, user, o, kind: target.kind, m });
+  }
 }
-
-const responseXml = (e: Exchange): XmlNode | undefined => xmlOf(e.response.body);
-const requestXml = (e: Exchange): XmlNode | undefined => xmlOf(e.request.body);
 
 /** GET /v2/tags/<tag>/objects: every object listed carries the tag. */
 function readTagObjects(tree: RecordedTree, e: Exchange, user: string, tag: string): void {
@@ -135,9 +178,7 @@ function readTagObjects(tree: RecordedTree, e: Exchange, user: string, tag: stri
   for (const kind of ['container', 'file'] as const) {
     for (const item of asArray(list?.[kind])) {
       const tagged = idOfLink(hrefOf(item));
-      if (!tagged) continue;
-      const t = object(tree, user, kind, tagged.id);
-      if (!t.tags.includes(tag)) t.tags.push(tag);
+      if (tagged) addTag(object(tree, user, kind, tagged.id), tag);
     }
   }
 }
@@ -151,81 +192,41 @@ function readEntry(tree: RecordedTree, e: Exchange, user: string): void {
   }
 }
 
-/** An object itself: its fields, its children, a create inside it, its content, a change, a delete. */
-function readObject(
-  tree: RecordedTree,
-  e: Exchange,
-  user: string,
-  target: { kind: NodeKind; id: string },
-  rest: string,
-): void {
-  const { method } = e.request;
-  const o = object(tree, user, target.kind, target.id);
-  if (method === 'GET' && rest === '') applyFields(o, responseXml(e)?.[target.kind] as XmlNode | undefined);
-  else if (method === 'GET' && rest === '/contents') readChildren(tree, e, user, target.id);
-  else if (method === 'POST' && rest === '/contents') readCreate(tree, e, user, target.id);
-  else if (method === 'PUT' && rest === '/content') writeContent(o, e);
-  else if (method === 'GET' && /^\/content(\/[^/]+)?$/.test(rest) && e.response.status === 200)
-    o.content = e.response.body;
-  else if (method === 'PUT' && rest === '') applyFields(o, requestXml(e)?.[target.kind] as XmlNode | undefined);
-  else if (method === 'DELETE' && rest === '') o.deleted = true;
-}
-
 /** GET <container>/contents: each child listed, with whatever fields the listing's depth shows. */
-function readChildren(tree: RecordedTree, e: Exchange, user: string, parentId: string): void {
+function readChildren({ tree, e, user, o: parent }: ObjectRead): void {
   const list = responseXml(e)?.['file-list'] as XmlNode | undefined;
   for (const kind of ['container', 'file'] as const) {
     for (const item of asArray(list?.[kind])) {
       const child = idOfLink(hrefOf(item));
       if (!child) continue;
       const c = object(tree, user, kind, child.id);
-      c.parentId = parentId;
+      c.parentId = parent.id;
       const inner = item && typeof item === 'object' && !Array.isArray(item) ? (item as XmlNode) : undefined;
       applyFields(c, (inner?.[kind] as XmlNode | undefined) ?? inner);
-      c.parentId = parentId;
+      c.parentId = parent.id;
     }
   }
 }
 
-/** <object>/tags: a tag added, set, removed, or the object's list of tags. */
-function readTags(o: RecordedObject, e: Exchange, rest: string): void {
-  const { method } = e.request;
-  if (method === 'POST' && rest === '/tags') {
-    const tag = textOf((requestXml(e)?.['tag'] as XmlNode | undefined)?.['name']);
-    if (tag && !o.tags.includes(tag)) o.tags.push(tag);
-  } else if (method === 'PUT' && rest.startsWith('/tags/')) {
-    const tag = decoded(rest.slice('/tags/'.length));
-    if (!o.tags.includes(tag)) o.tags.push(tag);
-  } else if (method === 'DELETE' && rest.startsWith('/tags/')) {
-    const tag = decoded(rest.slice('/tags/'.length));
-    o.tags = o.tags.filter((t) => t !== tag);
-  } else if (method === 'GET' && rest === '/tags') {
-    const list = responseXml(e)?.['tags'] as XmlNode | undefined;
-    if (!list || typeof list !== 'object') return;
-    const listed = asArray(list['tag'])
-      .map(tagOfItem)
-      .filter((t): t is string => t !== undefined);
-    o.tags = isWhole(list) ? listed : [...new Set([...o.tags, ...listed])];
-  }
+/** GET <object>/tags: the object's tags (all of them, or some more when the list is a page). */
+function readTagList({ e, o }: ObjectRead): void {
+  const list = responseXml(e)?.['tags'] as XmlNode | undefined;
+  if (!list || typeof list !== 'object') return;
+  const listed = asArray(list['tag'])
+    .map(tagOfItem)
+    .filter((t): t is string => t !== undefined);
+  o.tags = isWhole(list) ? listed : [...new Set([...o.tags, ...listed])];
 }
 
-/** <object>/metadata: the list of keys, or one item set, read or removed. */
-function readMetadata(o: RecordedObject, e: Exchange, rest: string): void {
-  const { method } = e.request;
-  if (method === 'GET' && rest === '/metadata') {
-    const list = responseXml(e)?.['metadata'] as XmlNode | undefined;
-    if (!list || typeof list !== 'object') return;
-    const keys = asArray(list['metadata-item'])
-      .map(keyOfItem)
-      .filter((k): k is string => k !== undefined);
-    if (isWhole(list)) for (const key of Object.keys(o.metadata)) if (!keys.includes(key)) delete o.metadata[key];
-    for (const key of keys) learnKey(o, key);
-  } else if (rest.startsWith('/metadata/')) {
-    const key = decoded(rest.slice('/metadata/'.length));
-    if (method === 'PUT') o.metadata[key] = e.request.body.toString('utf8');
-    else if (method === 'GET' && e.response.status === 200) o.metadata[key] = e.response.body.toString('utf8');
-    else if (method === 'DELETE') delete o.metadata[key];
-  }
+/** GET <object>/metadata: the object's keys (a whole list drops the keys it does not hold). */
+function readMetadataList({ e, o }: ObjectRead): void {
+  const list = responseXml(e)?.['metadata'] as XmlNode | undefined;
+  if (!list || typeof list !== 'object') return;
+  const keys = asArray(list['metadata-item'])
+    .map(keyOfItem)
+    .filter((k): k is string => k !== undefined);
+  if (isWhole(list)) for (const key of Object.keys(o.metadata)) if (!keys.includes(key)) delete o.metadata[key];
+  for (const key of keys) learnKey(o, key);
 }
 
 /** A whole new content, or with Content-Range a block written at its offset (bytes before it unknown: zeros). */
@@ -244,11 +245,12 @@ function writeContent(o: RecordedObject, e: Exchange): void {
   o.content = Buffer.concat([head, block, old.subarray(Math.min(old.length, offset + block.length))]);
 }
 
-function readCreate(tree: RecordedTree, e: Exchange, user: string, parentId: string): void {
+/** POST <container>/contents: the object created (a multipart upload, or an entity), under its parent. */
+function readCreate({ tree, e, user, o: parent }: ObjectRead): void {
   const created = idOfLink(headerValue(e.response.headers, 'location') ?? e.response.body.toString('utf8'));
   if (!created) return;
   const o = object(tree, user, created.kind, created.id);
-  o.parentId = parentId;
+  o.parentId = parent.id;
   const contentType = headerValue(e.request.headers, 'content-type');
   if (boundaryOf(contentType)) {
     const part = fileFromMultipart(e.request.body, contentType!);

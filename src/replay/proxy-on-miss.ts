@@ -1,15 +1,13 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { answerHeaders } from '../http/cors.js';
 import type { PlainRequest } from '../http/in-process-http.js';
 import { BodyCapture, DEFAULT_SIDECAR_THRESHOLD, type SidecarTarget } from '../recording/body-capture.js';
 import { bodyRedactor } from '../recording/body-redactor.js';
 import { decodeInlineBody } from '../recording/body-encoding.js';
-import { linkBodyForRecording, toStoredExchange } from '../recording/exchange-record.js';
+import { recordWholeBody, toStoredExchange } from '../recording/exchange-record.js';
 import { headerValue, type Exchange, type Recording, type StoredBody } from '../recording/format.js';
-import { carriesLinks } from '../recording/normalise.js';
 import { RecordingWriter } from '../recording/recording-io.js';
 import { relayAnswer } from '../record/relay-answer.js';
 import { forwardedHeaders, returnedHeaders, upstreamRequest, type Upstream } from '../record/upstream.js';
@@ -71,14 +69,13 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
       return undefined;
     }
 
-    const requestType = headerValue(request.headers, 'content-type');
-    let requestBody: StoredBody | undefined;
-    if (carriesLinks(requestType)) requestBody = linkBodyForRecording(request.body, origins, recording.redacted);
-    else {
-      const capture = new BodyCapture(threshold, sidecar('request'), bodyRedactor(requestType, recording.redacted));
-      await pipeline([request.body], capture);
-      requestBody = capture.failure ? undefined : capture.stored();
-    }
+    // A request body whose sidecar cannot be written is left out; the answer is recorded all the same.
+    const requestBody = await recordWholeBody(request.body, headerValue(request.headers, 'content-type'), 'request', {
+      redacted: recording.redacted,
+      origins,
+      threshold,
+      sidecar: sidecar('request'),
+    }).catch(() => undefined);
     const stored = toStoredExchange(
       {
         id,

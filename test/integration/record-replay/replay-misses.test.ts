@@ -226,6 +226,34 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     );
   });
 
+  it('proxy: a multipart upload proxied and recorded replays for the same upload sent under another boundary', async () => {
+    const file = join(tmp.path, 'uploads.jsonl');
+    await (await RecordingWriter.open(file, [])).flush();
+    const upstream = await startMock({ seed: 'empty', users: { [CREDS.user]: CREDS.password } });
+    open.push(upstream);
+    const headers = { Authorization: basic(CREDS.user, CREDS.password), 'X-Client-Specification': '2' };
+    const root = /\/v2\/containers\/([^"]+)"/.exec(
+      (await send(upstream.url, { method: 'GET', path: '/v2', headers })).body.toString(),
+    )![1]!;
+    const upload = (url: string, boundary: string) =>
+      send(url, {
+        method: 'POST',
+        path: `/v2/containers/${root}/contents`,
+        headers: { ...headers, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+      });
+    const replay = await startMock({
+      mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstream.url },
+    });
+    expect((await upload(replay.url, 'first-boundary')).status).toBe(201);
+    await replay.close();
+    const strict = await startMock({ mode: { kind: 'replay', recording: file } });
+    open.push(strict);
+    const again = await upload(strict.url, 'second-boundary');
+    expect(again.headers['x-csp-mock-replay']).toBeUndefined();
+    expect(again.status).toBe(201);
+  });
+
   it('proxy: settled() waits until a proxied miss is in the recording, which then answers it without the upstream', async () => {
     const file = join(tmp.path, 'gated.jsonl');
     await writeFile(
