@@ -8,12 +8,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The files that change what the whole process shares while they run: nock's interception of http and fetch
- * (interceptCloud), the current folder of scripts run in the process (the README examples, explore), and the
- * packaging test (its installs, not its imports, are its cost). Each gets a fresh module graph.
+ * (interceptCloud), the current folder and environment of the README examples' scripts and commands (run side by
+ * side, in turns), and the packaging test (its installs, not its imports, are its cost). Each gets a fresh module
+ * graph.
  */
 const OWN_PROCESS_STATE = [
   'test/integration/readme-examples.test.ts',
-  'test/integration/explore/*.test.ts',
   'test/integration/packaging/*.test.ts',
   'test/integration/api/mock-controls.test.ts',
   'test/integration/api/wait-for-request.test.ts',
