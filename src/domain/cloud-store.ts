@@ -25,12 +25,6 @@ import { updateNode, type NodeChanges, type UpdateOptions } from './node-updates
 import type { TreeQueries } from './tree.js';
 
 export type { WriteContext } from './store-core.js';
-export type { CopyOptions } from './tree-operations.js';
-
-export type { Content, FileInfo } from './file-writes.js';
-export type { DeadPropChange } from './dead-properties.js';
-
-export type { NodeChanges, UpdateOptions } from './node-updates.js';
 
 /**
  * The service's rules over the users' trees: one method per operation, typed errors, no HTTP.

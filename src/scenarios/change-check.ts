@@ -31,7 +31,7 @@ const FIELDS_OF: Record<string, readonly string[]> = {
  * The rules between a change's fields, which the schema cannot say. In a scenario every change needs
  * a trigger; a change sent at run time applies at once and takes none.
  */
-export function checkChange(change: DeviceChange, field: string, source: string, where: 'scenario' | 'now'): void {
+function checkChange(change: DeviceChange, field: string, source: string, where: 'scenario' | 'now'): void {
   const fail = (sub: string, problem: string): never => {
     throw new ScenarioError(source, sub ? `${field}.${sub}` : field, problem);
   };
