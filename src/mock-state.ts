@@ -35,18 +35,10 @@ export interface StoreOptions {
 
 /**
  * Opens the store for the options: the state (memory, or the `--data` snapshot and its log) plus
- * blobs beside it, orphans dropped. `wrap` lets a test put a fault switch around the durable layer.
+ * blobs beside it, orphans dropped; `seeded` says whether the state was new (built from the plan) or kept
+ * (--data). `wrap` lets a test put a fault switch around the durable layer.
  */
 export async function openStore(
-  options: StoreOptions,
-  plan: SeedPlan,
-  wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
-): Promise<CloudStore> {
-  return (await openStoreSeeded(options, plan, wrap)).store;
-}
-
-/** openStore, also saying whether the state was new (built from the plan) or kept (--data). */
-export async function openStoreSeeded(
   options: StoreOptions,
   plan: SeedPlan,
   wrap: (inner: StatePersistence) => StatePersistence = (inner) => inner,
@@ -105,17 +97,6 @@ export async function buildSeed(store: CloudStore, plan: SeedPlan): Promise<Stat
     return state;
   } catch (err) {
     await state.discard();
-    throw err;
-  }
-}
-
-/** Back to the seed: the planned state is built aside, then swapped in whole; a refused seed changes nothing. */
-export async function resetStore(store: CloudStore, plan: SeedPlan): Promise<void> {
-  const built = await buildSeed(store, plan);
-  try {
-    await store.replaceState(built);
-  } catch (err) {
-    await built.discard();
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { CloudStore } from './domain/cloud-store.js';
 import type { StateBuilder } from './domain/state-builder.js';
-import { buildSeed, openStoreSeeded, type SeedPlan } from './mock-state.js';
+import { buildSeed, openStore, type SeedPlan } from './mock-state.js';
 import type { ResolvedOptions } from './options.js';
 import type { RecordedTree } from './recording/recorded-tree.js';
 import type * as RecordedSeeding from './recording/seed-from-recording.js';
@@ -58,7 +58,7 @@ export class StartingState {
     const read =
       report &&
       ((done: number, total: number) => report({ task: 'load', done, total, unit: 'bytes', finished: done === total }));
-    const { store, seeded } = await openStoreSeeded(
+    const { store, seeded } = await openStore(
       { ...this.#options, onRead: read },
       this.plan(scenario, this.#options.clock.seconds()),
     );

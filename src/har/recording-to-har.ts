@@ -1,6 +1,6 @@
 import { isText } from '../recording/body-encoding.js';
-import { headerValue, type Exchange, type HeaderMap, type Recording } from '../recording/format.js';
-import { carriesLinks, fromToken } from '../recording/normalise.js';
+import { headerValue, type Exchange, type Recording } from '../recording/format.js';
+import { carriesLinks, fromToken, headersFromToken } from '../recording/normalise.js';
 import {
   harEntry,
   harHeaders,
@@ -11,14 +11,6 @@ import {
   type HarEntry,
   type HarPostData,
 } from './har-types.js';
-
-/** Header values with the base-URL token turned into `origin`, as replay sends them. */
-function withOrigin(headers: HeaderMap, origin: string): HeaderMap {
-  const out: HeaderMap = {};
-  for (const [name, value] of Object.entries(headers))
-    out[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
-  return out;
-}
 
 /** A body as HAR text: links on `origin` in link-bearing text, binary as base64. */
 function bodyText(body: Buffer, contentType: string | undefined, origin: string): { text: string; base64: boolean } {
@@ -47,7 +39,7 @@ function contentOf(exchange: Exchange, origin: string): HarContent {
 export function exchangeToHarEntry(exchange: Exchange, origin: string, started: string): HarEntry {
   const { request, response } = exchange;
   const query = new URLSearchParams(request.query).toString();
-  const responseHeaders = withOrigin(response.headers, origin);
+  const responseHeaders = headersFromToken(response.headers, origin);
   const postData = postDataOf(exchange, origin);
   return harEntry(
     started,
@@ -55,7 +47,7 @@ export function exchangeToHarEntry(exchange: Exchange, origin: string, started: 
     {
       method: request.method,
       url: `${origin}${request.path}${query ? `?${query}` : ''}`,
-      headers: harHeaders(withOrigin(request.headers, origin)),
+      headers: harHeaders(headersFromToken(request.headers, origin)),
       queryString: request.query.map(([name, value]) => ({ name, value })),
       ...(postData && { postData }),
       bodySize: request.body.length,

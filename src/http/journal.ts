@@ -112,6 +112,26 @@ function answerHeadersInto(entry: JournalEntry, res: ServerResponse): void {
   if (retryAfter !== undefined) entry.retryAfter = String(retryAfter);
 }
 
+/** An entry as it arrives: nothing known yet of who sent it (filled in when read) or of its answer. */
+const blankEntry = (seq: number, method: string, path: string, scenario: string | null): JournalEntry => ({
+  seq,
+  time: '',
+  mockTime: '',
+  method,
+  path,
+  query: {},
+  headers: {},
+  user: null,
+  status: null,
+  outcome: 'pending',
+  durationMs: null,
+  delayMs: null,
+  fault: null,
+  scenario,
+  network: null,
+  replay: null,
+});
+
 /**
  * A journal entry, and what it was made from until someone reads it (`unread`): redaction costs nothing
  * while nobody looks.
@@ -213,24 +233,7 @@ export class RequestJournal {
    */
   open(req: IncomingMessage, res: ServerResponse, path: string, scenario: string | null = null): void {
     const started = performance.now();
-    const entry: JournalEntry = {
-      seq: ++this.#seq,
-      time: '',
-      mockTime: '',
-      method: req.method ?? 'GET',
-      path,
-      query: {},
-      headers: {},
-      user: null,
-      status: null,
-      outcome: 'pending',
-      durationMs: null,
-      delayMs: null,
-      fault: null,
-      scenario,
-      network: null,
-      replay: null,
-    };
+    const entry = blankEntry(++this.#seq, req.method ?? 'GET', path, scenario);
     const slot: Slot = {
       entry,
       unread: { arrived: Date.now(), mockArrived: this.#clock.now(), url: req.url ?? '/', headers: req.headers },
@@ -273,23 +276,19 @@ export class RequestJournal {
   /** Adds a completed entry for a change the second device made (no request, no headers). */
   note(record: DeviceChangeRecord): JournalEntry {
     const entry: JournalEntry = {
-      seq: ++this.#seq,
+      // "createFolder" -> "CREATE-FOLDER": the kind, in the journal's capitals.
+      ...blankEntry(
+        ++this.#seq,
+        record.kind.replace(/[A-Z]/g, (c) => `-${c}`).toUpperCase(),
+        record.path,
+        record.scenario,
+      ),
       time: new Date().toISOString(),
       mockTime: new Date(this.#clock.now()).toISOString(),
-      // "createFolder" -> "CREATE-FOLDER": the kind, in the journal's capitals.
-      method: record.kind.replace(/[A-Z]/g, (c) => `-${c}`).toUpperCase(),
-      path: record.path,
-      query: {},
-      headers: {},
       user: record.user,
       status: record.status,
       outcome: 'answered',
       durationMs: record.durationMs,
-      delayMs: null,
-      fault: null,
-      scenario: record.scenario,
-      network: null,
-      replay: null,
       committed: record.committed,
       device: 'second',
       change: record.change,

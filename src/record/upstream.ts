@@ -3,23 +3,10 @@ import { X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { FileAccessError, readContainedFile } from '../files/contained-file.js';
 import type { HeaderMap } from '../recording/format.js';
-import { SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
+import { HOP_BY_HOP, SESSION_HEADER, replaceOrigins } from '../recording/normalise.js';
 
 // node:https (with tls) is loaded on the first https upstream: serve never needs it.
 const requireBuiltin = createRequire(import.meta.url);
-
-/** Headers that belong to one connection (RFC 9110 section 7.6.1) and are never forwarded. */
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-authenticate',
-  'host',
-];
 
 export interface Upstream {
   url: URL;

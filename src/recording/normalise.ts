@@ -2,19 +2,20 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { mediaTypeOf } from '../http/media-type.js';
 import { BASE_URL_TOKEN, MULTIPART_BOUNDARY, type HeaderMap } from './format.js';
 
-/** Connection-level and per-message framing: recomputed by whoever sends the message, never replayed. */
-const FRAMING = [
-  'content-length',
-  'transfer-encoding',
+/** Headers that belong to one connection (RFC 9110 section 7.6.1), and Host: never forwarded as they came. */
+export const HOP_BY_HOP = [
   'connection',
   'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
   'te',
   'trailer',
+  'transfer-encoding',
   'upgrade',
-  'proxy-connection',
-  'expect',
   'host',
 ];
+/** Those and per-message framing: recomputed by whoever sends the message, never stored or replayed. */
+const FRAMING = [...HOP_BY_HOP, 'content-length', 'expect'];
 /** Headers that only say when a message was sent; a replay sends its own. */
 const DATES = ['date'];
 /** Ours: picks the replay client, not part of the request. */
@@ -66,19 +67,23 @@ export function keptHeaders(
   return out;
 }
 
+/** Every value of a header map (each of a repeated header's) through `map`. */
+export const mapHeaderValues = (headers: HeaderMap, map: (value: string, name: string) => string): HeaderMap =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, v]) => [name, Array.isArray(v) ? v.map((x) => map(x, name)) : map(v, name)]),
+  );
+
+/** Header values with the base-URL token turned into `origin`, as replay sends them. */
+export const headersFromToken = (headers: HeaderMap, origin: string): HeaderMap =>
+  mapHeaderValues(headers, (v) => fromToken(v, origin));
+
 /** Headers to store: the boundary and the upstream origin replaced by their stable tokens. */
 export function normaliseHeaders(headers: HeaderMap, origins: readonly string[]): HeaderMap {
-  const out: HeaderMap = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const fix = (v: string): string => {
-      let s = name === 'content-type' ? normaliseBoundaryParam(v) : v;
-      // Absolute addresses in headers (WebDAV Destination too) carry the upstream origin.
-      if (name === 'location' || name === 'content-location' || name === 'destination') s = toToken(s, origins);
-      return s;
-    };
-    out[name] = Array.isArray(value) ? value.map(fix) : fix(value);
-  }
-  return out;
+  return mapHeaderValues(headers, (v, name) => {
+    const s = name === 'content-type' ? normaliseBoundaryParam(v) : v;
+    // Absolute addresses in headers (WebDAV Destination too) carry the upstream origin.
+    return name === 'location' || name === 'content-location' || name === 'destination' ? toToken(s, origins) : s;
+  });
 }
 
 function normaliseBoundaryParam(contentType: string): string {

@@ -4,7 +4,7 @@ import type { Answer } from '../http/answer.js';
 import { answerHeaders } from '../http/cors.js';
 import type { PlainResponse } from '../http/plain-exchange.js';
 import { headerValue, type Exchange } from '../recording/format.js';
-import { carriesLinks, fromToken, keptHeaders } from '../recording/normalise.js';
+import { carriesLinks, fromToken, headersFromToken, keptHeaders } from '../recording/normalise.js';
 import { Sha256Check, openBodyFile, readBodyFile } from '../recording/sidecar-reader.js';
 
 const bodiless = (method: string, status: number): boolean =>
@@ -24,10 +24,7 @@ export async function recordedAnswer(
 ): Promise<Answer> {
   const { status, bodyFile } = exchange.response;
   const kept = keptHeaders(exchange.response.headers, true);
-  const ours: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(kept))
-    ours[name] = Array.isArray(value) ? value.map((v) => fromToken(v, origin)) : fromToken(value, origin);
-  const headers = answerHeaders(res, ours);
+  const headers = answerHeaders(res, headersFromToken(kept, origin));
   if (bodiless(method, status)) return { status, headers };
   const links = carriesLinks(headerValue(kept, 'content-type'));
   if (bodyFile && !links) {

@@ -7,7 +7,7 @@ import { headerValue, type Exchange, type Recording } from '../recording/format.
 import { IdMap } from '../recording/id-map.js';
 import { recordingStartState, startsOnExistingAccount } from '../recording/recording-start.js';
 import { seedFromRecordedTree } from '../recording/seed-from-recording.js';
-import { carriesLinks, fromToken, toToken } from '../recording/normalise.js';
+import { carriesLinks, fromToken, mapHeaderValues, toToken } from '../recording/normalise.js';
 import { onServiceSurface } from '../recording/service-paths.js';
 import { compareXml, parseOrdered } from '../recording/xml-compare.js';
 import { compareCdmiJson, isCdmiJson } from './cdmi-compare.js';
@@ -134,9 +134,7 @@ export async function verifyRecording(recording: Recording, options: VerifyOptio
 function requestFor(e: Exchange, ids: IdMap, password: string) {
   const mapText = (s: string): string => ids.apply(fromToken(s, VERIFY_ORIGIN));
   const query = e.request.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(mapText(v))}`).join('&');
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(e.request.headers))
-    headers[name] = Array.isArray(value) ? value.map(mapText) : mapText(value);
+  const headers = mapHeaderValues(e.request.headers, mapText);
   // The emulator's own host, so a Destination (COPY, MOVE) rebased onto VERIFY_ORIGIN names this server.
   headers['host'] = new URL(VERIFY_ORIGIN).host;
   if (e.user) headers['authorization'] = `Basic ${Buffer.from(`${e.user}:${password}`).toString('base64')}`;

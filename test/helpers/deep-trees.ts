@@ -1,5 +1,5 @@
 import { createApp, type MockApp } from '../../src/index.js';
-import { resetStore } from '../../src/mock-state.js';
+import { resetStore } from './stores.js';
 
 /** A mock whose demo user holds a chain of `depth` containers (c0/c1/...) with bottom.txt ("deep") at the end. */
 export async function deepChainMock(depth: number): Promise<MockApp> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CloudStore } from '../../src/domain/cloud-store.js';
-import { openStore } from '../../src/mock-state.js';
+import { buildSeed, openStore, type SeedPlan } from '../../src/mock-state.js';
 import { resolveOptions, type MockOptions } from '../../src/options.js';
 import { StorageError, type ChangeSet, type StatePersistence } from '../../src/storage/persistence.js';
 import type { StateData } from '../../src/domain/model.js';
@@ -40,7 +40,7 @@ export async function openTestStore(kind: StoreKind, extra: MockOptions = {}): P
   const options = () => resolveOptions({ users: { alice: 'a', bob: 'b' }, seed: 'empty', ...extra, data: dataFile });
   const open = async (): Promise<CloudStore> => {
     const resolved = options();
-    return openStore(resolved, seedPlanOf(undefined, resolved), (inner) => faulty(inner, faults));
+    return (await openStore(resolved, seedPlanOf(undefined, resolved), (inner) => faulty(inner, faults))).store;
   };
   const opened: CloudStore[] = [await open()];
   return {
@@ -108,4 +108,15 @@ export function slowStream(parts: Buffer[], pauseMs = 5): Readable {
 /** The blobs a store holds: the names in its blob directory and, in memory mode, the small blobs it holds in memory. */
 export async function blobFiles(store: CloudStore): Promise<string[]> {
   return (await store.blobs.stored()).sort();
+}
+
+/** Back to `plan`'s seed: built aside, then swapped in whole; a refused seed changes nothing. */
+export async function resetStore(store: CloudStore, plan: SeedPlan): Promise<void> {
+  const built = await buildSeed(store, plan);
+  try {
+    await store.replaceState(built);
+  } catch (err) {
+    await built.discard();
+    throw err;
+  }
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CloudStore } from '../../../src/domain/cloud-store.js';
 import { inspectChildren } from '../../../src/admin/inspector-files.js';
 import { createApp, type MockApp } from '../../../src/index.js';
-import { resetStore } from '../../../src/mock-state.js';
+import { resetStore } from '../../helpers/stores.js';
 
 const DEPTH = 10_000;
 

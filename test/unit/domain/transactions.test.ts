@@ -1,8 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { resetStore, type SeedPlan } from '../../../src/mock-state.js';
+import type { SeedPlan } from '../../../src/mock-state.js';
 import { StorageError } from '../../../src/storage/persistence.js';
-import { blobFiles, contentOf, openTestStore, slowStream, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
+import {
+  blobFiles,
+  contentOf,
+  openTestStore,
+  resetStore,
+  slowStream,
+  STORE_KINDS,
+  type TestStore,
+} from '../../helpers/stores.js';
 
 const outcome = async (p: Promise<unknown>): Promise<string> => {
   try {

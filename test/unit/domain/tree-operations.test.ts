@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetStore } from '../../../src/mock-state.js';
+import { resetStore } from '../../helpers/stores.js';
 import type { StateBuilder } from '../../../src/domain/state-builder.js';
 import { blobFiles, openTestStore, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { resetStore } from '../../../src/mock-state.js';
+import { resetStore } from '../../helpers/stores.js';
 import { blobFiles, contentOf, openTestStore, slowStream, STORE_KINDS, type TestStore } from '../../helpers/stores.js';
 
 const codeOf = async (p: Promise<unknown>): Promise<string> => {
