@@ -1,4 +1,4 @@
-import { checkClockTime, formatDuration, parseDuration, parseInstant, TimeValueError } from './durations.js';
+import { checkClockTime, formatDuration, LATEST_MS, parseDuration, parseInstant, TimeValueError } from './durations.js';
 
 /**
  * The wall clock the mock shows its clients: entity times, Date and Last-Modified, lock expiry, the
@@ -91,8 +91,9 @@ export class MockClock implements Clock {
     this.apply(undefined);
   }
 
+  /** Stops at the end of 9999: set near it, a running clock would go on to times no date, ISO text or state file can hold. */
   now(): number {
-    return this.#frozenAt ?? this.#real() + this.#offsetMs;
+    return Math.min(this.#frozenAt ?? this.#real() + this.#offsetMs, LATEST_MS);
   }
 
   /** Whole seconds since 1970: what entities store. */

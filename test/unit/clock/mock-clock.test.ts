@@ -20,6 +20,16 @@ describe('MockClock', () => {
     expect(clock.now()).toBe(5_001_000);
   });
 
+  it('a clock set a second before the end of 9999 stops there as real time runs on (a state file holds no later time)', () => {
+    const { clock, real } = clockAt(1_000_000);
+    const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    clock.set(last - 1000);
+    real.ms += 5000;
+    expect(clock.now()).toBe(last);
+    expect(clock.httpDate()).toBe('Fri, 31 Dec 9999 23:59:59 GMT');
+    expect(clock.state().now).toBe('9999-12-31T23:59:59.999Z');
+  });
+
   it('a frozen clock stands still while real time passes; advance, set and resume move it from there', () => {
     const { clock, real } = clockAt(1_000_000, { frozen: '2025-01-01T00:00:00Z' });
     const frozen = Date.UTC(2025, 0, 1);
