@@ -143,7 +143,8 @@ export class MockClock implements Clock {
       return by;
     });
     if (this.#frozenAt !== undefined) this.#frozenAt += ms;
-    else this.#offsetMs += ms;
+    // From the time shown: held at the end of 9999, the clock moves back from there.
+    else this.#offsetMs = this.now() + ms - this.#real();
     return this.state();
   }
 

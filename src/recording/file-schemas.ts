@@ -10,6 +10,14 @@ let ajv: AjvClass | undefined;
 /** By schema file: compiled once, whichever reader asks first. */
 const compiled = new Map<string, ValidateFunction>();
 
+/** A name from the file as a message shows it: cut (a 9 MB header name is not echoed) and escaped (no terminal codes). */
+const shortName = (name: string): string => {
+  const cut = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  return /^[\x21-\x7e]*$/.test(cut)
+    ? cut
+    : JSON.stringify(cut).replace(/[\u007f-\u009f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+};
+
 /** How each kind of ajv error reads: the field it names below the error's place, and the problem. */
 const READINGS: Record<string, (e: ErrorObject, takes: string | undefined) => [child: string, problem: string]> = {
   required: (e) => [String(e.params['missingProperty']), 'is required'],
@@ -24,7 +32,7 @@ const otherwise = (e: ErrorObject, takes: string | undefined): [string, string] 
 
 /** "/request/query/0" under "exchanges[3]" -> "exchanges[3].request.query[0]" */
 const fieldOf = (at: string, parts: string[]): string =>
-  parts.reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), at);
+  parts.map(shortName).reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), at);
 
 /**
  * A check against one of the published schemas (`recording.schema.json`, `har-entry.schema.json`): the

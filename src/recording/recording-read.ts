@@ -112,7 +112,8 @@ export async function scanRecording(file: string, onExchange: (e: StoredExchange
           first = undefined;
         }
         // Version 1: one document (pretty-printed, or all on one line).
-        isDocument = first === undefined || (first as { version?: unknown }).version === RECORDING_VERSION_DOCUMENT;
+        isDocument =
+          first === undefined || (first as { version?: unknown } | null)?.version === RECORDING_VERSION_DOCUMENT;
         if (isDocument) return false;
         header = checkHeader(first, absolute);
         return;

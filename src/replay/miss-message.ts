@@ -1,3 +1,4 @@
+import { REDACTED, redactNameValuePairs } from '../http/redaction.js';
 import type { Exchange } from '../recording/format.js';
 import { differences, distance, keyString, type RequestKey } from '../recording/request-key.js';
 
@@ -7,14 +8,22 @@ export interface IndexedExchange {
 }
 
 /** The text of a replay miss: the request, then the nearest recorded requests and what differed. */
+/** A line of the message is cut here: the message goes to the client and into the journal for every miss. */
+const MAX_LINE = 300;
+const cut = (line: string): string =>
+  line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… (${line.length} characters)` : line;
+
 export function missMessage(
   method: string,
   path: string,
   client: string,
   key: RequestKey,
   recorded: readonly IndexedExchange[],
+  redacted: readonly string[] = [],
   shown = 3,
 ): string {
+  // A query as the message shows it: secret-named values go, even from a hand-made recording that kept them.
+  const query = (text: string): string => redactNameValuePairs(text, redacted, REDACTED);
   const lines = [`csp-mock replay: no recorded exchange matches ${method} ${path} (client ${client}).`];
   if (recorded.length === 0) {
     lines.push('The recording has no exchanges.');
@@ -24,14 +33,15 @@ export function missMessage(
   lines.push(`Nearest recorded requests (of ${recorded.length}):`);
   for (const { r } of nearest) {
     const e = r.exchange;
-    const q = e.request.query.length ? `?${new URLSearchParams(e.request.query).toString()}` : '';
+    const q = e.request.query.length ? `?${query(new URLSearchParams(e.request.query).toString())}` : '';
     lines.push(`  exchange ${e.id}: ${e.request.method} ${e.request.path}${q} -> ${e.response.status}`);
-    for (const d of differences(key, r.key)) lines.push(`    differs: ${d}`);
+    for (const d of differences({ ...key, query: query(key.query) }, { ...r.key, query: query(r.key.query) }))
+      lines.push(`    differs: ${d}`);
   }
   lines.push(
     'Replay matches method, path, sorted query, content type, body (multipart boundaries ignored) and the match headers.',
   );
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(cut).join('\n')}\n`;
 }
 
 interface Ranked {

@@ -182,7 +182,7 @@ function missAnswer(
     }
     case 'error':
       return async (_req, res, { method, path, key, client }) => {
-        const text = missMessage(method, path, client, key, recorded.indexed);
+        const text = missMessage(method, path, client, key, recorded.indexed, recording.redacted);
         log(`replay miss: ${method} ${path}`);
         markReplay(res, { outcome: 'missed', nearMiss: text });
         void sendAnswer(res, {

@@ -41,7 +41,7 @@ export function locateRecording(spec: string, baseDir: string): string {
   if (found) return found;
   const near = closestName(spec, recordingNames(baseDir));
   throw new Error(
-    `no recording named "${spec}"${near ? `; did you mean "${near}"?` : ''} (looked in ${join(baseDir, 'recordings')} and ${BUILTIN_RECORDINGS_DIR})`,
+    `no recording named ${JSON.stringify(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec)}${near ? `; did you mean "${near}"?` : ''} (looked in ${join(baseDir, 'recordings')} and ${BUILTIN_RECORDINGS_DIR})`,
   );
 }
 

@@ -106,7 +106,6 @@ const listOf = (c: Check, of: string): Check =>
   check(`a list of ${of}`, (v) => Array.isArray(v) && v.every((item) => c.ok(item)));
 
 const STRING = check('a string', (v) => typeof v === 'string');
-const NUMBER = check('a number', (v) => typeof v === 'number');
 const COUNT = check('a whole number', (v) => Number.isSafeInteger(v) && (v as number) >= 0);
 const KIND = check('"container" or "file"', (v) => v === 'container' || v === 'file');
 const TIME = check(
@@ -133,7 +132,7 @@ const fields = (table: Record<string, Check>): Fields =>
 const NODE_FIELDS = fields({
   kind: KIND,
   'name owner': STRING,
-  bytes: NUMBER,
+  bytes: COUNT,
   blobId: orNull(BLOB_ID),
   parentId: orNull(STRING),
   tags: listOf(STRING, 'strings'),
@@ -156,7 +155,7 @@ const VALUE_FIELDS = fields({ seq: COUNT });
 const EVENT_FIELDS = fields({
   event: check(EVENT_NAMES.join(', '), (v) => EVENT_NAMES.includes(v as string)),
   'user objectId name contentTag': STRING,
-  bytes: NUMBER,
+  bytes: COUNT,
   time: TIME,
   kind: KIND,
   parentId: orNull(STRING),

@@ -126,6 +126,13 @@ describe('a damaged --data state file is refused clearly at start', { timeout: 3
     expect(message).toContain(`node "${ids['f.txt']}" has tags null, expected a list of strings`);
   });
 
+  it('"bytes": -1 is refused naming the node (it was served as a size in PROPFIND and REST)', async () => {
+    const { state, ids } = await made();
+    (state.nodes[ids['f.txt']!] as unknown as { bytes: number }).bytes = -1;
+    await writeFile(dataFile(), JSON.stringify(state));
+    expect(await refused()).toContain(`node "${ids['f.txt']}" has bytes -1, expected a whole number`);
+  });
+
   it('a missing blob answers a clear error that names no server path (REST and WebDAV), not a cut connection', async () => {
     const { state, ids } = await made();
     const blobId = state.nodes[ids['f.txt']!]!.blobId!;

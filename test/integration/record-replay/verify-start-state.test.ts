@@ -51,6 +51,7 @@ describe('verify: the start state', () => {
 
   it('a recording that creates everything it uses starts from empty', async () => {
     const report = await verifyRecording(await readRecording(EXAMPLE_RECORDING));
+    expect(report.seed).toBe('empty');
     expect(report.differing).toEqual([]);
   });
 });

@@ -58,6 +58,14 @@ async function recordingFile(name: string, exchanges: StoredExchange[]): Promise
 const sidecarBody = (file: string, bytes: number, hash: string) => ({ body: { file, bytes, sha256: hash } });
 
 describe('hostile recordings cannot read outside their folder or exhaust the machine (issue 10, findings 1 and 8)', () => {
+  it('a recording whose first line is null is refused with a message naming the file, not a TypeError', async () => {
+    const file = join(tmp.path, 'null-first.jsonl');
+    await writeFile(file, 'null\n');
+    const message = await failure(readRecording(file));
+    expect(message).toContain(file);
+    expect(message).not.toContain('Cannot read properties');
+  });
+
   it('refuses a sidecar "../../../../dev/zero" before reading a byte of it', async () => {
     const file = await recordingFile('zero.json', [
       exchange(1, {}, sidecarBody('../../../../dev/zero', 1_500_000_000, sha(''))),

@@ -28,6 +28,9 @@ describe('MockClock', () => {
     expect(clock.now()).toBe(last);
     expect(clock.httpDate()).toBe('Fri, 31 Dec 9999 23:59:59 GMT');
     expect(clock.state().now).toBe('9999-12-31T23:59:59.999Z');
+    real.ms += 3_600_000;
+    clock.advance('-1h');
+    expect(clock.now()).toBe(last - 3_600_000);
   });
 
   it('a frozen clock stands still while real time passes; advance, set and resume move it from there', () => {

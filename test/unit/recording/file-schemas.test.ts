@@ -4,6 +4,8 @@ import { schemaCheck } from '../../../src/recording/file-schemas.js';
 const exchangeProblem = schemaCheck('recording.schema.json');
 const entryProblem = schemaCheck('har-entry.schema.json');
 
+const HASH = 'ab'.repeat(32);
+
 const exchange = (patch: Record<string, unknown>, request = {}, response = {}) => ({
   id: 1,
   request: { method: 'GET', path: '/v2', query: [], headers: {}, ...request },
@@ -14,7 +16,7 @@ const exchange = (patch: Record<string, unknown>, request = {}, response = {}) =
 describe('a recorded exchange is checked against recordings/schemas/recording.schema.json, naming the field', () => {
   it('a well-formed exchange, with a body of each form, passes', () => {
     expect(exchangeProblem(exchange({}), 'exchanges[0]')).toBeUndefined();
-    for (const body of [{ text: 'x' }, { base64: 'AA==' }, { file: '1-response.bin', bytes: 3, sha256: 'ab' }])
+    for (const body of [{ text: 'x' }, { base64: 'AA==' }, { file: '1-response.bin', bytes: 3, sha256: HASH }])
       expect(exchangeProblem(exchange({}, {}, { body }), '')).toBeUndefined();
   });
 
@@ -44,12 +46,37 @@ describe('a recorded exchange is checked against recordings/schemas/recording.sc
     [
       'a status of 1e20',
       exchange({}, {}, { status: 1e20 }),
-      'exchanges[3].response.status: must be an integer from 100 to 599',
+      'exchanges[3].response.status: must be an integer from 200 to 599 (a final answer: an interim 1xx is never recorded)',
     ],
     [
       'a status of 99',
       exchange({}, {}, { status: 99 }),
-      'exchanges[3].response.status: must be an integer from 100 to 599',
+      'exchanges[3].response.status: must be an integer from 200 to 599 (a final answer: an interim 1xx is never recorded)',
+    ],
+    [
+      'an interim status (101: a replay would leave its client waiting)',
+      exchange({}, {}, { status: 101 }),
+      'exchanges[3].response.status: must be an integer from 200 to 599 (a final answer: an interim 1xx is never recorded)',
+    ],
+    [
+      'a response header value with CR LF (every replay of it would fail)',
+      exchange({}, {}, { headers: { 'x-a': 'a\r\nset-cookie: x=1' } }),
+      'exchanges[3].response.headers.x-a: must be a string without control characters (CR, LF, NUL), or a list of such strings',
+    ],
+    [
+      'a sidecar hash that is not 64 hex digits',
+      exchange({}, {}, { body: { file: 'a.bin', bytes: 1, sha256: 'zz' } }),
+      'exchanges[3].response.body: must be { text }, { base64 } or { file, bytes, sha256 }',
+    ],
+    [
+      'a 9 MB header name with a terminal escape: cut to 40 characters and escaped',
+      exchange({}, { headers: { [`\u001b[31m${'n'.repeat(9_000_000)}`]: 'v' } }),
+      `exchanges[3].request.headers."\\u001b[31m${'n'.repeat(35)}…": is not allowed: must be a map of lower-case names (HTTP tokens) to a string, or to a list of strings when repeated`,
+    ],
+    [
+      'a bad value under a 1 MB header name: the name in the field is cut',
+      exchange({}, {}, { headers: { ['n'.repeat(1_000_000)]: 5 } }),
+      `exchanges[3].response.headers.${JSON.stringify(`${'n'.repeat(40)}…`)}: must be a string without control characters (CR, LF, NUL), or a list of such strings`,
     ],
     ['no status', exchange({}, {}, { status: undefined }), 'exchanges[3].response.status: is required'],
     [
@@ -60,7 +87,7 @@ describe('a recorded exchange is checked against recordings/schemas/recording.sc
     [
       'a header value that is a number',
       exchange({}, {}, { headers: { 'x-a': 1 } }),
-      'exchanges[3].response.headers.x-a: must be a string, or a list of strings',
+      'exchanges[3].response.headers.x-a: must be a string without control characters (CR, LF, NUL), or a list of such strings',
     ],
     [
       'headers that are a list',
@@ -84,7 +111,7 @@ describe('a recorded exchange is checked against recordings/schemas/recording.sc
     ],
     [
       'a sidecar of -1 bytes',
-      exchange({}, {}, { body: { file: 'a.bin', bytes: -1, sha256: 'ab' } }),
+      exchange({}, {}, { body: { file: 'a.bin', bytes: -1, sha256: HASH } }),
       'exchanges[3].response.body: must be { text }, { base64 } or { file, bytes, sha256 }',
     ],
     [
