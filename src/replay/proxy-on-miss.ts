@@ -29,7 +29,12 @@ const NO_SIDECAR = Number.POSITIVE_INFINITY;
  * above the sidecar threshold streamed to sidecar files, never held whole. A client that closes
  * before the whole answer aborts the upstream request, and nothing is recorded.
  */
-export function missRecorder(upstream: Upstream, recording: Recording, given?: RecordingWriter): MissRecorder {
+export function missRecorder(
+  upstream: Upstream,
+  recording: Recording,
+  given?: RecordingWriter,
+  closing?: AbortSignal,
+): MissRecorder {
   let writer = given;
   let localId = Math.max(0, ...recording.exchanges.map((e) => e.id));
   return async (req, res, request, origin) => {
@@ -48,9 +53,13 @@ export function missRecorder(upstream: Upstream, recording: Recording, given?: R
       out.once('error', reject);
     });
     out.end(request.body);
-    // A client gone before the upstream answers takes the upstream request with it (closing never waits on it).
-    res.once('close', () => void (res.headersSent || out.destroy()));
-    const upstreamRes = await answered;
+    // A client gone before the upstream answers takes the upstream request with it, and so does closing the
+    // mock: closing waits for answers under way, never for an upstream that does not answer.
+    const giveUp = (): void =>
+      void (res.headersSent || out.destroy(new Error('the mock closed before the upstream answered')));
+    res.once('close', giveUp);
+    closing?.addEventListener('abort', giveUp, { once: true });
+    const upstreamRes = await answered.finally(() => closing?.removeEventListener('abort', giveUp));
     const status = upstreamRes.statusCode ?? 502;
     const answer = await relayAnswer(res, upstreamRes, {
       method: request.method,

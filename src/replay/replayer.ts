@@ -57,7 +57,10 @@ export interface ReplayHandler {
   readonly recording: Recording;
   /** Forgets which recorded answers each client has had (back to the first of each). */
   reset(): void;
-  /** Resolves once every miss sent to the upstream so far is answered and in the recording (call before closing). */
+  /**
+   * For closing: resolves once every miss the upstream has answered is in the recording; a miss whose upstream
+   * has not answered yet is given up (its client gets a 502).
+   */
   settled(): Promise<void>;
   /** How often each exchange (by id) has been served since the start or the last reset. */
   servedCounts(): ReadonlyMap<number, number>;
@@ -91,7 +94,8 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
     work.then(done, done);
     return work;
   };
-  const miss = missAnswer(onMiss, recording, recorded, options, log, track);
+  const closing = new AbortController();
+  const miss = missAnswer(onMiss, recording, recorded, options, log, track, closing.signal);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const request = await readRequest(req, match, options.publicUrl, options.mountPath);
@@ -110,7 +114,10 @@ export function createReplayHandler(recording: Recording, options: ReplayOptions
   Object.defineProperty(handler, 'recording', { value: recording });
   handler.reset = () => recorded.reset();
   handler.servedCounts = () => recorded.servedCounts();
-  handler.settled = async () => void (await Promise.allSettled([...pending]));
+  handler.settled = async () => {
+    closing.abort();
+    await Promise.allSettled([...pending]);
+  };
   return handler;
 }
 
@@ -156,6 +163,7 @@ function missAnswer(
   options: ReplayOptions,
   log: (line: string) => void,
   track: <T>(work: Promise<T>) => Promise<T>,
+  closing: AbortSignal,
 ): MissAnswer {
   switch (onMiss) {
     case 'emulate': {
@@ -167,7 +175,7 @@ function missAnswer(
       };
     }
     case 'proxy': {
-      const proxyMiss = missRecorder(options.upstream!, recording, options.writer);
+      const proxyMiss = missRecorder(options.upstream!, recording, options.writer, closing);
       return async (req, res, { plain, method, path, key, client, origin }) => {
         markReplay(res, { outcome: 'proxied' });
         const exchange = await track(proxyMiss(req, res, plain, origin));

@@ -51,8 +51,6 @@ export class Worker {
   pending: Op | undefined;
   /** Why the last run stopped: a failed connection (the kill) or an unexpected answer. */
   stopReason = '';
-  /** Operations the server acknowledged, over every run. */
-  acknowledged = 0;
   #onAcknowledged: Array<() => void> = [];
   #counter = 0;
   readonly #id: number;
@@ -73,7 +71,6 @@ export class Worker {
         const path = await this.#perform(cloud, op);
         this.files = apply(this.files, op, path);
         this.pending = undefined;
-        this.acknowledged += 1;
         for (const resolve of this.#onAcknowledged.splice(0)) resolve();
       } catch (err) {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;

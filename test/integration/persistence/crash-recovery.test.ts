@@ -51,7 +51,12 @@ describe('crash safety of --data (soak: SIGKILL at random moments, compacting of
       for (let round = 0; round < ROUNDS; round++) {
         const running = workers.map((w) => w.run(cloud));
         // On a loaded machine 500 ms may pass before the first answer: each round kills after work was acknowledged.
-        await Promise.race(workers.map((w) => w.nextAcknowledged()));
+        await Promise.race([
+          ...workers.map((w) => w.nextAcknowledged()),
+          Promise.all(running).then(() => {
+            throw new Error(`round ${round}: every worker stopped before the server acknowledged any work`);
+          }),
+        ]);
         await new Promise((r) => setTimeout(r, Math.floor(random() * 500)));
         server.child.kill('SIGKILL');
         await server.exited;
@@ -102,7 +107,6 @@ describe('crash safety of --data (soak: SIGKILL at random moments, compacting of
       // A soak: where the kills landed is luck, so it is reported, not asserted. The kills at each
       // exact step are failpoint-kills.test.ts.
       console.log(`crash soak: ${ROUNDS} kills, ${killedDuringWork} requests under way when they landed`);
-      expect(workers.reduce((sum, w) => sum + w.acknowledged, 0)).toBeGreaterThanOrEqual(ROUNDS);
     },
   );
 });

@@ -55,6 +55,28 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(res.text).toContain('differs: header range: "bytes=0-9" (recorded "bytes=0-99")');
   });
 
+  it('error: a miss shows no secret-named query value of a hand-made recording, and cuts a 100 KB query to one short line', async () => {
+    const file = join(tmp.path, 'hand-made-secrets.jsonl');
+    const header = { format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] };
+    const recorded = (id: number, query: [string, string][]) => ({
+      id,
+      request: { method: 'GET', path: '/v2/account', query, headers: {} },
+      response: { status: 200, headers: {} },
+    });
+    await writeFile(
+      file,
+      [header, recorded(1, [['password', 'hunter2']]), recorded(2, [['q', 'x'.repeat(100_000)]])]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    const mock = await replayApp({ mode: { kind: 'replay', recording: file } });
+    const res = await request(mock.app).get('/v2/account?q=y');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('exchange 1: GET /v2/account?password=[redacted] -> 200');
+    expect(res.text).not.toContain('hunter2');
+    expect(res.text.split('\n').every((line) => line.length < 400)).toBe(true);
+  });
+
   it('error: says when the body differs and when the path differs', async () => {
     const recording = await readRecording(EXAMPLE_RECORDING);
     const create = recording.exchanges.find((e) =>
@@ -291,6 +313,30 @@ describe('replay misses: a clear message, or the emulator, or the upstream', () 
     expect(again.status).toBe(200);
     expect(again.headers['x-csp-mock-replay']).toBeUndefined();
     expect(again.text).toContain('<account-info');
+  });
+
+  it('proxy: closing does not wait for an upstream that never answers; the waiting client gets a 502', async () => {
+    const file = join(tmp.path, 'silent-upstream.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ format: 'csp-mock-recording', version: 2, baseUrl: '{{baseUrl}}', redacted: [] })}\n`,
+    );
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const silent = createServer(() => arrived());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () => new Promise<void>((resolve) => (silent.closeAllConnections(), silent.close(() => resolve()))),
+    });
+    const upstreamUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const mock = await createApp({ mode: { kind: 'replay', recording: file, onMiss: 'proxy', upstream: upstreamUrl } });
+    const answer = request(mock.app)
+      .get('/v2/account')
+      .then((r) => r);
+    await reached;
+    await mock.close();
+    expect((await answer).status).toBe(502);
+    expect((await readJson(file)).exchanges).toEqual([]);
   });
 
   it('proxy: a hand-made recording that lists no redacted names still never gets credentials written', async () => {
