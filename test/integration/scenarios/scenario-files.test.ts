@@ -92,6 +92,7 @@ describe('seeding the state from a scenario file', () => {
 });
 
 describe('extends', () => {
+  const tmp = useTempDir('scenario-extends');
   it('inherits the parent seed and description, and puts its own faults before the parent faults', async () => {
     const app = await open(join(FIXTURES, 'child.json'));
     expect(app.scenario.name).toBe('child');
@@ -100,6 +101,36 @@ describe('extends', () => {
     const res = await request(app.app).get('/v2/tags').auth('alice', 'wonderland');
     expect(res.status).toBe(503);
     expect(res.text).toBe('child');
+  });
+
+  it("each section merges by its own rule: the clock and random editor are the parent's unless set, changes add up (parent's first), deviations are a union", async () => {
+    const trigger = { match: { method: 'GET', path: '/v2' } };
+    const parentFile = join(tmp.path, 'sections-parent.json');
+    writeFileSync(
+      parentFile,
+      JSON.stringify({
+        clock: { offset: '-5m' },
+        randomEditor: { everyMs: 1000, seed: 1 },
+        changes: [{ overwrite: '/Documents/readme.txt', text: 'parent', trigger }],
+        deviations: ['multipart-content-overwrite'],
+      }),
+    );
+    const child = await open({
+      extends: parentFile,
+      changes: [{ overwrite: '/Documents/readme.txt', text: 'child', trigger }],
+      deviations: ['multipart-content-overwrite'],
+    });
+    expect(child.scenario.clock).toEqual({ offset: '-5m' });
+    expect(child.scenario.randomEditor).toEqual({ everyMs: 1000, seed: 1 });
+    expect(child.scenario.changes!.map((c) => (c as { text: string }).text)).toEqual(['parent', 'child']);
+    expect(child.scenario.deviations).toEqual(['multipart-content-overwrite']);
+    const own = await open({
+      extends: parentFile,
+      clock: { frozen: '2025-01-01T00:00:00Z' },
+      randomEditor: { everyMs: 50 },
+    });
+    expect(own.scenario.clock).toEqual({ frozen: '2025-01-01T00:00:00Z' });
+    expect(own.scenario.randomEditor).toEqual({ everyMs: 50 });
   });
 
   it('an inline scenario extends a built-in by name', async () => {
